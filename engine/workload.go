@@ -123,7 +123,7 @@ func DecodeWorkload(r io.Reader, source string) (*Workload, error) {
 		case errors.As(err, &te):
 			return nil, fmt.Errorf("%s: field %q at byte %d: got JSON %s, want %s", source, te.Field, te.Offset, te.Value, te.Type)
 		}
-		return nil, fmt.Errorf("%s: malformed workload JSON: %w (want {\"jobs\": [{\"id\": ..., \"tasks\": [...]}]})", source, err)
+		return nil, fmt.Errorf("%s: malformed JSON: %w (want {\"jobs\": [{\"id\": ..., \"tasks\": [...]}]})", source, err)
 	}
 	if err := w.Validate(); err != nil {
 		var we *WorkloadError

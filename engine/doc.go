@@ -1,0 +1,14 @@
+// Package engine is sweep's discrete-event simulator: platforms (a tree of
+// routers over clusters of cores of one architecture kind), workloads of
+// DAG jobs compiled into instances (upward ranks, critical paths, network
+// delays), and the online list scheduling of seed 004 with its ordering
+// policies.
+//
+// Time is integer ticks. A simulation separates three parts so that other
+// models fit without a rewrite: the release of work (Release: open-loop
+// arrivals, or closed-loop campaigns), the ordering of each cluster's ready
+// tasks (a policy), and the allocation rule that starts tasks from the
+// ordered queue (strict head of queue). Every rule, tie-break and order of
+// events within a tick follows DESIGN.md section 3, so a schedule is a pure
+// function of the instance, the arrivals, the policy and the seed.
+package engine

@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// An order keeps one cluster's ready tasks in the order of an ordering
+// policy. The allocation rule reads it a pass at a time: beginPass fixes the
+// tick, then head and pop walk the tasks in policy order at that tick.
+type order interface {
+	push(g int32, now int64)
+	beginPass(now int64)
+	head() (int32, bool)
+	pop() int32
+	len() int
+}
+
+// taskKey is a static priority: smaller keys first, compared field by
+// field; g (the global task index, in job then task order) breaks ties as
+// job index then task index.
+type taskKey struct {
+	k1, k2, k3 int64
+	g          int32
+}
+
+func (a taskKey) less(b taskKey) bool {
+	switch {
+	case a.k1 != b.k1:
+		return a.k1 < b.k1
+	case a.k2 != b.k2:
+		return a.k2 < b.k2
+	case a.k3 != b.k3:
+		return a.k3 < b.k3
+	}
+	return a.g < b.g
+}
+
+// keyedOrder is a binary heap of tasks whose priority is fixed when they
+// become ready: fifo-task, fifo-job, srtf and lrtf.
+type keyedOrder struct {
+	key   func(g int32, readyTick int64) taskKey
+	items []taskKey
+}
+
+func (o *keyedOrder) len() int        { return len(o.items) }
+func (o *keyedOrder) beginPass(int64) {}
+
+func (o *keyedOrder) head() (int32, bool) {
+	if len(o.items) == 0 {
+		return 0, false
+	}
+	return o.items[0].g, true
+}
+
+func (o *keyedOrder) push(g int32, now int64) {
+	o.items = append(o.items, o.key(g, now))
+	siftUp(o.items, len(o.items)-1)
+}
+
+func (o *keyedOrder) pop() int32 {
+	top := o.items[0].g
+	last := len(o.items) - 1
+	o.items[0] = o.items[last]
+	o.items = o.items[:last]
+	siftDown(o.items, 0)
+	return top
+}
+
+func siftUp(h []taskKey, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func siftDown(h []taskKey, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].less(h[l]) {
+			m = r
+		}
+		if !h[m].less(h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// randomOrder gives a uniformly random order of the ready tasks at every
+// pass. Drawing the head lazily, one uniform pick among the tasks not yet
+// taken in this pass, is a fresh shuffle without shuffling the whole queue.
+type randomOrder struct {
+	rng   *rand.Rand
+	items []int32
+	cur   int // index of the drawn head in this pass, -1 if none
+}
+
+func (o *randomOrder) len() int              { return len(o.items) }
+func (o *randomOrder) push(g int32, _ int64) { o.items = append(o.items, g) }
+func (o *randomOrder) beginPass(int64)       { o.cur = -1 }
+func (o *randomOrder) head() (int32, bool) {
+	if len(o.items) == 0 {
+		return 0, false
+	}
+	if o.cur < 0 {
+		o.cur = o.rng.IntN(len(o.items))
+	}
+	return o.items[o.cur], true
+}
+
+func (o *randomOrder) pop() int32 {
+	g := o.items[o.cur]
+	last := len(o.items) - 1
+	o.items[o.cur] = o.items[last]
+	o.items = o.items[:last]
+	o.cur = -1
+	return g
+}
+
+// shareUsage counts, over the whole platform, the cores running tasks of
+// every node of the share tree.
+type shareUsage struct {
+	tree    shareTree
+	running []int64 // per share-tree node
+}
+
+func newShareUsage(t shareTree) *shareUsage {
+	return &shareUsage{tree: t, running: make([]int64, len(t.parent))}
+}
+
+func (u *shareUsage) add(job int32, cores int64) {
+	for n := u.tree.leafOf[job]; n >= 0; n = u.tree.parent[n] {
+		u.running[n] += cores
+	}
+}
+
+// factor is the leaf's fair-share priority: the product down its path of
+// entitled share / used share, where the used share is the node's running
+// cores over its parent's. A share using nothing is infinitely
+// under-served.
+func (u *shareUsage) factor(leaf int32) float64 {
+	f := 1.0
+	for n := leaf; u.tree.parent[n] >= 0; n = u.tree.parent[n] {
+		used := u.running[n]
+		if used == 0 {
+			return math.Inf(1)
+		}
+		f *= u.tree.entitled[n] * float64(u.running[u.tree.parent[n]]) / float64(used)
+	}
+	return f
+}
+
+// fairShareOrder keeps a FIFO (fifo-task keys) per share-tree leaf and
+// serves the leaf with the highest factor; equal factors fall back to the
+// fifo-task keys of the leaves' heads.
+type fairShareOrder struct {
+	usage  *shareUsage
+	taskJ  []int32
+	queues map[int32]*keyedOrder
+	leaves []int32 // leaves with a queue, in first-seen order
+	n      int
+	cur    int32 // leaf of the current head, -1 if not chosen
+}
+
+func newFairShareOrder(s *sim) *fairShareOrder {
+	return &fairShareOrder{usage: s.shares, taskJ: s.in.taskJob, queues: map[int32]*keyedOrder{}, cur: -1}
+}
+
+func (o *fairShareOrder) len() int        { return o.n }
+func (o *fairShareOrder) beginPass(int64) { o.cur = -1 }
+
+func (o *fairShareOrder) push(g int32, now int64) {
+	leaf := o.usage.tree.leafOf[o.taskJ[g]]
+	q, ok := o.queues[leaf]
+	if !ok {
+		q = &keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}
+		o.queues[leaf] = q
+		o.leaves = append(o.leaves, leaf)
+	}
+	q.push(g, now)
+	o.n++
+	o.cur = -1
+}
+
+func (o *fairShareOrder) head() (int32, bool) {
+	if o.n == 0 {
+		return 0, false
+	}
+	if o.cur < 0 {
+		bestF := math.Inf(-1)
+		for _, leaf := range o.leaves {
+			q := o.queues[leaf]
+			if q.len() == 0 {
+				continue
+			}
+			f := o.usage.factor(leaf)
+			if o.cur < 0 || f > bestF || (f == bestF && q.items[0].less(o.queues[o.cur].items[0])) {
+				o.cur, bestF = leaf, f
+			}
+		}
+	}
+	return o.queues[o.cur].items[0].g, true
+}
+
+func (o *fairShareOrder) pop() int32 {
+	o.head()
+	g := o.queues[o.cur].pop()
+	o.n--
+	o.cur = -1
+	return g
+}

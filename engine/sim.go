@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Options configures one simulation of an instance.
+type Options struct {
+	// Policy names the ordering policy (see Policies).
+	Policy string
+	// Seed seeds the policy's random draws (the `random` policy).
+	Seed uint64
+	// Release decides when jobs are submitted; nil means OpenLoop with the
+	// instance's own arrivals.
+	Release Release
+}
+
+// A Release decides when jobs are submitted. Open-loop workloads submit at
+// fixed ticks; closed-loop workloads submit more work as jobs complete.
+type Release interface {
+	// Start submits the jobs known before the simulation starts.
+	Start(submit func(job int, tick int64)) error
+	// JobFinished is told of every job completion, in (tick, job) order,
+	// and may submit more jobs at that tick or later.
+	JobFinished(job int, tick int64, submit func(job int, tick int64))
+}
+
+// OpenLoop submits job j at arrivals[j], independently of the schedule.
+type OpenLoop []int64
+
+// Start submits every job at its arrival tick.
+func (o OpenLoop) Start(submit func(job int, tick int64)) error {
+	for j, a := range o {
+		if a < 0 {
+			return fmt.Errorf("job %d: arrival %d; want a tick >= 0", j, a)
+		}
+		submit(j, a)
+	}
+	return nil
+}
+
+// JobFinished does nothing: open-loop arrivals do not depend on the schedule.
+func (OpenLoop) JobFinished(int, int64, func(int, int64)) {}
+
+// A Schedule is the outcome of a simulation: where and when every task ran.
+// Slices are indexed by the instance's global task and job indices.
+type Schedule struct {
+	Instance    *Instance
+	TaskCluster []int32
+	TaskStart   []int64
+	TaskFinish  []int64
+	JobArrival  []int64
+	JobStart    []int64
+	JobFinish   []int64
+	// PassTicks counts the event ticks simulated, for per-event costs.
+	PassTicks int64
+}
+
+// Outcomes returns one JobOutcome per job, in job order.
+func (s *Schedule) Outcomes() []JobOutcome {
+	in := s.Instance
+	out := make([]JobOutcome, in.Jobs())
+	for j := range out {
+		out[j] = JobOutcome{
+			ArrivalTick:       s.JobArrival[j],
+			StartTick:         s.JobStart[j],
+			FinishTick:        s.JobFinish[j],
+			VolumeCoreTicks:   in.jobVolume[j],
+			CriticalPathTicks: in.jobCP[j],
+			Tasks:             int(in.jobFirst[j+1] - in.jobFirst[j]),
+		}
+	}
+	return out
+}
+
+// sim is the state of one simulation. Everything it does at a tick follows
+// DESIGN.md section 3: finishes, then arrivals in job order, then tasks
+// whose network delay ends; then one pass per cluster in platform order.
+type sim struct {
+	in      *Instance
+	release Release
+	now     int64
+
+	arrival  []int64
+	predLeft []int32
+	readyAt  []int64
+	cluster  []int32
+	start    []int64
+	finish   []int64
+	jobLeft  []int32
+	jobStart []int64
+	jobEnd   []int64
+
+	// per cluster
+	free          []int64
+	runningCores  []int64
+	unfinishedVol []int64 // exec x cores of assigned, unfinished tasks
+	startWeighted []int64 // sum of start x cores over running tasks
+	orders        []order
+
+	routes   []routeNode
+	groupBuf []kindWidth
+
+	shares *shareUsage // non-nil under fairshare
+
+	finishQ tickHeap // (finish tick, task)
+	arriveQ tickHeap // (arrival tick, job)
+	delayQ  tickHeap // (ready tick, task) for tasks waiting on a network delay
+
+	ticks int64
+}
+
+// Simulate runs the instance under opts and returns its schedule. Every job
+// runs to completion. It is deterministic: the same instance, options and
+// arrivals give the same schedule.
+func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error) {
+	rel := opts.Release
+	if rel == nil {
+		if in.arrival == nil {
+			return nil, errors.New("simulate: the workload has no arrivals; give them or a load ratio")
+		}
+		rel = OpenLoop(in.arrival)
+	}
+	n, nj, nc := in.Tasks(), in.Jobs(), len(in.Platform.Clusters)
+	s := &sim{
+		in:            in,
+		release:       rel,
+		arrival:       make([]int64, nj),
+		predLeft:      append([]int32(nil), in.predN...),
+		readyAt:       make([]int64, n),
+		cluster:       make([]int32, n),
+		start:         make([]int64, n),
+		finish:        make([]int64, n),
+		jobLeft:       make([]int32, nj),
+		jobStart:      make([]int64, nj),
+		jobEnd:        make([]int64, nj),
+		free:          make([]int64, nc),
+		runningCores:  make([]int64, nc),
+		unfinishedVol: make([]int64, nc),
+		startWeighted: make([]int64, nc),
+		routes:        buildRoutes(in),
+	}
+	for j := range s.jobLeft {
+		s.jobLeft[j] = in.jobFirst[j+1] - in.jobFirst[j]
+		s.jobStart[j] = -1
+		s.arrival[j] = -1
+	}
+	for g := range s.cluster {
+		s.cluster[g] = -1
+		s.start[g] = -1
+	}
+	for c, cl := range in.Platform.Clusters {
+		s.free[c] = int64(cl.Cores)
+	}
+	newOrder, err := s.policy(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.orders = make([]order, nc)
+	for c := range s.orders {
+		s.orders[c] = newOrder()
+	}
+	if err := rel.Start(s.submit); err != nil {
+		return nil, fmt.Errorf("simulate: %w", err)
+	}
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	return &Schedule{
+		Instance: in, TaskCluster: s.cluster, TaskStart: s.start, TaskFinish: s.finish,
+		JobArrival: s.arrival, JobStart: s.jobStart, JobFinish: s.jobEnd, PassTicks: s.ticks,
+	}, nil
+}
+
+func (s *sim) submit(job int, tick int64) {
+	if job < 0 || job >= len(s.arrival) || s.arrival[job] >= 0 {
+		panic(fmt.Sprintf("engine: job %d submitted twice or out of range", job))
+	}
+	if tick < s.now {
+		tick = s.now
+	}
+	s.arrival[job] = tick
+	s.arriveQ.push(tick, int32(job))
+}
+
+func (s *sim) run(ctx context.Context) error {
+	const inf = int64(1) << 62
+	for {
+		t := min(s.finishQ.peekTick(inf), s.arriveQ.peekTick(inf), s.delayQ.peekTick(inf))
+		if t == inf {
+			break
+		}
+		s.now = t
+		s.ticks++
+		if s.ticks&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		for s.finishQ.len() > 0 && s.finishQ.peekTick(inf) == t {
+			_, g := s.finishQ.pop()
+			s.finishTask(g)
+		}
+		for s.arriveQ.len() > 0 && s.arriveQ.peekTick(inf) == t {
+			_, j := s.arriveQ.pop()
+			s.arrive(j)
+		}
+		for s.delayQ.len() > 0 && s.delayQ.peekTick(inf) == t {
+			_, g := s.delayQ.pop()
+			s.makeReady(g)
+		}
+		for c := range s.orders {
+			if s.free[c] > 0 && s.orders[c].len() > 0 {
+				s.pass(c)
+			}
+		}
+	}
+	for j, left := range s.jobLeft {
+		if left != 0 {
+			if s.arrival[j] < 0 {
+				return fmt.Errorf("simulate: job %q was never submitted", s.in.JobIDs[j])
+			}
+			return fmt.Errorf("simulate: job %q did not finish (%d tasks left)", s.in.JobIDs[j], left)
+		}
+	}
+	return nil
+}
+
+// pass is the strict head-of-queue allocation: start tasks in policy order
+// while the head fits in the free cores; stop at the first that does not.
+func (s *sim) pass(c int) {
+	o := s.orders[c]
+	o.beginPass(s.now)
+	for s.free[c] > 0 {
+		g, ok := o.head()
+		if !ok || int64(s.in.cores[g]) > s.free[c] {
+			return
+		}
+		o.pop()
+		s.startTask(g, c)
+	}
+}
+
+func (s *sim) startTask(g int32, c int) {
+	in := s.in
+	cores := int64(in.cores[g])
+	s.free[c] -= cores
+	s.runningCores[c] += cores
+	s.startWeighted[c] += s.now * cores
+	s.start[g] = s.now
+	s.finish[g] = s.now + in.exec[g]
+	s.finishQ.push(s.finish[g], g)
+	j := in.taskJob[g]
+	if s.jobStart[j] < 0 {
+		s.jobStart[j] = s.now
+	}
+	if s.shares != nil {
+		s.shares.add(in.taskJob[g], cores)
+	}
+}
+
+func (s *sim) finishTask(g int32) {
+	in := s.in
+	c := s.cluster[g]
+	cores := int64(in.cores[g])
+	s.free[c] += cores
+	s.runningCores[c] -= cores
+	s.startWeighted[c] -= s.start[g] * cores
+	s.unfinishedVol[c] -= in.exec[g] * cores
+	j := in.taskJob[g]
+	if s.shares != nil {
+		s.shares.add(j, -cores)
+	}
+	for _, succ := range in.succ[in.succAt[g]:in.succAt[g+1]] {
+		ready := s.now
+		if s.cluster[succ] != c {
+			ready += in.delayOut[g]
+		}
+		s.readyAt[succ] = max(s.readyAt[succ], ready)
+		s.predLeft[succ]--
+		if s.predLeft[succ] == 0 {
+			if s.readyAt[succ] == s.now {
+				s.makeReady(succ)
+			} else {
+				s.delayQ.push(s.readyAt[succ], succ)
+			}
+		}
+	}
+	s.jobLeft[j]--
+	if s.jobLeft[j] == 0 {
+		s.jobEnd[j] = s.now
+		s.release.JobFinished(int(j), s.now, s.submit)
+	}
+}
+
+func (s *sim) arrive(j int32) {
+	s.route(j)
+	first, end := s.in.jobFirst[j], s.in.jobFirst[j+1]
+	for g := first; g < end; g++ {
+		if s.in.predN[g] == 0 {
+			s.readyAt[g] = s.now
+			s.makeReady(g)
+		}
+	}
+}
+
+func (s *sim) makeReady(g int32) {
+	s.orders[s.cluster[g]].push(g, s.now)
+}
+
+// Policies lists the ordering policies Simulate accepts.
+func Policies() []string {
+	return []string{"random", "fifo-task", "fifo-job", "fairshare", "lrtf", "srtf", "pslr"}
+}
+
+// policy returns a constructor of per-cluster orders for opts.Policy.
+func (s *sim) policy(opts Options) (func() order, error) {
+	in := s.in
+	switch opts.Policy {
+	case "fifo-task":
+		return func() order {
+			return &keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}
+		}, nil
+	case "fifo-job":
+		return func() order {
+			return &keyedOrder{key: func(g int32, now int64) taskKey {
+				j := in.taskJob[g]
+				return taskKey{s.arrival[j], int64(j), now, g}
+			}}
+		}, nil
+	case "srtf":
+		return func() order {
+			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{in.rank[g], 0, 0, g} }}
+		}, nil
+	case "lrtf":
+		return func() order {
+			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{-in.rank[g], 0, 0, g} }}
+		}, nil
+	case "pslr":
+		return func() order { return newPSLROrder(s) }, nil
+	case "random":
+		// One stream per cluster, derived from the cell's seed, so that
+		// clusters do not share draws through their pass order.
+		next := uint64(0)
+		return func() order {
+			next++
+			return &randomOrder{rng: rand.New(rand.NewPCG(opts.Seed, 0x5eed0000+next))}
+		}, nil
+	case "fairshare":
+		s.shares = newShareUsage(in.shareTree())
+		return func() order { return newFairShareOrder(s) }, nil
+	}
+	return nil, fmt.Errorf("unknown policy %q; valid policies: %v", opts.Policy, Policies())
+}

@@ -1,0 +1,338 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+func loadWorkload(t *testing.T, path string) *Workload {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := DecodeWorkload(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func simulate(t testing.TB, w *Workload, p *Platform, net Network, policy string, seed uint64) *Schedule {
+	t.Helper()
+	in, err := Compile(w, p, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Simulate(context.Background(), in, Options{Policy: policy, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// starts returns "TaskID@start" in task order, the schedule written the
+// way the derivations below are.
+func starts(s *Schedule) string {
+	var b strings.Builder
+	for g, id := range s.Instance.TaskIDs {
+		if g > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s@%d", id, s.TaskStart[g])
+	}
+	return b.String()
+}
+
+// TestGrahamSingle3 simulates Graham's workload (seed 004 Fig. 3: J1 T1(3)
+// -> T9(9); J2 T2(2); J3 T3(2); J4 T4(2) -> T5..T8(4); all one core, all
+// arriving at 0) on one cluster of 3 cores. Ranks: T1 12, T9 9, T2 2, T3 2,
+// T4 6, T5..T8 4; CP J1 12, J2 2, J3 2, J4 6. Each schedule below was
+// derived by hand from DESIGN.md's rules.
+func TestGrahamSingle3(t *testing.T) {
+	w := loadWorkload(t, "testdata/graham.json")
+	tests := []struct {
+		policy, want, derivation string
+	}{
+		{"fifo-task", "T1@0 T9@3 T2@0 T3@0 T4@2 T5@4 T6@4 T7@8 T8@8", `
+t=0 ready T1 T2 T3 T4 (all tick 0, job order): start T1 T2 T3; T4 waits.
+t=2 T2 T3 finish: start T4 (1 core idle). t=3 T1 finishes, T9 ready: start T9.
+t=4 T4 finishes, T5..T8 ready, 2 cores free: start T5 T6. t=8: start T7 T8.
+This is the paper's schedule B.`},
+		{"fifo-job", "T1@0 T9@3 T2@0 T3@0 T4@2 T5@4 T6@4 T7@8 T8@8", `
+All jobs arrive at 0, so the key is job index then ready tick: the same
+choices as fifo-task at every tick; schedule B again.`},
+		{"srtf", "T1@6 T9@9 T2@0 T3@0 T4@0 T5@2 T6@2 T7@2 T8@6", `
+t=0 ranks T2 2, T3 2, T4 6, T1 12: start T2 T3 T4. t=2 they finish; ready
+T5..T8 (4) and T1 (12): start T5 T6 T7. t=6 they finish: start T8 (4) then
+T1 (12). t=9 T1 finishes: start T9.`},
+		{"lrtf", "T1@0 T9@3 T2@0 T3@10 T4@0 T5@2 T6@2 T7@6 T8@6", `
+t=0 ranks T1 12, T4 6, T2 2 (before T3 by job index): start T1 T4 T2.
+t=2 T4 T2 finish; ready T5..T8 (4) before T3 (2): start T5 T6. t=3 T1
+finishes: start T9 (9). t=6 T5 T6 finish: start T7 T8. t=10: start T3.`},
+		{"pslr", "T1@2 T9@6 T2@0 T3@0 T4@0 T5@2 T6@2 T7@5 T8@6", `
+value (now + rank + 1 - arrival) / CP. t=0: T2 3/2, T3 3/2, T4 7/6, T1
+13/12: start T2 T3 T4. t=2: T1 15/12 > T5..T8 7/6: start T1 T5 T6.
+t=5 T1 finishes: T7 T8 10/6 > T9 15/12, 1 core free: start T7.
+t=6 T5 T6 finish: T8 11/6 > T9 16/12: start T8 T9.`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.policy, func(t *testing.T) {
+			s := simulate(t, w, Single(3), DefaultNetwork(), tc.policy, 1)
+			checkSchedule(t, s, tc.policy)
+			if got := starts(s); got != tc.want {
+				t.Errorf("starts\n got %s\nwant %s\nderivation:%s", got, tc.want, tc.derivation)
+			}
+		})
+	}
+}
+
+func TestGrahamRanks(t *testing.T) {
+	in, err := Compile(loadWorkload(t, "testdata/graham.json"), Single(3), DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRank := []int64{12, 9, 2, 2, 6, 4, 4, 4, 4}
+	for g, want := range wantRank {
+		if got := in.Rank(g); got != want {
+			t.Errorf("rank of %s = %d, want %d", in.TaskIDs[g], got, want)
+		}
+	}
+	for j, want := range []int64{12, 2, 2, 6} {
+		if got := in.CriticalPath(j); got != want {
+			t.Errorf("CP of %s = %d, want %d", in.JobIDs[j], got, want)
+		}
+	}
+}
+
+func at(t int64) *int64 { return &t }
+
+// smallGrid is burkimsher2013 in miniature: c1, c2, c3 of 4 Kind1 cores
+// and c4 of 4 Kind2 cores under one router.
+func smallGrid(t testing.TB) *Platform {
+	p, err := NewPlatform("small", []Cluster{{"c1", 4, "Kind1"}, {"c2", 4, "Kind1"}, {"c3", 4, "Kind1"}, {"c4", 4, "Kind2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRoutingAndDelays follows jobs through load balancing and splitting.
+// Expected queue length = remaining core-ticks / cores:
+//
+//	t=0 J1 (4 cores x 10): all queues 0, first accepting child c1.
+//	t=0 J2 (2 x 10): c1 40/4 = 10, c2 0 -> c2.
+//	t=1 J3 (4 x 5): c1 (40-4)/4 = 9, c2 (20-2)/4 = 4.5, c3 0 -> c3.
+//	t=2 J4 (1 x 1): c1 32/4 = 8, c2 16/4 = 4, c3 (20-4)/4 = 4 -> tie, c2.
+//	t=3 J5: Kind1 T1 -> Kind2 T2, and Kind1 T3 after T1. No cluster runs
+//	    both kinds, so the job splits: Kind1 to c1 28/4 = 7, c2 14/4 = 3.5
+//	    (J4 finished at 3), c3 (20-8)/4 = 3 -> c3; Kind2 to c4.
+//	    T1 waits for J3's 4 cores until 6, runs 6-8. T3 is on T1's cluster:
+//	    no delay, starts at 8. T2 crosses clusters: delay ceil(2 x 0.2) = 1,
+//	    starts at 9. CP(J5) = 2 + 1 + 10 = 13 (the delay is unavoidable).
+//
+// With the fastgridsim formula the delay is ceil(2 x 0.8/0.2) = 8: T2
+// starts at 16 and CP(J5) = 2 + 8 + 10 = 20.
+func TestRoutingAndDelays(t *testing.T) {
+	k1 := func(id string, exec int64, cores int, after ...string) Task {
+		return Task{ID: id, ExecTicks: exec, Cores: cores, Kind: "Kind1", After: after}
+	}
+	w := &Workload{Jobs: []Job{
+		{ID: "J1", Arrival: at(0), Tasks: []Task{k1("T1", 10, 4)}},
+		{ID: "J2", Arrival: at(0), Tasks: []Task{k1("T1", 10, 2)}},
+		{ID: "J3", Arrival: at(1), Tasks: []Task{k1("T1", 5, 4)}},
+		{ID: "J4", Arrival: at(2), Tasks: []Task{k1("T1", 1, 1)}},
+		{ID: "J5", Arrival: at(3), Tasks: []Task{
+			k1("T1", 2, 1),
+			{ID: "T2", ExecTicks: 10, Cores: 1, Kind: "Kind2", After: []string{"T1"}},
+			k1("T3", 1, 1, "T1"),
+		}},
+	}}
+	for _, tc := range []struct {
+		net          Network
+		wantT2, cpJ5 int64
+	}{
+		{DefaultNetwork(), 9, 13},
+		{Network{CCR: "0.2", Delay: DelayFastgridsim}, 16, 20},
+	} {
+		s := simulate(t, w, smallGrid(t), tc.net, "fifo-task", 1)
+		checkSchedule(t, s, "fifo-task")
+		clusters := []string{}
+		for g := range s.TaskCluster {
+			clusters = append(clusters, s.Instance.Platform.Clusters[s.TaskCluster[g]].Name)
+		}
+		if got, want := strings.Join(clusters, " "), "c1 c2 c3 c2 c3 c4 c3"; got != want {
+			t.Errorf("%s: clusters %s, want %s", tc.net.Delay, got, want)
+		}
+		if got, want := starts(s), fmt.Sprintf("T1@0 T1@0 T1@1 T1@2 T1@6 T2@%d T3@8", tc.wantT2); got != want {
+			t.Errorf("%s: starts %s, want %s", tc.net.Delay, got, want)
+		}
+		if got := s.Instance.CriticalPath(4); got != tc.cpJ5 {
+			t.Errorf("%s: CP(J5) = %d, want %d", tc.net.Delay, got, tc.cpJ5)
+		}
+	}
+}
+
+// TestFairShare: two shares on 2 cores, everything arriving at 0. u1 owns
+// J1 (two 10-tick tasks) and J2 (one); u2 owns J3 (5 ticks).
+//
+//	t=0 both shares idle, factors infinite: the fifo-task tie goes to J1.T1.
+//	    Now u1 uses 1 of 1 running core: factor 0.5 x 1/1 = 0.5; u2 is
+//	    still infinite: J3.T1 starts although J1.T2 is ahead in FIFO order.
+//	t=5 J3 finishes: J1.T2. t=10 J1.T1 finishes: J2.T1.
+//
+// fifo-task would start J1.T1 and J1.T2 at 0 and J3 only at 10.
+func TestFairShare(t *testing.T) {
+	task := func(id string, exec int64) Task { return Task{ID: id, ExecTicks: exec, Cores: 1} }
+	w := &Workload{Jobs: []Job{
+		{ID: "J1", Arrival: at(0), Share: "u1", Tasks: []Task{task("T1", 10), task("T2", 10)}},
+		{ID: "J2", Arrival: at(0), Share: "u1", Tasks: []Task{task("T1", 10)}},
+		{ID: "J3", Arrival: at(0), Share: "u2", Tasks: []Task{task("T1", 5)}},
+	}}
+	for _, tc := range []struct{ policy, want string }{
+		{"fairshare", "T1@0 T2@5 T1@10 T1@0"},
+		{"fifo-task", "T1@0 T2@0 T1@10 T1@10"},
+	} {
+		s := simulate(t, w, Single(2), DefaultNetwork(), tc.policy, 1)
+		checkSchedule(t, s, tc.policy)
+		if got := starts(s); got != tc.want {
+			t.Errorf("%s: starts %s, want %s", tc.policy, got, tc.want)
+		}
+	}
+}
+
+// randomWorkload builds jobs of 1-8 tasks with forward edges (p = 0.35),
+// random kinds, widths and arrivals: small enough for the validator,
+// dense enough to queue.
+func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int64) *Workload {
+	r := rand.New(rand.NewPCG(seed, 7))
+	w := &Workload{}
+	for j := 0; j < jobs; j++ {
+		job := Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: fmt.Sprintf("u%d", r.IntN(5)+1)}
+		n := 1 + r.IntN(8)
+		for i := 0; i < n; i++ {
+			task := Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1 + r.Int64N(maxExec), Cores: cores[r.IntN(len(cores))], Kind: "Kind1"}
+			if r.Float64() < 0.2 {
+				task.Kind = "Kind2"
+			}
+			for p := 0; p < i; p++ {
+				if r.Float64() < 0.35 {
+					task.After = append(task.After, fmt.Sprintf("T%d", p+1))
+				}
+			}
+			job.Tasks = append(job.Tasks, task)
+		}
+		w.Jobs = append(w.Jobs, job)
+	}
+	return w
+}
+
+// TestRandomWorkloadsValid runs the validator on randomized workloads
+// under all seven policies, on a small grid (queues build up) and on the
+// paper's platform with paper task widths.
+func TestRandomWorkloadsValid(t *testing.T) {
+	cases := []struct {
+		name     string
+		platform *Platform
+		jobs     int
+		maxExec  int64
+		cores    []int
+		span     int64
+	}{
+		{"small-grid", smallGrid(t), 60, 20, []int{1, 2, 3, 4}, 80},
+		{"burkimsher2013", Burkimsher2013(), 400, 300, []int{1, 5, 10, 15, 20}, 300},
+	}
+	for _, tc := range cases {
+		for seed := uint64(1); seed <= 3; seed++ {
+			w := randomWorkload(seed, tc.jobs, tc.maxExec, tc.cores, tc.span)
+			for _, policy := range Policies() {
+				t.Run(fmt.Sprintf("%s/%d/%s", tc.name, seed, policy), func(t *testing.T) {
+					s := simulate(t, w, tc.platform, DefaultNetwork(), policy, seed)
+					checkSchedule(t, s, policy)
+				})
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same inputs give the same schedule, and the
+// random policy's schedule depends on its seed.
+func TestDeterministic(t *testing.T) {
+	w := randomWorkload(9, 60, 20, []int{1, 2, 3, 4}, 40)
+	for _, policy := range Policies() {
+		a := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 5))
+		b := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 5))
+		if a != b {
+			t.Errorf("%s: two runs differ", policy)
+		}
+		if c := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 6)); (c != a) != (policy == "random") {
+			t.Errorf("%s: seed changed the schedule: %v", policy, c != a)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name, json, want string
+	}{
+		{"malformed", `{"jobs": [`, "malformed JSON"},
+		{"unknown field", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "nodes": 2}]}]}`, `unknown field "nodes"`},
+		{"zero exec", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 0, "cores": 1}]}]}`, `job 0 ("J1") task 0 ("T1") field "exec": 0; want an execution time >= 1 tick`},
+		{"negative exec", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": -3, "cores": 1}]}]}`, `field "exec": -3`},
+		{"dangling after", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "after": ["T7"]}]}]}`, `field "after": names "T7", which is not a task of this job`},
+		{"cycle", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "after": ["T2"]}, {"id": "T2", "exec": 1, "cores": 1, "after": ["T1"]}]}]}`, "dependency cycle"},
+		{"duplicate task", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1}, {"id": "T1", "exec": 1, "cores": 1}]}]}`, "duplicate of task 0"},
+		{"wrong type", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": "ten", "cores": 1}]}]}`, `field "jobs.tasks.exec"`},
+	}
+	for _, tc := range tests {
+		_, err := DecodeWorkload(strings.NewReader(tc.json), "w.json")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "w.json") {
+			t.Errorf("%s: error %v, want one naming w.json and containing %q", tc.name, err, tc.want)
+		}
+	}
+	wide := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 1, Cores: 5, Kind: "Kind2"}}}}}
+	_, err := Compile(wide, smallGrid(t), DefaultNetwork())
+	if err == nil || !strings.Contains(err.Error(), `5 cores is wider than every Kind2 cluster of platform small (widest: 4 cores)`) {
+		t.Errorf("wide task: %v", err)
+	}
+	alien := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 1, Cores: 1, Kind: "GPU"}}}}}
+	_, err = Compile(alien, smallGrid(t), DefaultNetwork())
+	if err == nil || !strings.Contains(err.Error(), `"GPU" is not a kind of platform small; valid kinds: Kind1, Kind2`) {
+		t.Errorf("unknown kind: %v", err)
+	}
+	in, _ := Compile(loadWorkload(t, "testdata/graham.json"), Single(3), DefaultNetwork())
+	if _, err := Simulate(context.Background(), in, Options{Policy: "edf"}); err == nil || !strings.Contains(err.Error(), `unknown policy "edf"; valid policies: [random fifo-task`) {
+		t.Errorf("unknown policy: %v", err)
+	}
+}
+
+func TestParsePlatform(t *testing.T) {
+	p, err := ParsePlatform("burkimsher2013")
+	if err != nil || p.TotalCores() != 4000 || len(p.Clusters) != 4 || p.Clusters[3].Kind != "Kind2" {
+		t.Fatalf("burkimsher2013: %+v %v", p, err)
+	}
+	if p, err := ParsePlatform("single:7"); err != nil || p.TotalCores() != 7 {
+		t.Fatalf("single:7: %v %v", p, err)
+	}
+	for spec, want := range map[string]string{
+		"single:0":          "want single:N with N a whole number of cores >= 1",
+		"nosuch.yaml":       "not a preset (burkimsher2013, single:N) and no such file",
+		"testdata/bad.yaml": `line 4: field nodes not found`,
+	} {
+		if _, err := ParsePlatform(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", spec, err, want)
+		}
+	}
+	p, err = ParsePlatform("testdata/tree.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.TotalCores(); got != 14 || p.Clusters[2].Name != "e2" || p.Root.Children[1].Name != "east" {
+		t.Errorf("tree.yaml: %d cores, clusters %+v", got, p.Clusters)
+	}
+}
