@@ -1,0 +1,143 @@
+package swf
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"testing"
+)
+
+// optionsFromBits lets the fuzzer explore every combination of the rule
+// switches and a window.
+func optionsFromBits(bits uint8) Options {
+	opts := Options{
+		Strict:            bits&1 != 0,
+		KeepZeroRun:       bits&2 != 0,
+		DropCancelled:     bits&4 != 0,
+		DropFailed:        bits&8 != 0,
+		ClampRunToRequest: bits&16 != 0,
+	}
+	if bits&32 != 0 {
+		opts.Window = LogWindow(0, 1000)
+	}
+	if bits&64 != 0 {
+		opts.ExcludeUsers = []int64{1}
+	}
+	return opts
+}
+
+func FuzzReader(f *testing.F) {
+	head, err := os.ReadFile(headFile)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(head[:4000])
+	zw.Close()
+	f.Add(head[:4000], uint8(0))
+	f.Add(gz.Bytes(), uint8(2))
+	f.Add([]byte(base+"\n"+withField(5, "-1")+"\n"+withField(4, "300")), uint8(16))
+	f.Add([]byte("; MaxProcs: 4\n\n1 10 0 5 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1\n3 8 0 5 1 0.5 -1 1 10 -1 5 2 1 -1 -1 -1 -1 -1\r\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, bits uint8) {
+		opts := optionsFromBits(bits)
+		r, err := NewReader(bytes.NewReader(data), opts)
+		if err != nil {
+			return // not gzip after the magic bytes, or a line too long
+		}
+		from, to := r.WindowSeconds()
+		var jobs []Job
+		for {
+			j, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			var issue Issue
+			if errors.As(err, &issue) {
+				if !opts.Strict || issue.Reason.Action() != Dropped || issue.Line < 1 {
+					t.Fatalf("issue %v returned with options %+v", issue, opts)
+				}
+				continue
+			}
+			if err != nil {
+				break // a broken gzip stream
+			}
+			jobs = append(jobs, j)
+		}
+		rep := r.Report()
+		if got := rep.Jobs + rep.Dropped() + rep.Filtered() + rep.CommentLines + rep.BlankLines; got != rep.Lines {
+			t.Fatalf("%d lines but jobs+dropped+filtered+comments+blank = %d\n%s", rep.Lines, got, rep.String())
+		}
+		if rep.Jobs != len(jobs) {
+			t.Fatalf("report says %d jobs, Next gave %d", rep.Jobs, len(jobs))
+		}
+		for _, j := range jobs {
+			checkJob(t, j, opts, from, to, rep.Lines)
+		}
+		checkCampaigns(t, jobs)
+	})
+}
+
+func checkJob(t *testing.T, j Job, opts Options, from, to int64, lines int) {
+	t.Helper()
+	minRun := int64(1)
+	if opts.KeepZeroRun {
+		minRun = 0
+	}
+	switch {
+	case j.Line < 1 || j.Line > lines:
+		t.Fatalf("job line %d outside 1..%d", j.Line, lines)
+	case j.SubmitSeconds < from || j.SubmitSeconds >= to || j.SubmitSeconds < 0:
+		t.Fatalf("submit %d outside [%d, %d)", j.SubmitSeconds, from, to)
+	case j.RunSeconds < minRun || j.AllocatedProcs < 1:
+		t.Fatalf("run %d, processors %d kept", j.RunSeconds, j.AllocatedProcs)
+	case opts.ClampRunToRequest && j.RequestedSeconds > 0 && j.RunSeconds > j.RequestedSeconds:
+		t.Fatalf("run %d above request %d with ClampRunToRequest", j.RunSeconds, j.RequestedSeconds)
+	case opts.DropCancelled && j.Status == StatusCancelled, opts.DropFailed && j.Status == StatusFailed:
+		t.Fatalf("status %d kept with options %+v", j.Status, opts)
+	case math.IsNaN(j.AverageCPUSeconds) || math.IsInf(j.AverageCPUSeconds, 0) || j.AverageCPUSeconds < -1:
+		t.Fatalf("average CPU time %v", j.AverageCPUSeconds)
+	}
+	for i, p := range j.intFields() {
+		if p != nil && *p < -1 {
+			t.Fatalf("field %d = %d below -1", i+1, *p)
+		}
+	}
+	// The job's own SWF line must read back to the same 18 fields.
+	back, reason, detail := parseJobLine(j.AppendSWF(nil))
+	if detail != "" {
+		t.Fatalf("reading back %q: %s: %s", j.String(), reason, detail)
+	}
+	back.Line, back.Notes = j.Line, j.Notes
+	if back != j {
+		t.Fatalf("round trip of %q gave %+v, want %+v", j.String(), back, j)
+	}
+}
+
+func checkCampaigns(t *testing.T, jobs []Job) {
+	t.Helper()
+	seen := make([]bool, len(jobs))
+	var last *Campaign
+	campaigns := DetectCampaigns(jobs)
+	for ci := range campaigns {
+		c := &campaigns[ci]
+		if last != nil && (c.User < last.User || c.User == last.User && c.SubmitSeconds < last.LogFinishSeconds) {
+			t.Fatalf("campaign %+v after %+v: out of order or overlapping", c, last)
+		}
+		for _, i := range c.JobIndices {
+			if seen[i] || jobs[i].User != c.User {
+				t.Fatalf("job index %d twice or in another user's campaign", i)
+			}
+			seen[i] = true
+		}
+		last = c
+	}
+	for i, s := range seen {
+		if !s {
+			t.Fatalf("job index %d in no campaign", i)
+		}
+	}
+}
