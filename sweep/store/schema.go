@@ -1,0 +1,179 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v17/arrow"
+)
+
+// Type is the type of a column.
+type Type int
+
+// The column types. Ticks, counts and ids are TypeInt64, metrics
+// TypeFloat64, names TypeString.
+const (
+	TypeInt64 Type = iota + 1
+	TypeFloat64
+	TypeString
+)
+
+// String returns the type's name as used in error messages.
+func (t Type) String() string {
+	switch t {
+	case TypeInt64:
+		return "int64"
+	case TypeFloat64:
+		return "float64"
+	case TypeString:
+		return "string"
+	}
+	return "Type(" + strconv.Itoa(int(t)) + ")"
+}
+
+// Column describes one column of a table.
+type Column struct {
+	Name string
+	Type Type
+	// Nullable columns accept Null values, e.g. the metrics and error of a
+	// failed cell.
+	Nullable bool
+}
+
+// Schema describes a table: its name, which is also its directory under the
+// results directory, and its columns in order.
+type Schema struct {
+	Table   string
+	Columns []Column
+}
+
+// validate checks that the schema can name a directory and a Parquet file's
+// columns unambiguously.
+func (s Schema) validate() error {
+	if err := checkName(s.Table); err != nil {
+		return fmt.Errorf("store: table name: %w", err)
+	}
+	if len(s.Columns) == 0 {
+		return fmt.Errorf("store: table %q: no columns; a schema needs at least one", s.Table)
+	}
+	seen := make(map[string]int, len(s.Columns))
+	for i, c := range s.Columns {
+		if c.Name == "" {
+			return fmt.Errorf("store: table %q: column %d has an empty name", s.Table, i)
+		}
+		if j, dup := seen[c.Name]; dup {
+			return fmt.Errorf("store: table %q: column %d (%q) repeats the name of column %d", s.Table, i, c.Name, j)
+		}
+		seen[c.Name] = i
+		if c.Type < TypeInt64 || c.Type > TypeString {
+			return fmt.Errorf("store: table %q: column %q has type %v; valid types are int64, float64, string", s.Table, c.Name, c.Type)
+		}
+	}
+	return nil
+}
+
+// arrowSchema returns the Arrow schema written to Parquet, carrying the
+// file metadata in a fixed (sorted) key order.
+func (s Schema) arrowSchema(meta arrow.Metadata) *arrow.Schema {
+	fields := make([]arrow.Field, len(s.Columns))
+	for i, c := range s.Columns {
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Type), Nullable: c.Nullable}
+	}
+	return arrow.NewSchema(fields, &meta)
+}
+
+var stringDictionary = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+func arrowType(t Type) arrow.DataType {
+	switch t {
+	case TypeInt64:
+		return arrow.PrimitiveTypes.Int64
+	case TypeFloat64:
+		return arrow.PrimitiveTypes.Float64
+	default:
+		return stringDictionary
+	}
+}
+
+// checkName accepts names that are safe as one path element and as part of
+// a part file's name, and that are not hidden (hidden names mark temporary
+// files).
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("empty; use letters, digits, '.', '_' or '-'")
+	}
+	if name[0] == '.' || name[0] == '-' {
+		return fmt.Errorf("%q starts with %q; start with a letter, digit or '_'", name, name[0])
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
+	}); i >= 0 {
+		return fmt.Errorf("%q has %q at byte %d; use letters, digits, '.', '_' or '-'", name, name[i], i)
+	}
+	return nil
+}
+
+// Value is one cell of a row: an int64, a float64, a string, or null. The
+// zero Value is null.
+type Value struct {
+	typ Type // 0 for null
+	i   int64
+	f   float64
+	s   string
+}
+
+// Row is one row of a table, a Value per column in schema order.
+type Row []Value
+
+// Int64 returns an int64 value.
+func Int64(v int64) Value { return Value{typ: TypeInt64, i: v} }
+
+// Float64 returns a float64 value. NaN is stored as NaN; use Null for a
+// missing metric.
+func Float64(v float64) Value { return Value{typ: TypeFloat64, f: v} }
+
+// String returns a string value.
+func String(v string) Value { return Value{typ: TypeString, s: v} }
+
+// Null returns the missing value, accepted by nullable columns only.
+func Null() Value { return Value{} }
+
+// IsNull reports whether v is the missing value.
+func (v Value) IsNull() bool { return v.typ == 0 }
+
+// describe renders v for error messages.
+func (v Value) describe() string {
+	switch v.typ {
+	case TypeInt64:
+		return "int64 " + strconv.FormatInt(v.i, 10)
+	case TypeFloat64:
+		if math.IsNaN(v.f) {
+			return "float64 NaN"
+		}
+		return "float64 " + strconv.FormatFloat(v.f, 'g', -1, 64)
+	case TypeString:
+		return "string " + strconv.Quote(v.s)
+	}
+	return "null"
+}
+
+// checkRow reports the first value of row that its column does not accept.
+func (s Schema) checkRow(row Row) error {
+	if len(row) != len(s.Columns) {
+		return fmt.Errorf("store: table %q: row has %d values; the schema has %d columns", s.Table, len(row), len(s.Columns))
+	}
+	for i, v := range row {
+		c := s.Columns[i]
+		if v.typ == c.Type || v.typ == 0 && c.Nullable {
+			continue
+		}
+		want := c.Type.String()
+		if c.Nullable {
+			want += " or null"
+		}
+		return fmt.Errorf("store: table %q: column %q: got %s; want %s", s.Table, c.Name, v.describe(), want)
+	}
+	return nil
+}
