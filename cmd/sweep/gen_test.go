@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine"
+)
+
+func runGenTo(t *testing.T, args ...string) (string, []byte, error) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "w.json")
+	var stdout, stderr bytes.Buffer
+	err := runGen(context.Background(), append(args, "-o", out), &stdout, &stderr)
+	if err != nil {
+		return stderr.String(), nil, err
+	}
+	data, rerr := os.ReadFile(out)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	return stdout.String(), data, nil
+}
+
+func TestRunGen(t *testing.T) {
+	args := []string{"--preset", "burkimsher2013/fan-chain", "--seed", "9", "--instance", "2", "--set", "jobs=40", "--set", "total=1e6"}
+	summary, first, err := runGenTo(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(summary, "40 jobs, ") || !strings.Contains(summary, ", exec 1000000 ticks, ") {
+		t.Errorf("summary %q; want jobs=40 and exec=1000000 (the total)", summary)
+	}
+	_, again, err := runGenTo(t, args...)
+	if err != nil || !bytes.Equal(first, again) {
+		t.Errorf("same arguments twice: files differ (err %v)", err)
+	}
+	other := append(args[:len(args):len(args)], "--instance", "3")
+	if _, third, err := runGenTo(t, other...); err != nil || bytes.Equal(first, third) {
+		t.Errorf("instance 3: same file as instance 2 (err %v); want a different workload", err)
+	}
+	w, err := engine.DecodeWorkload(bytes.NewReader(first), "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.HasArrivals() || len(w.Jobs) != 40 {
+		t.Errorf("without --load: %d jobs, arrivals %v; want 40 jobs without arrivals", len(w.Jobs), w.HasArrivals())
+	}
+
+	// single:10 at load 1: each gap is ceil(volume/10).
+	_, data, err := runGenTo(t, append(args, "--load", "1", "--platform", "single:10")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err = engine.DecodeWorkload(bytes.NewReader(data), "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at int64
+	for k, j := range w.Jobs {
+		if j.Arrival == nil || *j.Arrival != at {
+			t.Fatalf("job %d arrival %v; want %d", k, j.Arrival, at)
+		}
+		at += (j.Volume() + 9) / 10
+	}
+}
+
+func TestRunGenErrors(t *testing.T) {
+	cases := []struct {
+		args     []string
+		contains string
+	}{
+		{[]string{"--preset", "nope"}, "valid presets: burkimsher2013/uniform-independent"},
+		{[]string{}, "--preset is required"},
+		{[]string{"--preset", "burkimsher2013/fan", "--set", "depth=2"}, "valid parameters: cores"},
+		{[]string{"--preset", "burkimsher2013/fan", "--load", "0.9"}, "--load and --platform go together"},
+		{[]string{"--preset", "burkimsher2013/fan", "--load", "x", "--platform", "single:4"}, "want a positive number"},
+		{[]string{"--preset", "burkimsher2013/fan", "--load", "1", "--platform", "grid5000"}, "burkimsher2013 or single:N"},
+		{[]string{"--preset", "burkimsher2013/fan", "extra"}, "unexpected arguments"},
+	}
+	for _, c := range cases {
+		_, _, err := runGenTo(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.contains) {
+			t.Errorf("sweep gen %v: error %v; want one containing %q", c.args, err, c.contains)
+		}
+	}
+}
+
+func TestPlatformCores(t *testing.T) {
+	for spec, want := range map[string]int{"burkimsher2013": 4000, "single:7": 7} {
+		if got, err := platformCores(spec); err != nil || got != want {
+			t.Errorf("platformCores(%q) = %d, %v; want %d", spec, got, err, want)
+		}
+	}
+	for _, bad := range []string{"single:0", "single:", "single:x", ""} {
+		if _, err := platformCores(bad); err == nil {
+			t.Errorf("platformCores(%q): no error; want one", bad)
+		}
+	}
+}
+
+// Graham's workload (DESIGN.md section 3, Fig. 3), one core per task:
+// J1 T1(3) -> T9(9) has critical path 12; J2, J3 one task of 2; J4
+// T4(2) -> T5..T8(4 each) has 2 + 4 = 6. Edges 1 + 4 = 5; exec
+// 12 + 2 + 2 + 18 = 34 = volume.
+func TestSummarize(t *testing.T) {
+	task := func(id string, exec int64, after ...string) engine.Task {
+		return engine.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
+	}
+	w := &engine.Workload{Jobs: []engine.Job{
+		{ID: "J1", Tasks: []engine.Task{task("T1", 3), task("T9", 9, "T1")}},
+		{ID: "J2", Tasks: []engine.Task{task("T2", 2)}},
+		{ID: "J3", Tasks: []engine.Task{task("T3", 2)}},
+		{ID: "J4", Tasks: []engine.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
+	}}
+	want := "4 jobs, 9 tasks, 5 edges, exec 34 ticks, volume 34 core-ticks, critical path (exec only, no delays) 2..12 ticks"
+	if got := summarize(w); got != want {
+		t.Errorf("summarize(Graham) = %q; want %q", got, want)
+	}
+}

@@ -1,0 +1,87 @@
+// Command sweep runs scheduling experiments: it generates workloads,
+// simulates scheduling policies on them, sweeps manifests of thousands of
+// cells into Parquet, and computes the papers' statistics.
+//
+// Usage:
+//
+//	sweep gen       --preset NAME [--instance I] [--seed S] [--set k=v ...] -o FILE
+//	sweep simulate  --platform P --workload F --policy NAME [--load L] [--seed S] [--base B] [--schedule]
+//
+// Run `sweep COMMAND -h` for a command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// A command is one `sweep` subcommand.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"gen", "write one workload instance of a generator preset as JSON", runGen},
+		{"simulate", "simulate one workload under one policy and print its metrics as JSON", runSimulate},
+	}
+}
+
+// usageError marks bad command-line input or bad input files: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches to a subcommand and returns the exit status: 0 success,
+// 1 a failure while working, 2 bad input.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	usage := func() {
+		fmt.Fprintln(stderr, "usage: sweep COMMAND [flags]\n\ncommands:")
+		for _, c := range cmds {
+			fmt.Fprintf(stderr, "  %-9s %s\n", c.name, c.summary)
+		}
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range cmds {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout, stderr)
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "sweep: unknown command %q\n", args[0])
+	usage()
+	return 2
+}
