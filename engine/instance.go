@@ -333,3 +333,9 @@ func (in *Instance) shareTree() shareTree {
 
 // TaskJob returns the job index of global task g.
 func (in *Instance) TaskJob(g int) int { return int(in.taskJob[g]) }
+
+// Exec returns task g's execution time in ticks.
+func (in *Instance) Exec(g int) int64 { return in.exec[g] }
+
+// Cores returns the cores task g needs.
+func (in *Instance) Cores(g int) int { return int(in.cores[g]) }

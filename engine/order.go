@@ -5,15 +5,18 @@ import (
 	"math/rand/v2"
 )
 
-// An order keeps one cluster's ready tasks in the order of an ordering
-// policy. The allocation rule reads it a pass at a time: beginPass fixes the
-// tick, then head and pop walk the tasks in policy order at that tick.
-type order interface {
-	push(g int32, now int64)
-	beginPass(now int64)
-	head() (int32, bool)
-	pop() int32
-	len() int
+// An Order keeps one cluster's ready tasks in the order of an ordering
+// policy; tasks are global task indices of the Instance. Push adds a task
+// at the tick it becomes ready. The allocation rule reads the order a pass
+// at a time: BeginPass fixes the tick, then Head and Pop walk the tasks in
+// policy order at that tick. An Order may change its order between passes
+// (P-SLR, random) but not between Head and the following Pop.
+type Order interface {
+	Push(g int32, now int64)
+	BeginPass(now int64)
+	Head() (int32, bool)
+	Pop() int32
+	Len() int
 }
 
 // taskKey is a static priority: smaller keys first, compared field by
@@ -43,22 +46,22 @@ type keyedOrder struct {
 	items []taskKey
 }
 
-func (o *keyedOrder) len() int        { return len(o.items) }
-func (o *keyedOrder) beginPass(int64) {}
+func (o *keyedOrder) Len() int        { return len(o.items) }
+func (o *keyedOrder) BeginPass(int64) {}
 
-func (o *keyedOrder) head() (int32, bool) {
+func (o *keyedOrder) Head() (int32, bool) {
 	if len(o.items) == 0 {
 		return 0, false
 	}
 	return o.items[0].g, true
 }
 
-func (o *keyedOrder) push(g int32, now int64) {
+func (o *keyedOrder) Push(g int32, now int64) {
 	o.items = append(o.items, o.key(g, now))
 	siftUp(o.items, len(o.items)-1)
 }
 
-func (o *keyedOrder) pop() int32 {
+func (o *keyedOrder) Pop() int32 {
 	top := o.items[0].g
 	last := len(o.items) - 1
 	o.items[0] = o.items[last]
@@ -105,10 +108,10 @@ type randomOrder struct {
 	cur   int // index of the drawn head in this pass, -1 if none
 }
 
-func (o *randomOrder) len() int              { return len(o.items) }
-func (o *randomOrder) push(g int32, _ int64) { o.items = append(o.items, g) }
-func (o *randomOrder) beginPass(int64)       { o.cur = -1 }
-func (o *randomOrder) head() (int32, bool) {
+func (o *randomOrder) Len() int              { return len(o.items) }
+func (o *randomOrder) Push(g int32, _ int64) { o.items = append(o.items, g) }
+func (o *randomOrder) BeginPass(int64)       { o.cur = -1 }
+func (o *randomOrder) Head() (int32, bool) {
 	if len(o.items) == 0 {
 		return 0, false
 	}
@@ -118,7 +121,7 @@ func (o *randomOrder) head() (int32, bool) {
 	return o.items[o.cur], true
 }
 
-func (o *randomOrder) pop() int32 {
+func (o *randomOrder) Pop() int32 {
 	g := o.items[o.cur]
 	last := len(o.items) - 1
 	o.items[o.cur] = o.items[last]
@@ -176,10 +179,10 @@ func newFairShareOrder(s *sim) *fairShareOrder {
 	return &fairShareOrder{usage: s.shares, taskJ: s.in.taskJob, queues: map[int32]*keyedOrder{}, cur: -1}
 }
 
-func (o *fairShareOrder) len() int        { return o.n }
-func (o *fairShareOrder) beginPass(int64) { o.cur = -1 }
+func (o *fairShareOrder) Len() int        { return o.n }
+func (o *fairShareOrder) BeginPass(int64) { o.cur = -1 }
 
-func (o *fairShareOrder) push(g int32, now int64) {
+func (o *fairShareOrder) Push(g int32, now int64) {
 	leaf := o.usage.tree.leafOf[o.taskJ[g]]
 	q, ok := o.queues[leaf]
 	if !ok {
@@ -187,12 +190,12 @@ func (o *fairShareOrder) push(g int32, now int64) {
 		o.queues[leaf] = q
 		o.leaves = append(o.leaves, leaf)
 	}
-	q.push(g, now)
+	q.Push(g, now)
 	o.n++
 	o.cur = -1
 }
 
-func (o *fairShareOrder) head() (int32, bool) {
+func (o *fairShareOrder) Head() (int32, bool) {
 	if o.n == 0 {
 		return 0, false
 	}
@@ -200,7 +203,7 @@ func (o *fairShareOrder) head() (int32, bool) {
 		bestF := math.Inf(-1)
 		for _, leaf := range o.leaves {
 			q := o.queues[leaf]
-			if q.len() == 0 {
+			if q.Len() == 0 {
 				continue
 			}
 			f := o.usage.factor(leaf)
@@ -212,9 +215,9 @@ func (o *fairShareOrder) head() (int32, bool) {
 	return o.queues[o.cur].items[0].g, true
 }
 
-func (o *fairShareOrder) pop() int32 {
-	o.head()
-	g := o.queues[o.cur].pop()
+func (o *fairShareOrder) Pop() int32 {
+	o.Head()
+	g := o.queues[o.cur].Pop()
 	o.n--
 	o.cur = -1
 	return g

@@ -41,7 +41,7 @@ func newPSLROrder(s *sim) *pslrOrder {
 	return o
 }
 
-func (o *pslrOrder) len() int { return o.n }
+func (o *pslrOrder) Len() int { return o.n }
 
 func (o *pslrOrder) grow(size int) {
 	oldTask, oldC, oldCP := o.task, o.c, o.cp
@@ -188,7 +188,7 @@ func (o *pslrOrder) update(slot int32) {
 	}
 }
 
-func (o *pslrOrder) push(g int32, now int64) {
+func (o *pslrOrder) Push(g int32, now int64) {
 	o.advance(now)
 	if len(o.free) == 0 {
 		o.grow(2 * o.size)
@@ -205,16 +205,16 @@ func (o *pslrOrder) push(g int32, now int64) {
 	o.n++
 }
 
-func (o *pslrOrder) beginPass(now int64) { o.advance(now) }
+func (o *pslrOrder) BeginPass(now int64) { o.advance(now) }
 
-func (o *pslrOrder) head() (int32, bool) {
+func (o *pslrOrder) Head() (int32, bool) {
 	if o.n == 0 {
 		return 0, false
 	}
 	return o.task[o.node[1]], true
 }
 
-func (o *pslrOrder) pop() int32 {
+func (o *pslrOrder) Pop() int32 {
 	slot := o.node[1]
 	g := o.task[slot]
 	o.task[slot] = -1

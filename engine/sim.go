@@ -16,7 +16,34 @@ type Options struct {
 	// Release decides when jobs are submitted; nil means OpenLoop with the
 	// instance's own arrivals.
 	Release Release
+	// Order, when set, replaces the named Policy: it returns a new, empty
+	// order for each cluster. It is how models outside this package (such
+	// as campaign scheduling) plug in their ordering.
+	Order func(v *View, cluster int) Order
 }
+
+// A View gives an Order read access to the simulation it serves.
+type View struct{ s *sim }
+
+// Instance returns the instance being simulated.
+func (v *View) Instance() *Instance { return v.s.in }
+
+// Now returns the current tick.
+func (v *View) Now() int64 { return v.s.now }
+
+// JobArrival returns the tick job j was submitted, -1 if not yet.
+func (v *View) JobArrival(j int) int64 { return v.s.arrival[j] }
+
+// JobFinish returns the tick job j finished, -1 if it has not.
+func (v *View) JobFinish(j int) int64 {
+	if v.s.jobLeft[j] != 0 {
+		return -1
+	}
+	return v.s.jobEnd[j]
+}
+
+// FreeCores returns the free cores of cluster c.
+func (v *View) FreeCores(c int) int64 { return v.s.free[c] }
 
 // A Release decides when jobs are submitted. Open-loop workloads submit at
 // fixed ticks; closed-loop workloads submit more work as jobs complete.
@@ -99,7 +126,7 @@ type sim struct {
 	runningCores  []int64
 	unfinishedVol []int64 // exec x cores of assigned, unfinished tasks
 	startWeighted []int64 // sum of start x cores over running tasks
-	orders        []order
+	orders        []Order
 
 	routes   []routeNode
 	groupBuf []kindWidth
@@ -155,13 +182,20 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	for c, cl := range in.Platform.Clusters {
 		s.free[c] = int64(cl.Cores)
 	}
-	newOrder, err := s.policy(opts)
-	if err != nil {
-		return nil, err
-	}
-	s.orders = make([]order, nc)
-	for c := range s.orders {
-		s.orders[c] = newOrder()
+	s.orders = make([]Order, nc)
+	if opts.Order != nil {
+		view := &View{s}
+		for c := range s.orders {
+			s.orders[c] = opts.Order(view, c)
+		}
+	} else {
+		newOrder, err := s.policy(opts)
+		if err != nil {
+			return nil, err
+		}
+		for c := range s.orders {
+			s.orders[c] = newOrder()
+		}
 	}
 	if err := rel.Start(s.submit); err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
@@ -213,7 +247,7 @@ func (s *sim) run(ctx context.Context) error {
 			s.makeReady(g)
 		}
 		for c := range s.orders {
-			if s.free[c] > 0 && s.orders[c].len() > 0 {
+			if s.free[c] > 0 && s.orders[c].Len() > 0 {
 				s.pass(c)
 			}
 		}
@@ -233,13 +267,13 @@ func (s *sim) run(ctx context.Context) error {
 // while the head fits in the free cores; stop at the first that does not.
 func (s *sim) pass(c int) {
 	o := s.orders[c]
-	o.beginPass(s.now)
+	o.BeginPass(s.now)
 	for s.free[c] > 0 {
-		g, ok := o.head()
+		g, ok := o.Head()
 		if !ok || int64(s.in.cores[g]) > s.free[c] {
 			return
 		}
-		o.pop()
+		o.Pop()
 		s.startTask(g, c)
 	}
 }
@@ -308,7 +342,7 @@ func (s *sim) arrive(j int32) {
 }
 
 func (s *sim) makeReady(g int32) {
-	s.orders[s.cluster[g]].push(g, s.now)
+	s.orders[s.cluster[g]].Push(g, s.now)
 }
 
 // Policies lists the ordering policies Simulate accepts.
@@ -317,41 +351,41 @@ func Policies() []string {
 }
 
 // policy returns a constructor of per-cluster orders for opts.Policy.
-func (s *sim) policy(opts Options) (func() order, error) {
+func (s *sim) policy(opts Options) (func() Order, error) {
 	in := s.in
 	switch opts.Policy {
 	case "fifo-task":
-		return func() order {
+		return func() Order {
 			return &keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}
 		}, nil
 	case "fifo-job":
-		return func() order {
+		return func() Order {
 			return &keyedOrder{key: func(g int32, now int64) taskKey {
 				j := in.taskJob[g]
 				return taskKey{s.arrival[j], int64(j), now, g}
 			}}
 		}, nil
 	case "srtf":
-		return func() order {
+		return func() Order {
 			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{in.rank[g], 0, 0, g} }}
 		}, nil
 	case "lrtf":
-		return func() order {
+		return func() Order {
 			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{-in.rank[g], 0, 0, g} }}
 		}, nil
 	case "pslr":
-		return func() order { return newPSLROrder(s) }, nil
+		return func() Order { return newPSLROrder(s) }, nil
 	case "random":
 		// One stream per cluster, derived from the cell's seed, so that
 		// clusters do not share draws through their pass order.
 		next := uint64(0)
-		return func() order {
+		return func() Order {
 			next++
 			return &randomOrder{rng: rand.New(rand.NewPCG(opts.Seed, 0x5eed0000+next))}
 		}, nil
 	case "fairshare":
 		s.shares = newShareUsage(in.shareTree())
-		return func() order { return newFairShareOrder(s) }, nil
+		return func() Order { return newFairShareOrder(s) }, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q; valid policies: %v", opts.Policy, Policies())
 }
