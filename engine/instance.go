@@ -29,6 +29,13 @@ type Network struct {
 // DefaultNetwork is seed 004's network: CCR 0.2 with the paper's formula.
 func DefaultNetwork() Network { return Network{CCR: "0.2", Delay: DelayCCR} }
 
+// Validate reports whether the network is well formed: a decimal CCR >= 0
+// and a known delay formula.
+func (n Network) Validate() error {
+	_, err := n.rule()
+	return err
+}
+
 // delayRule is ceil(exec x num / den) in exact integer arithmetic.
 type delayRule struct{ num, den int64 }
 

@@ -216,3 +216,28 @@ func DecodePlatform(data []byte) (*Platform, error) {
 	}
 	return p, nil
 }
+
+// Canonical returns the platform's structure as text (routers, clusters,
+// cores, kinds in tree order): equal texts mean equal platforms, whatever
+// file or preset they came from.
+func (p *Platform) Canonical() string {
+	var b strings.Builder
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.Cluster >= 0 {
+			c := p.Clusters[n.Cluster]
+			fmt.Fprintf(&b, "%s:%d:%s", c.Name, c.Cores, c.Kind)
+			return
+		}
+		fmt.Fprintf(&b, "%s(", n.Name)
+		for i, child := range n.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			walk(child)
+		}
+		b.WriteByte(')')
+	}
+	walk(p.Root)
+	return b.String()
+}

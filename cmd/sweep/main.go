@@ -6,6 +6,9 @@
 //
 //	sweep gen       --preset NAME [--instance I] [--seed S] [--set k=v ...] -o FILE
 //	sweep simulate  --platform P --workload F --policy NAME [--load L] [--seed S] [--base B] [--schedule]
+//	sweep plan      M [--out DIR] [--shard i/n]
+//	sweep run       M [-j N] [--out DIR] [--shard i/n] [--fail-fast] [--retry-failed]
+//	sweep slurm     M --shards n [--cpus C] [--time T] [--partition P] [--binary PATH]
 //
 // Run `sweep COMMAND -h` for a command's flags.
 package main
@@ -31,6 +34,9 @@ func commands() []command {
 	return []command{
 		{"gen", "write one workload instance of a generator preset as JSON", runGen},
 		{"simulate", "simulate one workload under one policy and print its metrics as JSON", runSimulate},
+		{"plan", "validate a manifest and show what a run would do", runPlan},
+		{"run", "run every cell of a manifest not yet done, streaming Parquet", runRun},
+		{"slurm", "print an sbatch job-array script that runs a manifest in shards", runSlurm},
 	}
 }
 

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sweep-sched/sweep/sweep"
+)
+
+// version is the tool version written into results; release builds set it
+// with -ldflags "-X main.version=...".
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+func loadManifest(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
+	if fs.NArg() != 1 {
+		return nil, usageError{fmt.Errorf("sweep %s: want exactly one manifest, e.g. experiments/burkimsher2013.yaml (got %d arguments)", name, fs.NArg())}
+	}
+	m, err := sweep.LoadManifest(fs.Arg(0))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return m, nil
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	// Flags may follow the manifest: `sweep run M -j 2`.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return err
+			}
+			return usageError{err}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(positional)
+}
+
+// runPlan implements `sweep plan M`.
+func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "results directory (default results/<experiment>)")
+	shard := fs.String("shard", "", "plan only shard i/n")
+	retry := fs.Bool("retry-failed", false, "count failed cells as to run")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	m, err := loadManifest(fs, "plan")
+	if err != nil {
+		return err
+	}
+	sh, err := optionalShard(*shard)
+	if err != nil {
+		return err
+	}
+	p, err := m.Plan(m.OutDir(*out), sh, *retry)
+	if err != nil {
+		return err
+	}
+	p.Write(stdout)
+	return nil
+}
+
+func optionalShard(s string) (sweep.Shard, error) {
+	if s == "" {
+		return sweep.Shard{}, nil
+	}
+	sh, err := sweep.ParseShard(s)
+	if err != nil {
+		return sh, usageError{err}
+	}
+	return sh, nil
+}
+
+// runRun implements `sweep run M`.
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jobs := fs.Int("j", runtime.NumCPU(), "cells simulated at once")
+	out := fs.String("out", "", "results directory (default results/<experiment>)")
+	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
+	failFast := fs.Bool("fail-fast", false, "stop launching cells at the first failure")
+	retry := fs.Bool("retry-failed", false, "run again the cells recorded as failed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	m, err := loadManifest(fs, "run")
+	if err != nil {
+		return err
+	}
+	if *jobs < 1 {
+		return usageError{fmt.Errorf("sweep run: -j %d: want >= 1", *jobs)}
+	}
+	sh, err := optionalShard(*shard)
+	if err != nil {
+		return err
+	}
+	var progress sweep.Progress = &lineProgress{w: stderr, every: 10 * time.Second}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		progress = &barProgress{w: stderr}
+	}
+	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
+		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
+		Version: toolVersion(), Progress: progress,
+	})
+	for _, w := range sum.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d cells in the manifest, %d in this shard, %d already done, %d ran (%d failed) in %s",
+		m.Experiment, sum.Cells, sum.InShard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Wall.Round(time.Millisecond))
+	if sum.Ran > 0 {
+		fmt.Fprintf(stdout, ", %.1f cells/s", float64(sum.Ran)/sum.Wall.Seconds())
+	}
+	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
+	if err := sum.Err(); err != nil {
+		if sum.Interrupted {
+			resume := "sweep run " + strings.Join(args, " ")
+			return fmt.Errorf("%v\nresume with: %s", err, resume)
+		}
+		return err
+	}
+	return nil
+}
+
+// runSlurm implements `sweep slurm M --shards n`.
+func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	shards := fs.Int("shards", 0, "number of array tasks (shards)")
+	out := fs.String("out", "", "results directory on the cluster's shared file system (default results/<experiment>)")
+	cpus := fs.Int("cpus", 16, "cores per array task")
+	limit := fs.String("time", "", "wall-time limit per array task, e.g. 04:00:00")
+	partition := fs.String("partition", "", "Slurm partition")
+	binary := fs.String("binary", "sweep", "path of the sweep binary on the cluster")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	m, err := loadManifest(fs, "slurm")
+	if err != nil {
+		return err
+	}
+	if *shards < 1 {
+		return usageError{fmt.Errorf("sweep slurm: --shards N is required, N >= 1")}
+	}
+	return m.WriteSlurm(stdout, sweep.SlurmOptions{
+		Shards: *shards, Out: *out, CPUsPerTask: *cpus, Time: *limit, Partition: *partition,
+		Binary: *binary, ManifestPath: fs.Arg(0),
+	})
+}
+
+// barProgress draws a progress bar on a terminal.
+type barProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (p *barProgress) Start(total int) {
+	p.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription("cells"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("cells"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionFullWidth(),
+	)
+}
+
+func (p *barProgress) Update(done, failed int) {
+	if failed > 0 {
+		p.bar.Describe(fmt.Sprintf("cells (%d failed)", failed))
+	}
+	_ = p.bar.Set(done)
+}
+
+func (p *barProgress) Finish(done, failed int) {
+	p.Update(done, failed)
+	fmt.Fprintln(p.w)
+}
+
+// lineProgress prints a plain line every so often, for logs and batch jobs.
+type lineProgress struct {
+	w     io.Writer
+	every time.Duration
+	total int
+	start time.Time
+	last  time.Time
+}
+
+func (p *lineProgress) Start(total int) {
+	p.total, p.start, p.last = total, time.Now(), time.Now()
+	fmt.Fprintf(p.w, "sweep: %d cells to run\n", total)
+}
+
+func (p *lineProgress) Update(done, failed int) {
+	if time.Since(p.last) < p.every {
+		return
+	}
+	p.last = time.Now()
+	p.line(done, failed)
+}
+
+func (p *lineProgress) line(done, failed int) {
+	elapsed := time.Since(p.start)
+	rate := float64(done) / elapsed.Seconds()
+	eta := "?"
+	if rate > 0 {
+		eta = time.Duration(float64(p.total-done) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "sweep: %d/%d cells (%.1f%%), %.1f cells/s, ETA %s, %d failed\n",
+		done, p.total, 100*float64(done)/float64(max(p.total, 1)), rate, eta, failed)
+}
+
+func (p *lineProgress) Finish(done, failed int) { p.line(done, failed) }

@@ -1,0 +1,57 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/gen"
+)
+
+// paperInstance compiles instance 0 of a Table 2 preset on burkimsher2013
+// with arrivals at the given load ratio.
+func paperInstance(b *testing.B, preset string, load float64) *engine.Instance {
+	b.Helper()
+	p, err := gen.Lookup(preset)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := gen.Generate(p.Defaults(), 2013, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	platform := engine.Burkimsher2013()
+	if err := gen.SetArrivals(w, platform.TotalCores(), load); err != nil {
+		b.Fatal(err)
+	}
+	in, err := engine.Compile(w, platform, engine.DefaultNetwork())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// BenchmarkSimulate simulates a Table 2 instance at load 1.2 under every
+// policy and reports the cost per task (each task is one start and one
+// finish event) and per event tick.
+func BenchmarkSimulate(b *testing.B) {
+	for _, preset := range []string{"burkimsher2013/fan-chain", "burkimsher2013/log-independent"} {
+		in := paperInstance(b, preset, 1.2)
+		for _, policy := range engine.Policies() {
+			b.Run(preset[len("burkimsher2013/"):]+"/"+policy, func(b *testing.B) {
+				var ticks int64
+				for i := 0; i < b.N; i++ {
+					s, err := engine.Simulate(context.Background(), in, engine.Options{Policy: policy, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					ticks = s.PassTicks
+				}
+				perRun := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+				b.ReportMetric(perRun/float64(in.Tasks()), "ns/task")
+				b.ReportMetric(perRun/float64(ticks), "ns/tick")
+				b.ReportMetric(float64(in.Tasks()), "tasks")
+			})
+		}
+	}
+}

@@ -1,0 +1,301 @@
+package sweep
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/gen"
+)
+
+// A Manifest describes an experiment: the axes whose product is the set of
+// cells (workload instances x loads x platforms x policies) and how to
+// record and analyse them. Its YAML form is documented in the README.
+type Manifest struct {
+	Experiment string         `yaml:"experiment"`
+	Seed       uint64         `yaml:"seed"`
+	Platform   string         `yaml:"platform"`
+	Platforms  []string       `yaml:"platforms"`
+	Network    *NetworkSpec   `yaml:"network"`
+	Workloads  []WorkloadSpec `yaml:"workloads"`
+	Loads      []float64      `yaml:"loads"`
+	Policies   []string       `yaml:"policies"`
+	Exclude    []Exclusion    `yaml:"exclude"`
+	Record     Record         `yaml:"record"`
+	Analysis   yaml.Node      `yaml:"analysis"`
+	Expect     yaml.Node      `yaml:"expect"`
+
+	path     string // the file it came from
+	platform map[string]*engine.Platform
+	params   []gen.Params // per workload spec
+	lines    map[string]int
+}
+
+// NetworkSpec overrides the communication model (default: CCR 0.2 with
+// the paper's ceil(exec x CCR) delays).
+type NetworkSpec struct {
+	CCR   string `yaml:"ccr"`
+	Delay string `yaml:"delay"`
+}
+
+// WorkloadSpec is one workload generator with its instances.
+type WorkloadSpec struct {
+	// Label names the workload in results; default: the preset name
+	// without its family prefix ("log-independent").
+	Label     string            `yaml:"label"`
+	Generator string            `yaml:"generator"`
+	Instances int               `yaml:"instances"`
+	Set       map[string]string `yaml:"set"`
+
+	line int
+}
+
+// Exclusion removes every cell that matches all of its non-empty fields.
+type Exclusion struct {
+	Workload string  `yaml:"workload"`
+	Platform string  `yaml:"platform"`
+	Policy   string  `yaml:"policy"`
+	Load     float64 `yaml:"load"`
+}
+
+// Record says which tables besides cells a run writes.
+type Record struct {
+	// Jobs writes one row per job per cell to the jobs table.
+	Jobs bool `yaml:"jobs"`
+}
+
+var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// LoadManifest reads and validates a manifest file. Errors name the file,
+// the line and what would be valid.
+func LoadManifest(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	m, err := ParseManifest(data, path)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// ParseManifest parses and validates manifest text; path names it in errors.
+func ParseManifest(data []byte, path string) (*Manifest, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err == nil {
+		m.lines = keyLines(&root)
+	}
+	m.path = path
+	if err := m.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &m, nil
+}
+
+// keyLines maps top-level keys to their line, for error messages.
+func keyLines(root *yaml.Node) map[string]int {
+	lines := map[string]int{}
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return lines
+	}
+	doc := root.Content[0]
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		lines[doc.Content[i].Value] = doc.Content[i].Line
+	}
+	return lines
+}
+
+func (m *Manifest) at(key string) string {
+	if l, ok := m.lines[key]; ok {
+		return fmt.Sprintf("line %d: %s", l, key)
+	}
+	return key
+}
+
+// UnmarshalYAML records the line of each workload entry.
+func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
+	type plain WorkloadSpec
+	var p plain
+	// Decode with strict keys: a nested Decode does not inherit KnownFields.
+	if v.Kind == yaml.MappingNode {
+		for i := 0; i < len(v.Content); i += 2 {
+			switch k := v.Content[i]; k.Value {
+			case "label", "generator", "instances", "set":
+			default:
+				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set", k.Line, k.Value)
+			}
+		}
+	}
+	if err := v.Decode(&p); err != nil {
+		return err
+	}
+	*w = WorkloadSpec(p)
+	w.line = v.Line
+	return nil
+}
+
+func (m *Manifest) validate() error {
+	if !experimentName.MatchString(m.Experiment) {
+		return fmt.Errorf("%s: %q; want a name of letters, digits, '.', '_' or '-' (it names results/<experiment>/)", m.at("experiment"), m.Experiment)
+	}
+	if m.Platform != "" && len(m.Platforms) > 0 {
+		return fmt.Errorf("%s: give either platform or platforms, not both", m.at("platforms"))
+	}
+	if m.Platform != "" {
+		m.Platforms = []string{m.Platform}
+		m.Platform = ""
+	}
+	if len(m.Platforms) == 0 {
+		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(engine.Presets(), ", "))
+	}
+	m.platform = map[string]*engine.Platform{}
+	for _, spec := range m.Platforms {
+		if _, dup := m.platform[spec]; dup {
+			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
+		}
+		p, err := engine.ParsePlatform(m.resolve(spec))
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.at("platform"), err)
+		}
+		m.platform[spec] = p
+	}
+	if _, err := m.network(); err != nil {
+		return fmt.Errorf("%s: %w", m.at("network"), err)
+	}
+	if len(m.Workloads) == 0 {
+		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
+	}
+	labels := map[string]int{}
+	for i := range m.Workloads {
+		w := &m.Workloads[i]
+		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
+		p, err := gen.Lookup(w.Generator)
+		if err != nil {
+			return fmt.Errorf("%s: generator: %w", where, err)
+		}
+		if w.Instances < 1 {
+			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
+		}
+		params := p.Defaults()
+		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+			if err := params.Set(key, w.Set[key]); err != nil {
+				return fmt.Errorf("%s: set: %w", where, err)
+			}
+		}
+		if err := params.Validate(); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		m.params = append(m.params, params)
+		if w.Label == "" {
+			w.Label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
+		}
+		if prev, dup := labels[w.Label]; dup {
+			return fmt.Errorf("%s: label %q is also workloads[%d]'s; give each workload a distinct label", where, w.Label, prev)
+		}
+		labels[w.Label] = i
+	}
+	if len(m.Loads) == 0 {
+		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
+	}
+	seenLoad := map[float64]bool{}
+	for _, l := range m.Loads {
+		if !(l > 0) || l > 1e6 {
+			return fmt.Errorf("%s: %v; every load ratio must be > 0 (1.0 = work arrives as fast as the platform can run it)", m.at("loads"), l)
+		}
+		if seenLoad[l] {
+			return fmt.Errorf("%s: %v listed twice", m.at("loads"), l)
+		}
+		seenLoad[l] = true
+	}
+	if len(m.Policies) == 0 {
+		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(engine.Policies(), ", "))
+	}
+	seenPolicy := map[string]bool{}
+	for _, p := range m.Policies {
+		if !slices.Contains(engine.Policies(), p) {
+			return fmt.Errorf("%s: unknown policy %q; valid policies: %s", m.at("policies"), p, strings.Join(engine.Policies(), ", "))
+		}
+		if seenPolicy[p] {
+			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
+		}
+		seenPolicy[p] = true
+	}
+	for i, x := range m.Exclude {
+		if x == (Exclusion{}) {
+			return fmt.Errorf("%s[%d]: empty; name at least one of workload, platform, policy, load", m.at("exclude"), i)
+		}
+		if x.Workload != "" {
+			if _, ok := labels[x.Workload]; !ok {
+				return fmt.Errorf("%s[%d]: workload %q is not a workload label of this manifest", m.at("exclude"), i, x.Workload)
+			}
+		}
+		if x.Policy != "" && !seenPolicy[x.Policy] {
+			return fmt.Errorf("%s[%d]: policy %q is not in policies", m.at("exclude"), i, x.Policy)
+		}
+		if x.Load != 0 && !seenLoad[x.Load] {
+			return fmt.Errorf("%s[%d]: load %v is not in loads", m.at("exclude"), i, x.Load)
+		}
+		if x.Platform != "" && m.platform[x.Platform] == nil {
+			return fmt.Errorf("%s[%d]: platform %q is not in platforms", m.at("exclude"), i, x.Platform)
+		}
+	}
+	return nil
+}
+
+// resolve makes a platform file path relative to the manifest's folder.
+func (m *Manifest) resolve(spec string) string {
+	if _, err := engine.ParsePlatform(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
+		return spec
+	}
+	dir := m.path[:strings.LastIndexByte(m.path, '/')+1]
+	if dir == "" {
+		return spec
+	}
+	if _, err := os.Stat(dir + spec); err == nil {
+		return dir + spec
+	}
+	return spec
+}
+
+func (m *Manifest) network() (engine.Network, error) {
+	n := engine.DefaultNetwork()
+	if m.Network != nil {
+		if m.Network.CCR != "" {
+			n.CCR = m.Network.CCR
+		}
+		if m.Network.Delay != "" {
+			n.Delay = engine.DelayFormula(m.Network.Delay)
+		}
+	}
+	return n, n.Validate()
+}
+
+// Hash returns the hex SHA-256 of the manifest's canonical form: its
+// parsed content re-encoded, so comments and formatting do not count.
+func (m *Manifest) Hash() string {
+	canon, err := yaml.Marshal(m)
+	if err != nil {
+		panic(err) // a parsed manifest always re-encodes
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:])
+}
+
+func formatLoad(l float64) string { return strconv.FormatFloat(l, 'g', -1, 64) }
