@@ -53,7 +53,7 @@ func main() {
 }
 
 // run dispatches to a subcommand and returns the exit status: 0 success,
-// 1 a failure while working, 2 bad input.
+// 1 a failure while working, 2 bad input, 130 interrupted.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
 	usage := func() {
@@ -85,6 +85,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		fmt.Fprintln(stderr, err)
+		if ctx.Err() != nil {
+			return 130 // interrupted, as a shell reports SIGINT
+		}
 		return 1
 	}
 	fmt.Fprintf(stderr, "sweep: unknown command %q\n", args[0])

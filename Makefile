@@ -1,0 +1,30 @@
+# sweep: make build | test | bench | lint | reproduce | clean
+GO        ?= go
+BIN       := bin/sweep
+RESULTS   ?= results/burkimsher2013
+JOBS      ?= 0
+
+.PHONY: build test lint bench reproduce clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/sweep
+
+# The README's test command; .ci/run runs exactly this.
+test: lint
+	$(GO) test -count=1 ./...
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Seed 004 at full scale: 5,250 schedules, then the paper's statistics.
+reproduce: build
+	$(BIN) run experiments/burkimsher2013.yaml --out $(RESULTS) $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
+	@if $(BIN) help 2>&1 | grep -q ' analyze '; then $(BIN) analyze $(RESULTS); fi
+	@if $(BIN) help 2>&1 | grep -q ' report '; then $(BIN) report $(RESULTS); fi
+
+clean:
+	rm -rf bin
