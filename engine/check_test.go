@@ -49,7 +49,7 @@ func validateSchedule(s *Schedule, policy string) error {
 		if s.TaskFinish[g]-s.TaskStart[g] != in.exec[g] {
 			return fmt.Errorf("task %d ran %d ticks, exec is %d", g, s.TaskFinish[g]-s.TaskStart[g], in.exec[g])
 		}
-		ready[g] = s.JobArrival[j]
+		ready[g] = s.JobArrival[j] + in.Release(g)
 		for _, pr := range in.pred[in.predAt[g]:in.predAt[g+1]] {
 			r := s.TaskFinish[pr]
 			if s.TaskCluster[pr] != c {

@@ -98,6 +98,7 @@ type Instance struct {
 	kind     []int32 // index into kinds
 	rank     []int64
 	delayOut []int64 // delay of every edge leaving the task, when it crosses clusters
+	release  []int64 // ticks after the job's arrival before the task may be ready; nil if all 0
 	predN    []int32
 	succ     []int32 // successors, CSR
 	succAt   []int32 // len(tasks)+1 offsets into succ
@@ -210,6 +211,12 @@ func Compile(w *Workload, p *Platform, net Network) (*Instance, error) {
 			in.cores = append(in.cores, int32(t.Cores))
 			in.kind = append(in.kind, k)
 			in.jobVolume[ji] += t.ExecTicks * int64(t.Cores)
+			if t.ReleaseTicks != 0 && in.release == nil {
+				in.release = make([]int64, len(in.TaskIDs)-1, nTasks)
+			}
+			if in.release != nil {
+				in.release = append(in.release, t.ReleaseTicks)
+			}
 			for _, pi := range preds[ti] {
 				in.pred = append(in.pred, base+pi)
 			}
@@ -340,6 +347,15 @@ func (in *Instance) shareTree() shareTree {
 
 // TaskJob returns the job index of global task g.
 func (in *Instance) TaskJob(g int) int { return int(in.taskJob[g]) }
+
+// Release returns the ticks after its job's arrival before which task g
+// cannot be ready.
+func (in *Instance) Release(g int) int64 {
+	if in.release == nil {
+		return 0
+	}
+	return in.release[g]
+}
 
 // Exec returns task g's execution time in ticks.
 func (in *Instance) Exec(g int) int64 { return in.exec[g] }

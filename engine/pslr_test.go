@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -63,5 +64,40 @@ func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 				t.Fatalf("len %d, want %d", o.Len(), len(queued))
 			}
 		}
+	}
+}
+
+// BenchmarkPSLRQueue measures one pass step at overload: advance the
+// clock, start the head, and push a newly ready task, on a ready queue held
+// at n tasks. A rescan per started task would make ns/op grow linearly in
+// n; the tournament's grows with log n.
+func BenchmarkPSLRQueue(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("queue=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			total := n + b.N
+			in := &Instance{rank: make([]int64, total), taskJob: make([]int32, total), jobCP: make([]int64, total)}
+			s := &sim{in: in, arrival: make([]int64, total)}
+			for g := 0; g < total; g++ {
+				in.taskJob[g] = int32(g)
+				in.jobCP[g] = 1 + r.Int64N(1e7)
+				in.rank[g] = 1 + r.Int64N(in.jobCP[g])
+			}
+			o := newPSLROrder(s)
+			now := int64(0)
+			for g := 0; g < n; g++ {
+				s.arrival[g] = now
+				o.Push(int32(g), now)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				now += 1 + r.Int64N(1000)
+				o.BeginPass(now)
+				o.Pop()
+				g := int32(n + i)
+				s.arrival[g] = now
+				o.Push(g, now)
+			}
+		})
 	}
 }

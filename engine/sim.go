@@ -332,11 +332,19 @@ func (s *sim) finishTask(g int32) {
 
 func (s *sim) arrive(j int32) {
 	s.route(j)
-	first, end := s.in.jobFirst[j], s.in.jobFirst[j+1]
+	in := s.in
+	first, end := in.jobFirst[j], in.jobFirst[j+1]
 	for g := first; g < end; g++ {
-		if s.in.predN[g] == 0 {
-			s.readyAt[g] = s.now
+		s.readyAt[g] = s.now
+		if in.release != nil {
+			s.readyAt[g] += in.release[g]
+		}
+		switch {
+		case in.predN[g] != 0:
+		case s.readyAt[g] == s.now:
 			s.makeReady(g)
+		default:
+			s.delayQ.push(s.readyAt[g], g)
 		}
 	}
 }

@@ -220,6 +220,9 @@ func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int6
 			if r.Float64() < 0.2 {
 				task.Kind = "Kind2"
 			}
+			if r.Float64() < 0.1 {
+				task.ReleaseTicks = r.Int64N(10)
+			}
 			for p := 0; p < i; p++ {
 				if r.Float64() < 0.35 {
 					task.After = append(task.After, fmt.Sprintf("T%d", p+1))
@@ -272,6 +275,24 @@ func TestDeterministic(t *testing.T) {
 		}
 		if c := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 6)); (c != a) != (policy == "random") {
 			t.Errorf("%s: seed changed the schedule: %v", policy, c != a)
+		}
+	}
+}
+
+// TestRelease: J1's T2 is released 5 ticks after the job arrives at 1, so
+// it starts at 6 although cores are free from 1; T3 after T1 (exec 2) is
+// released at 1 + 1 = 2 but waits for T1 until 3.
+func TestRelease(t *testing.T) {
+	w := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(1), Tasks: []Task{
+		{ID: "T1", ExecTicks: 2, Cores: 1},
+		{ID: "T2", ExecTicks: 1, Cores: 1, ReleaseTicks: 5},
+		{ID: "T3", ExecTicks: 1, Cores: 1, ReleaseTicks: 1, After: []string{"T1"}},
+	}}}}
+	for _, policy := range Policies() {
+		s := simulate(t, w, Single(4), DefaultNetwork(), policy, 1)
+		checkSchedule(t, s, policy)
+		if got, want := starts(s), "T1@1 T2@6 T3@3"; got != want {
+			t.Errorf("%s: starts %s, want %s", policy, got, want)
 		}
 	}
 }

@@ -30,13 +30,17 @@ type Job struct {
 }
 
 // A Task runs for ExecTicks on Cores cores of one architecture Kind, after
-// every task named in After has finished (and any network delay elapsed).
+// every task named in After has finished (and any network delay elapsed),
+// and no earlier than ReleaseTicks after its job's arrival.
 type Task struct {
 	ID        string   `json:"id"`
 	ExecTicks int64    `json:"exec"`
 	Cores     int      `json:"cores"`
 	Kind      string   `json:"kind,omitempty"`
 	After     []string `json:"after,omitempty"`
+	// ReleaseTicks delays the task's readiness past its job's arrival: a
+	// job replayed from a trace whose tasks were submitted over time.
+	ReleaseTicks int64 `json:"release,omitempty"`
 }
 
 // ShareOrDefault returns the job's share, DefaultShare when unset.
@@ -214,6 +218,9 @@ func taskOrder(j *Job, ji int) ([][]int32, error) {
 		}
 		if t.Cores < 1 {
 			return nil, terr(ti, "cores", "%d; want >= 1 core", t.Cores)
+		}
+		if t.ReleaseTicks < 0 {
+			return nil, terr(ti, "release", "%d; want ticks >= 0 after the job's arrival", t.ReleaseTicks)
 		}
 	}
 	preds := make([][]int32, len(j.Tasks))
