@@ -23,8 +23,8 @@ bench:
 # Seed 004 at full scale: 5,250 schedules, then the paper's statistics.
 reproduce: build
 	$(BIN) run experiments/burkimsher2013.yaml --out $(RESULTS) $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
-	@if $(BIN) help 2>&1 | grep -q ' analyze '; then $(BIN) analyze $(RESULTS); fi
-	@if $(BIN) help 2>&1 | grep -q ' report '; then $(BIN) report $(RESULTS); fi
+	$(BIN) analyze $(RESULTS)
+	$(BIN) report $(RESULTS)
 
 clean:
 	rm -rf bin

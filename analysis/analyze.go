@@ -1,0 +1,236 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// paperPolicyOrder is the order of policies in seed 004's tables (with the
+// reference first); other policies follow in name order.
+var paperPolicyOrder = []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
+
+// Scope is the load a row summarises: one load, or all loads pooled.
+type Scope struct {
+	Load   float64
+	Pooled bool // all loads; Load is unused
+}
+
+// TTestRow is one row of ttest.parquet: the reference against Policy on
+// Metric within Scope.
+type TTestRow struct {
+	Metric string
+	Scope
+	Reference, Policy string
+	TTest
+	Significant bool // P < alpha
+}
+
+// DominanceRow is one row of dominance.parquet.
+type DominanceRow struct {
+	Metric string
+	Scope
+	Reference, Policy string
+	Dom
+	Significant bool // the t-test of the same comparison has P < alpha
+}
+
+// BoxRow is one row of boxplot.parquet: the successful cells of Policy.
+type BoxRow struct {
+	Metric, Policy string
+	Scope
+	Box
+}
+
+// ByLoadRow is one row of by_load.parquet: the mean of Metric over the
+// successful cells of Policy at Load, with its 95% confidence interval.
+type ByLoadRow struct {
+	Metric string
+	Load   float64
+	Policy string
+	MeanInterval
+}
+
+// Result is the analysis of a run's results directory.
+type Result struct {
+	Settings Settings
+	// Loads are the loads of the successful cells, ascending.
+	Loads []float64
+	// Policies are the policies of the successful cells: the reference,
+	// then seed 004's table order, then the rest by name.
+	Policies []string
+	Pairing  *Pairing
+	// Problems are unreadable part files whose rows were left out.
+	Problems []store.Problem
+
+	TTests    []TTestRow
+	Dominance []DominanceRow
+	Boxes     []BoxRow
+	ByLoad    []ByLoadRow
+	Deciles   *Deciles // nil when the run recorded no job rows
+}
+
+// Analyze reads the cells (and, when present, the jobs) of the results
+// directory dir and computes every analysis table with the given settings
+// (see Settings.WithDefaults).
+func Analyze(dir string, settings Settings) (*Result, error) {
+	settings = settings.WithDefaults()
+	if err := settings.Validate(); err != nil {
+		return nil, fmt.Errorf("analysis settings: %w", err)
+	}
+	cells, problems, err := ReadCells(dir)
+	if err != nil {
+		return nil, err
+	}
+	pairing, err := PairCells(cells, settings.Reference, settings.BaseTicks)
+	if err != nil {
+		return nil, err
+	}
+	r := compare(pairing, settings)
+	r.Problems = problems
+	deciles, jobProblems, err := ReadDeciles(dir, pairing, r.Policies)
+	if err != nil {
+		return nil, err
+	}
+	r.Deciles = deciles
+	r.Problems = append(r.Problems, jobProblems...)
+	return r, nil
+}
+
+// compare computes the statistics tables of a pairing.
+func compare(pairing *Pairing, settings Settings) *Result {
+	r := &Result{Settings: settings, Pairing: pairing}
+	policySet := map[string]bool{}
+	for _, g := range pairing.Groups {
+		if len(r.Loads) == 0 || r.Loads[len(r.Loads)-1] != g.Key.Load {
+			r.Loads = append(r.Loads, g.Key.Load) // groups are sorted by load
+		}
+		for policy := range g.Cells {
+			policySet[policy] = true
+		}
+	}
+	for policy := range policySet {
+		r.Policies = append(r.Policies, policy)
+	}
+	slices.SortFunc(r.Policies, func(a, b string) int {
+		rank := func(p string) int {
+			if p == settings.Reference {
+				return -1
+			}
+			if i := slices.Index(paperPolicyOrder, p); i >= 0 {
+				return i
+			}
+			return len(paperPolicyOrder)
+		}
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
+	})
+	scopes := make([]Scope, 0, len(r.Loads)+1)
+	for _, load := range r.Loads {
+		scopes = append(scopes, Scope{Load: load})
+	}
+	scopes = append(scopes, Scope{Pooled: true})
+
+	for m, metric := range MetricColumns() {
+		if metric.Better == Descriptive {
+			continue
+		}
+		for _, scope := range scopes {
+			for _, policy := range r.Policies {
+				values := policyValues(pairing.Groups, scope, policy, m)
+				if box, err := BoxPlot(values); err == nil {
+					r.Boxes = append(r.Boxes, BoxRow{Metric: metric.Name, Policy: policy, Scope: scope, Box: box})
+				}
+				if !scope.Pooled {
+					if mean, err := MeanCI(values, 0.95); err == nil {
+						r.ByLoad = append(r.ByLoad, ByLoadRow{Metric: metric.Name, Load: scope.Load, Policy: policy, MeanInterval: mean})
+					}
+				}
+				if policy == settings.Reference {
+					continue
+				}
+				ref, other := pairedValues(pairing.Groups, scope, settings.Reference, policy, m)
+				// Both fail only when no pair has two values: then there
+				// is no row, as for a policy absent at this load.
+				test, err := PairedTTest(ref, other)
+				if err != nil {
+					continue
+				}
+				dom, err := Dominance(ref, other, metric.Better == LowerIsBetter)
+				if err != nil {
+					continue
+				}
+				significant := test.P < settings.Alpha // false for a NaN p
+				r.TTests = append(r.TTests, TTestRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, TTest: test, Significant: significant})
+				r.Dominance = append(r.Dominance, DominanceRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, Dom: dom, Significant: significant})
+			}
+		}
+	}
+	return r
+}
+
+func (s Scope) includes(load float64) bool { return s.Pooled || s.Load == load }
+
+// policyValues returns metric m of every successful cell of policy in scope.
+func policyValues(groups []Group, scope Scope, policy string, m int) []float64 {
+	var values []float64
+	for _, g := range groups {
+		if c := g.Cells[policy]; c != nil && scope.includes(g.Key.Load) {
+			values = append(values, c.Values[m])
+		}
+	}
+	return values
+}
+
+// pairedValues returns metric m of reference and policy in every group of
+// scope that has both.
+func pairedValues(groups []Group, scope Scope, reference, policy string, m int) (ref, other []float64) {
+	for _, g := range groups {
+		r, o := g.Cells[reference], g.Cells[policy]
+		if r != nil && o != nil && scope.includes(g.Key.Load) {
+			ref = append(ref, r.Values[m])
+			other = append(other, o.Values[m])
+		}
+	}
+	return ref, other
+}
+
+// FindDominance returns the dominance row of metric, policy and load.
+func (r *Result) FindDominance(metric, policy string, load float64) (DominanceRow, bool) {
+	for _, row := range r.Dominance {
+		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
+			return row, true
+		}
+	}
+	return DominanceRow{}, false
+}
+
+// FindByLoad returns the by-load row of metric, policy and load.
+func (r *Result) FindByLoad(metric, policy string, load float64) (ByLoadRow, bool) {
+	for _, row := range r.ByLoad {
+		if row.Metric == metric && row.Policy == policy && row.Load == load {
+			return row, true
+		}
+	}
+	return ByLoadRow{}, false
+}
+
+// ExcludedPairs returns the number of t-test pairs dropped because a value
+// was NaN (e.g. the SD of a one-job schedule).
+func (r *Result) ExcludedPairs() int {
+	n := 0
+	for _, row := range r.TTests {
+		n += row.Excluded
+	}
+	return n
+}
+
+// nullIfNaN returns v, or null for NaN, which marks an undefined value.
+func nullIfNaN(v float64) store.Value {
+	if math.IsNaN(v) {
+		return store.Null()
+	}
+	return store.Float64(v)
+}

@@ -1,0 +1,396 @@
+package analysis
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// testCell is a row of a hand-made cells table. Metrics not named in
+// values are 1; makespan and volume_total come from their own fields.
+type testCell struct {
+	id                    string
+	instance              int64
+	load                  float64
+	policy                string
+	failed                bool
+	makespan, volumeTotal int64
+	values                map[string]float64
+}
+
+// cellsSchema is the cells table as the runner writes it (the brief of
+// issue 5): identity columns, then every metric of MetricColumns.
+func cellsSchema() store.Schema {
+	s := store.Schema{Table: "cells", Columns: []store.Column{
+		{Name: "cell_id", Type: store.TypeString}, {Name: "experiment", Type: store.TypeString},
+		{Name: "workload", Type: store.TypeString}, {Name: "generator", Type: store.TypeString},
+		{Name: "instance", Type: store.TypeInt64}, {Name: "load", Type: store.TypeFloat64},
+		{Name: "platform", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "seed", Type: store.TypeInt64}, {Name: "status", Type: store.TypeString},
+		{Name: "error", Type: store.TypeString, Nullable: true}, {Name: "wall_ms", Type: store.TypeInt64},
+	}}
+	for _, m := range MetricColumns() {
+		typ := store.TypeFloat64
+		if m.Integer {
+			typ = store.TypeInt64
+		}
+		s.Columns = append(s.Columns, store.Column{Name: m.Name, Type: typ, Nullable: true})
+	}
+	return s
+}
+
+// writeCells writes cells as the cells table of dir.
+func writeCells(t *testing.T, dir string, cells []testCell) {
+	t.Helper()
+	w, err := store.NewPartWriter(dir, cellsSchema(), store.WriterOptions{Tag: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		status, errText := store.String("ok"), store.Null()
+		if c.failed {
+			status, errText = store.String("failed"), store.String("simulated failure")
+		}
+		row := store.Row{
+			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
+			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
+			store.Int64(7), status, errText, store.Int64(3),
+		}
+		for _, m := range MetricColumns() {
+			switch {
+			case c.failed:
+				row = append(row, store.Null())
+			case m.Name == "makespan":
+				row = append(row, store.Int64(c.makespan))
+			case m.Name == "volume_total":
+				row = append(row, store.Int64(c.volumeTotal))
+			case m.Integer:
+				row = append(row, store.Int64(1))
+			default:
+				v, ok := c.values[m.Name]
+				if !ok {
+					v = 1
+				}
+				row = append(row, store.Float64(v))
+			}
+		}
+		if err := w.Append(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// smallRun is a hand-made run of two loads and three policies:
+//
+//	load 1.0, instances 0-3: slr_max pslr 2 3 4 5, srtf 3 3 6 9, lrtf 1 4 3 6
+//	load 1.2, instances 0-1: slr_max pslr 2.5 3.5, srtf 4 3
+//	load 1.2, instance 2: pslr ok, srtf failed (so pslr is unpaired)
+//	load 1.2, instance 3: srtf only (unpaired)
+//
+// slr_mean is slr_max / 2; cumulative completion is 500 at each cell's own
+// makespan, which is 10 for pslr, 12 for srtf and 11 for lrtf, with a
+// volume of 100.
+func smallRun() []testCell {
+	var cells []testCell
+	add := func(policy string, load float64, instance int64, slrMax float64) {
+		makespan := map[string]int64{"pslr": 10, "srtf": 12, "lrtf": 11}[policy]
+		cells = append(cells, testCell{
+			id: policy + "-" + FormatLoad(load) + "-" + string(rune('0'+instance)), instance: instance, load: load,
+			policy: policy, makespan: makespan, volumeTotal: 100,
+			values: map[string]float64{"slr_max": slrMax, "slr_mean": slrMax / 2, "cumulative_completion": 500},
+		})
+	}
+	for i, v := range []float64{2, 3, 4, 5} {
+		add("pslr", 1.0, int64(i), v)
+	}
+	for i, v := range []float64{3, 3, 6, 9} {
+		add("srtf", 1.0, int64(i), v)
+	}
+	for i, v := range []float64{1, 4, 3, 6} {
+		add("lrtf", 1.0, int64(i), v)
+	}
+	add("pslr", 1.2, 0, 2.5)
+	add("pslr", 1.2, 1, 3.5)
+	add("srtf", 1.2, 0, 4)
+	add("srtf", 1.2, 1, 3)
+	add("pslr", 1.2, 2, 3)
+	cells = append(cells, testCell{id: "srtf-1.2-2", instance: 2, load: 1.2, policy: "srtf", failed: true})
+	add("srtf", 1.2, 3, 8)
+	return cells
+}
+
+func smallRunDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeCells(t, dir, smallRun())
+	return dir
+}
+
+func TestPairCells(t *testing.T) {
+	cells, problems, err := ReadCells(smallRunDir(t))
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("ReadCells: %v, problems %v", err, problems)
+	}
+	pairing, err := PairCells(cells, "pslr", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"srtf-1.2-2"}; !reflect.DeepEqual(pairing.Failed, want) {
+		t.Errorf("Failed = %v; want %v", pairing.Failed, want)
+	}
+	// pslr-1.2-2 lost its partner to the failure; srtf-1.2-3 never had one.
+	if want := []string{"pslr-1.2-2", "srtf-1.2-3"}; !reflect.DeepEqual(pairing.Unpaired, want) {
+		t.Errorf("Unpaired = %v; want %v", pairing.Unpaired, want)
+	}
+	if len(pairing.Groups) != 8 {
+		t.Fatalf("%d groups; want 8 (4 instances at each of 2 loads)", len(pairing.Groups))
+	}
+	// Groups are ordered by load then instance.
+	if g := pairing.Groups[4]; g.Key.Load != 1.2 || g.Key.Instance != 0 || len(g.Cells) != 2 {
+		t.Errorf("group 4 = %+v with %d cells; want load 1.2 instance 0 with pslr and srtf", g.Key, len(g.Cells))
+	}
+
+	// Re-basing to the group's largest makespan: CC(base) = CC(own) +
+	// (base - own makespan) x volume. At load 1.0 the base is srtf's 12:
+	// pslr 500 + 2x100 = 700, lrtf 500 + 1x100 = 600, srtf 500.
+	cc := slices.IndexFunc(MetricColumns(), func(m MetricColumn) bool { return m.Name == "cumulative_completion" })
+	g := pairing.Groups[0]
+	for policy, want := range map[string]float64{"pslr": 700, "lrtf": 600, "srtf": 500} {
+		if got := g.Cells[policy].Values[cc]; got != want {
+			t.Errorf("load 1.0 %s: cumulative completion %v; want %v", policy, got, want)
+		}
+	}
+	// Instance 3 at load 1.2 has srtf only: its base is its own makespan.
+	if got := pairing.Groups[7].Cells["srtf"].Values[cc]; got != 500 {
+		t.Errorf("lone srtf cell: cumulative completion %v; want 500", got)
+	}
+
+	// A fixed base of 20: pslr 500 + 10x100 = 1500.
+	cells, _, _ = ReadCells(smallRunDir(t))
+	base := int64(20)
+	pairing, err = PairCells(cells, "pslr", &base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pairing.Groups[0].Cells["pslr"].Values[cc]; got != 1500 {
+		t.Errorf("base 20: pslr cumulative completion %v; want 1500", got)
+	}
+
+	// Two cells with one key and policy are an error naming both.
+	dup := smallRun()[:2]
+	dup[1].instance, dup[1].id = 0, "pslr-dup"
+	dir := t.TempDir()
+	writeCells(t, dir, dup)
+	cells, _, _ = ReadCells(dir)
+	if _, err := PairCells(cells, "pslr", nil); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
+		t.Errorf("duplicate cells: error %v; want one naming pslr-1.0-0 and pslr-dup", err)
+	}
+}
+
+func TestReadCellsEmpty(t *testing.T) {
+	if _, _, err := ReadCells(t.TempDir()); !errors.Is(err, ErrNoCells) {
+		t.Errorf("empty directory: error %v; want ErrNoCells", err)
+	}
+}
+
+func TestAnalyzeSmallRun(t *testing.T) {
+	r, err := Analyze(smallRunDir(t), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"pslr", "lrtf", "srtf"}; !reflect.DeepEqual(r.Policies, want) {
+		t.Errorf("Policies = %v; want %v (reference first, then seed 004's order)", r.Policies, want)
+	}
+	if want := []float64{1, 1.2}; !reflect.DeepEqual(r.Loads, want) {
+		t.Errorf("Loads = %v; want %v", r.Loads, want)
+	}
+	// References: scipy 1.10.1, scipy.stats.ttest_rel(pslr, other):
+	//   ttest_rel([2,3,4,5],[3,3,6,9])     -> t=-2.04939015319192,  p=0.13284184055977563, df=3
+	//   ttest_rel([2,3,4,5],[1,4,3,6])     -> t=0.0,                p=1.0,                 df=3
+	//   ttest_rel([1.5,2.5],[1,4])         -> t=-0.5,               p=0.7048327646991336,  df=1
+	//     (the same differences, -1.5 and 0.5, as pslr 2.5 3.5 vs srtf 4 3)
+	//   ttest_rel([2,3,4,5,2.5,3.5],[3,3,6,9,4,3]) -> t=-2.038588765750502, p=0.0970430998743084, df=5
+	// Pooled differences: -1 0 -2 -4 -1.5 0.5, mean -8/6.
+	// Dominance by hand: pslr <= srtf in 4 of 4 pairs at 1.0, 1 of 2 at 1.2
+	// (3.5 > 3), 5 of 6 pooled; pslr <= lrtf in 2 of 4 (3 <= 4, 5 <= 6).
+	tests := []struct {
+		policy   string
+		scope    Scope
+		n        int
+		meanDiff float64
+		t, p     float64
+		percent  float64
+	}{
+		{"lrtf", Scope{Load: 1}, 4, 0, 0, 1, 50},
+		{"srtf", Scope{Load: 1}, 4, -1.75, -2.04939015319192, 0.13284184055977563, 100},
+		{"srtf", Scope{Load: 1.2}, 2, -0.5, -0.5, 0.7048327646991336, 50},
+		{"lrtf", Scope{Pooled: true}, 4, 0, 0, 1, 50},
+		{"srtf", Scope{Pooled: true}, 6, -8.0 / 6, -2.038588765750502, 0.0970430998743084, 100 * 5.0 / 6},
+	}
+	for _, tt := range tests {
+		var test *TTestRow
+		for i := range r.TTests {
+			if row := &r.TTests[i]; row.Metric == "slr_max" && row.Policy == tt.policy && row.Scope == tt.scope {
+				test = row
+			}
+		}
+		if test == nil {
+			t.Errorf("%s %+v: no t-test row", tt.policy, tt.scope)
+			continue
+		}
+		if test.N != tt.n || test.DF != tt.n-1 || !agreesWithReference(test.MeanDiff, tt.meanDiff) ||
+			!agreesWithReference(test.T, tt.t) || !agreesWithReference(test.P, tt.p) || test.Significant {
+			t.Errorf("%s %+v: t-test %+v; want n %d, mean diff %v, t %v, p %v, not significant", tt.policy, tt.scope, *test, tt.n, tt.meanDiff, tt.t, tt.p)
+		}
+		var dom *DominanceRow
+		for i := range r.Dominance {
+			if row := &r.Dominance[i]; row.Metric == "slr_max" && row.Policy == tt.policy && row.Scope == tt.scope {
+				dom = row
+			}
+		}
+		if dom == nil || dom.N != tt.n || !agreesWithReference(dom.Percent, tt.percent) || dom.Significant {
+			t.Errorf("%s %+v: dominance %+v; want n %d, %v%%, not significant", tt.policy, tt.scope, dom, tt.n, tt.percent)
+		}
+	}
+	// lrtf has no cell at 1.2, so no row there.
+	if _, ok := r.FindDominance("slr_max", "lrtf", 1.2); ok {
+		t.Error("lrtf at 1.2: a dominance row; want none (no lrtf cell at that load)")
+	}
+	// Cumulative completion is compared after re-basing: at load 1.0 pslr
+	// has 700 against srtf's 500 in every pair, so the differences are all
+	// 200 (t = +Inf, p = 0: significant) and pslr dominates (higher is
+	// better).
+	if row, ok := r.FindDominance("cumulative_completion", "srtf", 1); !ok || row.Percent != 100 || !row.Significant {
+		t.Errorf("cumulative completion vs srtf at 1.0: %+v; want 100%%, significant", row)
+	}
+
+	// Box plot and mean of pslr's slr_max at 1.0, values 2 3 4 5:
+	// numpy.quantile([2,3,4,5], [.25,.5,.75]) = [2.75 3.5 4.25]; no value is
+	// beyond 1.5 IQR; scipy.stats.t.interval(0.95, 3, loc=3.5,
+	// scale=scipy.stats.sem([2,3,4,5])) = (1.445739743239121, 5.5542602567608785).
+	var box *BoxRow
+	for i := range r.Boxes {
+		if row := &r.Boxes[i]; row.Metric == "slr_max" && row.Policy == "pslr" && row.Scope == (Scope{Load: 1}) {
+			box = row
+		}
+	}
+	if box == nil || box.N != 4 || box.Q1 != 2.75 || box.Median != 3.5 || box.Q3 != 4.25 || box.WhiskerLow != 2 || box.WhiskerHigh != 5 || len(box.Outliers) != 0 || box.Mean != 3.5 {
+		t.Errorf("box of pslr slr_max at 1.0: %+v; want quartiles 2.75 3.5 4.25, whiskers 2 and 5, mean 3.5", box)
+	}
+	mean, ok := r.FindByLoad("slr_max", "pslr", 1)
+	if !ok || mean.N != 4 || mean.Mean != 3.5 || !agreesWithReference(mean.Low, 1.445739743239121) || !agreesWithReference(mean.High, 5.5542602567608785) {
+		t.Errorf("mean of pslr slr_max at 1.0: %+v; want 3.5 in (1.445739743239121, 5.5542602567608785)", mean)
+	}
+	// pslr at 1.2 counts its unpaired cell too: 2.5 3.5 3.
+	if mean, ok := r.FindByLoad("slr_max", "pslr", 1.2); !ok || mean.N != 3 || mean.Mean != 3 {
+		t.Errorf("mean of pslr slr_max at 1.2: %+v; want n 3, mean 3", mean)
+	}
+}
+
+func TestWriteTables(t *testing.T) {
+	dir := smallRunDir(t)
+	r, err := Analyze(dir, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stale file of an earlier analysis must disappear.
+	if err := os.MkdirAll(filepath.Join(dir, AnalysisDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, AnalysisDir, "stale.parquet")
+	if err := os.WriteFile(stale, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := WriteTables(dir, r, map[string]string{"reference": "pslr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No jobs table in this run, so no deciles.
+	var names []string
+	for _, p := range paths {
+		names = append(names, filepath.Base(p))
+	}
+	if want := []string{"ttest.parquet", "dominance.parquet", "boxplot.parquet", "by_load.parquet"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("wrote %v; want %v", names, want)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale file of the previous analysis: %v; want it gone", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "cells" && e.Name() != AnalysisDir {
+			t.Errorf("left %s in the results directory", e.Name())
+		}
+	}
+
+	set := readAnalysisTable(t, dir, "ttest", "metric", "load", "policy", "n", "t", "p", "significant")
+	found := 0
+	for i := range set.Rows {
+		metric, policy := set.Columns[0].Strings[i], set.Columns[2].Strings[i]
+		if metric != "slr_max" || policy != "srtf" {
+			continue
+		}
+		found++
+		if set.Columns[1].IsNull(i) {
+			// The pooled row (see TestAnalyzeSmallRun for the reference).
+			if n, tStat := set.Columns[3].Int64s[i], set.Columns[4].Float64s[i]; n != 6 || !agreesWithReference(tStat, -2.038588765750502) {
+				t.Errorf("pooled srtf row: n %d, t %v; want 6, -2.038588765750502", n, tStat)
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("%d slr_max rows for srtf; want 3 (loads 1.0, 1.2, pooled)", found)
+	}
+	// lrtf at 1.0 has identical samples on the metrics left at 1: t and p
+	// are undefined and stored as null.
+	nulls := 0
+	for i := range set.Rows {
+		if set.Columns[0].Strings[i] == "flow" && set.Columns[4].IsNull(i) && set.Columns[5].IsNull(i) && set.Columns[6].Int64s[i] == 0 {
+			nulls++
+		}
+	}
+	if nulls != 5 {
+		t.Errorf("%d flow rows with null t and p; want 5 (every comparison: all values are 1)", nulls)
+	}
+
+	boxes := readAnalysisTable(t, dir, "boxplot", "metric", "policy", "load", "outliers")
+	if boxes.Rows == 0 || boxes.Columns[3].Type != store.TypeString {
+		t.Errorf("boxplot: %d rows, outliers %v; want rows with string outliers", boxes.Rows, boxes.Columns[3].Type)
+	}
+}
+
+// readAnalysisTable reads DIR/analysis/<table>.parquet through the store
+// reader, which reads directories of parts: it links the file into one.
+func readAnalysisTable(t *testing.T, dir, table string, columns ...string) *store.ColumnSet {
+	t.Helper()
+	view := t.TempDir()
+	if err := os.Mkdir(filepath.Join(view, table), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(dir, AnalysisDir, table+".parquet"), filepath.Join(view, table, "part-a-000001.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	set, problems, err := store.ReadColumns(view, table, columns)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("reading %s: %v %v", table, err, problems)
+	}
+	return set
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,223 @@
+package analysis
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// ErrNoCells is returned by ReadCells when the results directory holds no
+// cell rows.
+var ErrNoCells = errors.New("no cell rows")
+
+// Cell is one row of a run's cells table.
+type Cell struct {
+	ID       string
+	Workload string // workload label, e.g. "log-independent"
+	// Generator is the generator preset's name.
+	Generator string
+	Instance  int64
+	Load      float64
+	Platform  string
+	Policy    string
+	Failed    bool
+	Error     string
+	// Values holds the metrics in MetricColumns order, integer columns
+	// converted; NaN where the table has a null.
+	Values []float64
+	// MakespanTicks and VolumeTotalCoreTicks are exact, for re-basing
+	// cumulative completion.
+	MakespanTicks        int64
+	VolumeTotalCoreTicks int64
+}
+
+// PairKey identifies the cells that differ only by policy, and so are
+// paired in the t-tests and dominance counts.
+type PairKey struct {
+	Workload  string
+	Generator string
+	Instance  int64
+	Load      float64
+	Platform  string
+}
+
+// Key returns the cell's pair key.
+func (c *Cell) Key() PairKey {
+	return PairKey{Workload: c.Workload, Generator: c.Generator, Instance: c.Instance, Load: c.Load, Platform: c.Platform}
+}
+
+func comparePairKeys(a, b PairKey) int {
+	return cmp.Or(
+		cmp.Compare(a.Load, b.Load),
+		cmp.Compare(a.Workload, b.Workload),
+		cmp.Compare(a.Generator, b.Generator),
+		cmp.Compare(a.Instance, b.Instance),
+		cmp.Compare(a.Platform, b.Platform),
+	)
+}
+
+// cellColumns are the identifying columns of the cells table that the
+// analysis reads, before the metrics.
+var cellColumns = []string{"cell_id", "workload", "generator", "instance", "load", "platform", "policy", "status", "error"}
+
+// ReadCells reads the cells table of the results directory dir. Part files
+// that cannot be read are returned as problems and contribute no cells. It
+// returns ErrNoCells (wrapped) when there is no row, and an error naming the
+// cell when a status is neither "ok" nor "failed" or an ok cell lacks its
+// makespan or volume.
+func ReadCells(dir string) ([]Cell, []store.Problem, error) {
+	metrics := MetricColumns()
+	names := slices.Clone(cellColumns)
+	for _, m := range metrics {
+		names = append(names, m.Name)
+	}
+	set, problems, err := store.ReadColumns(dir, "cells", names)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading cells: %w", err)
+	}
+	if set.Rows == 0 {
+		return nil, problems, fmt.Errorf("reading cells of %s: %w", dir, ErrNoCells)
+	}
+	col := func(name string, want store.Type) (*store.ColumnData, error) {
+		c := set.Column(name)
+		if c.Type != want {
+			return nil, fmt.Errorf("reading cells of %s: column %q is %v; want %v", dir, name, c.Type, want)
+		}
+		return c, nil
+	}
+	var columnErr error
+	str := func(name string) []string {
+		c, err := col(name, store.TypeString)
+		columnErr = cmp.Or(columnErr, err)
+		if err != nil {
+			return nil
+		}
+		return c.Strings
+	}
+	ids, workloads, generators := str("cell_id"), str("workload"), str("generator")
+	platforms, policies, statuses, errorTexts := str("platform"), str("policy"), str("status"), str("error")
+	instances, err := col("instance", store.TypeInt64)
+	columnErr = cmp.Or(columnErr, err)
+	loads, err := col("load", store.TypeFloat64)
+	columnErr = cmp.Or(columnErr, err)
+	metricData := make([]*store.ColumnData, len(metrics))
+	for i, m := range metrics {
+		want := store.TypeFloat64
+		if m.Integer {
+			want = store.TypeInt64
+		}
+		metricData[i], err = col(m.Name, want)
+		columnErr = cmp.Or(columnErr, err)
+	}
+	if columnErr != nil {
+		return nil, nil, columnErr
+	}
+	makespan := metricData[slices.IndexFunc(metrics, func(m MetricColumn) bool { return m.Name == "makespan" })]
+	volume := metricData[slices.IndexFunc(metrics, func(m MetricColumn) bool { return m.Name == "volume_total" })]
+
+	cells := make([]Cell, set.Rows)
+	for r := range cells {
+		c := &cells[r]
+		*c = Cell{
+			ID: ids[r], Workload: workloads[r], Generator: generators[r], Instance: instances.Int64s[r],
+			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
+			Values: make([]float64, len(metrics)),
+		}
+		switch statuses[r] {
+		case "ok":
+		case "failed":
+			c.Failed = true
+		default:
+			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status %q; want ok or failed", dir, c.ID, statuses[r])
+		}
+		for i, data := range metricData {
+			switch {
+			case data.IsNull(r):
+				c.Values[i] = math.NaN()
+			case data.Type == store.TypeInt64:
+				c.Values[i] = float64(data.Int64s[r])
+			default:
+				c.Values[i] = data.Float64s[r]
+			}
+		}
+		if !c.Failed && (makespan.IsNull(r) || volume.IsNull(r)) {
+			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status ok but makespan or volume_total is null", dir, c.ID)
+		}
+		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
+	}
+	return cells, problems, nil
+}
+
+// A Group is the successful cells that share a pair key, one per policy.
+type Group struct {
+	Key   PairKey
+	Cells map[string]*Cell // by policy
+}
+
+// Pairing is the cells of a run grouped for paired comparison.
+type Pairing struct {
+	// Groups are ordered by load, workload, generator, instance, platform.
+	Groups []Group
+	// Failed are the IDs of the failed cells, left out of every group.
+	Failed []string
+	// Unpaired are the IDs of successful cells that cannot be compared
+	// with the reference: cells of another policy whose group lacks the
+	// reference, and reference cells alone in their group.
+	Unpaired []string
+}
+
+// PairCells groups the successful cells by pair key. Cumulative completion
+// (stored at each cell's own makespan) is re-based in place to baseTicks when
+// it is given, otherwise to the largest makespan of the cell's group, so
+// every policy of a group is measured at one base (DESIGN.md section 3). It
+// returns an error naming both cells when two successful cells share a pair
+// key and a policy.
+func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, error) {
+	ccIndex := slices.IndexFunc(MetricColumns(), func(m MetricColumn) bool { return m.Name == "cumulative_completion" })
+	byKey := map[PairKey]*Group{}
+	var keys []PairKey
+	pairing := &Pairing{}
+	for i := range cells {
+		c := &cells[i]
+		if c.Failed {
+			pairing.Failed = append(pairing.Failed, c.ID)
+			continue
+		}
+		g := byKey[c.Key()]
+		if g == nil {
+			g = &Group{Key: c.Key(), Cells: map[string]*Cell{}}
+			byKey[c.Key()] = g
+			keys = append(keys, c.Key())
+		}
+		if other := g.Cells[c.Policy]; other != nil {
+			return nil, fmt.Errorf("pairing cells: %s and %s both have policy %s for %+v; a run has one cell per policy and pair key", other.ID, c.ID, c.Policy, c.Key())
+		}
+		g.Cells[c.Policy] = c
+	}
+	slices.SortFunc(keys, comparePairKeys)
+	slices.Sort(pairing.Failed)
+	for _, key := range keys {
+		g := byKey[key]
+		base := int64(0)
+		for _, c := range g.Cells {
+			base = max(base, c.MakespanTicks)
+		}
+		if baseTicks != nil {
+			base = *baseTicks
+		}
+		for _, c := range g.Cells {
+			c.Values[ccIndex] = RebaseCumulativeCompletion(c.Values[ccIndex], c.MakespanTicks, base, c.VolumeTotalCoreTicks)
+			_, hasReference := g.Cells[reference]
+			if c.Policy != reference && !hasReference || c.Policy == reference && len(g.Cells) == 1 {
+				pairing.Unpaired = append(pairing.Unpaired, c.ID)
+			}
+		}
+		pairing.Groups = append(pairing.Groups, *g)
+	}
+	slices.Sort(pairing.Unpaired)
+	return pairing, nil
+}

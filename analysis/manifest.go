@@ -1,0 +1,250 @@
+package analysis
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Defaults of Settings' zero fields: seed 004 compares every policy with
+// Projected-SLR at the 5% level (Sec. 4.2).
+const (
+	DefaultReference = "pslr"
+	DefaultAlpha     = 0.05
+)
+
+// Settings is the `analysis` section of a manifest:
+//
+//	analysis:
+//	  reference: pslr   # the policy every other is compared with
+//	  alpha: 0.05       # significance level of the paired t-tests
+//	  base: 250000000   # fixed cumulative-completion base, in ticks
+//
+// Every key is optional. Without base, cumulative completion is compared at
+// one base per pair group: the largest makespan among its policies
+// (DESIGN.md section 3).
+type Settings struct {
+	Reference string  `yaml:"reference"`
+	Alpha     float64 `yaml:"alpha"`
+	// BaseTicks, when set, is the cumulative-completion base of every cell.
+	BaseTicks *int64 `yaml:"base"`
+}
+
+// WithDefaults returns s with its zero fields set to the defaults.
+func (s Settings) WithDefaults() Settings {
+	if s.Reference == "" {
+		s.Reference = DefaultReference
+	}
+	if s.Alpha == 0 {
+		s.Alpha = DefaultAlpha
+	}
+	return s
+}
+
+// Validate reports a setting that cannot be used, after WithDefaults.
+func (s Settings) Validate() error {
+	if s.Reference == "" {
+		return errors.New("reference: empty; name a policy, e.g. pslr")
+	}
+	if !(s.Alpha > 0 && s.Alpha < 1) {
+		return fmt.Errorf("alpha: %v is not strictly between 0 and 1 (e.g. 0.05)", s.Alpha)
+	}
+	if s.BaseTicks != nil && *s.BaseTicks < 0 {
+		return fmt.Errorf("base: %d ticks; want >= 0, or leave it out for the largest makespan of each pair group", *s.BaseTicks)
+	}
+	return nil
+}
+
+// UnmarshalYAML decodes the section, rejecting unknown keys with their line
+// (decoding inside UnmarshalYAML does not inherit a decoder's KnownFields).
+func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
+	if err := checkKeys(node, "analysis", "reference", "alpha", "base"); err != nil {
+		return err
+	}
+	type plain Settings
+	var p plain
+	if err := node.Decode(&p); err != nil {
+		return err
+	}
+	if p.Alpha != 0 || p.Reference != "" || p.BaseTicks != nil {
+		if err := Settings(p).WithDefaults().Validate(); err != nil {
+			return fmt.Errorf("line %d: analysis: %w", node.Line, err)
+		}
+	}
+	*s = Settings(p)
+	return nil
+}
+
+// Expectations is the `expect` section of a manifest: the paper's values
+// that `sweep analyze` prints beside ours. Percentages are those of the
+// reference policy (Settings.Reference) dominating each other policy.
+//
+//	expect:
+//	  dominance:              # metric -> policy -> load -> percent
+//	    slr_max:              # seed 004 Table 3
+//	      lrtf: {0.8: 96, 0.9: 100, 1.0: 100, 1.1: 100, 1.2: 100}
+//	  nonsignificant:         # metric -> policy -> loads where the paper
+//	    slr_max:              # finds no significant difference (its bold cells)
+//	      srtf: [0.8, 0.9, 1.0, 1.1, 1.2]
+//
+// Metrics must be ranked columns of MetricColumns; percentages lie in
+// [0, 100]; loads are positive.
+type Expectations struct {
+	Dominance      map[string]map[string]map[float64]float64 `yaml:"dominance"`
+	Nonsignificant map[string]map[string][]float64           `yaml:"nonsignificant"`
+}
+
+// UnmarshalYAML decodes and checks the section, naming the line of the
+// first unknown key or invalid value.
+func (e *Expectations) UnmarshalYAML(node *yaml.Node) error {
+	if err := checkKeys(node, "expect", "dominance", "nonsignificant"); err != nil {
+		return err
+	}
+	// Checking before decoding names the offending value in our terms.
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		var check func(*yaml.Node) error
+		switch node.Content[i].Value {
+		case "dominance":
+			check = checkPercent
+		case "nonsignificant":
+			check = checkLoads
+		}
+		if err := checkMetricPolicyMap(node.Content[i].Value, node.Content[i+1], check); err != nil {
+			return err
+		}
+	}
+	type plain Expectations
+	var p plain
+	if err := node.Decode(&p); err != nil {
+		return err
+	}
+	*e = Expectations(p)
+	return nil
+}
+
+// PaperPercent returns the paper's dominance percentage of the reference
+// over policy on metric at load.
+func (e Expectations) PaperPercent(metric, policy string, load float64) (float64, bool) {
+	percent, ok := e.Dominance[metric][policy][load]
+	return percent, ok
+}
+
+// PaperSignificant reports whether the paper gives a value for the cell and,
+// if so, whether it found the difference significant.
+func (e Expectations) PaperSignificant(metric, policy string, load float64) (significant, known bool) {
+	if _, ok := e.PaperPercent(metric, policy, load); !ok {
+		return false, false
+	}
+	return !slices.Contains(e.Nonsignificant[metric][policy], load), true
+}
+
+// checkKeys rejects a key of a mapping node that is not in valid.
+func checkKeys(node *yaml.Node, section string, valid ...string) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: %s: want a mapping with keys %s", node.Line, section, strings.Join(valid, ", "))
+	}
+	for i := 0; i < len(node.Content); i += 2 {
+		if key := node.Content[i]; !slices.Contains(valid, key.Value) {
+			return fmt.Errorf("line %d: %s: unknown key %q; valid keys: %s", key.Line, section, key.Value, strings.Join(valid, ", "))
+		}
+	}
+	return nil
+}
+
+// checkMetricPolicyMap checks a metric -> policy -> value map, value by
+// value with check.
+func checkMetricPolicyMap(section string, node *yaml.Node, check func(*yaml.Node) error) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: expect.%s: want a mapping of metric names", node.Line, section)
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		metric := node.Content[i]
+		if !isRankedMetric(metric.Value) {
+			return fmt.Errorf("line %d: expect.%s: unknown metric %q; valid metrics: %s", metric.Line, section, metric.Value, strings.Join(rankedMetricNames(), ", "))
+		}
+		policies := node.Content[i+1]
+		if policies.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: expect.%s.%s: want a mapping of policy names", policies.Line, section, metric.Value)
+		}
+		for j := 0; j+1 < len(policies.Content); j += 2 {
+			if err := check(policies.Content[j+1]); err != nil {
+				return fmt.Errorf("expect.%s.%s.%s: %w", section, metric.Value, policies.Content[j].Value, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPercent checks a load -> percent mapping.
+func checkPercent(node *yaml.Node) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: want a mapping of load to percent, e.g. {0.8: 96}", node.Line)
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		if err := checkLoad(node.Content[i]); err != nil {
+			return err
+		}
+		var percent float64
+		if err := node.Content[i+1].Decode(&percent); err != nil || !(percent >= 0 && percent <= 100) {
+			return fmt.Errorf("line %d: percent %q; want a number from 0 to 100", node.Content[i+1].Line, node.Content[i+1].Value)
+		}
+	}
+	return nil
+}
+
+// checkLoads checks a sequence of loads.
+func checkLoads(node *yaml.Node) error {
+	if node.Kind != yaml.SequenceNode {
+		return fmt.Errorf("line %d: want a list of loads, e.g. [0.8, 0.9]", node.Line)
+	}
+	for _, load := range node.Content {
+		if err := checkLoad(load); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkLoad(node *yaml.Node) error {
+	var load float64
+	if err := node.Decode(&load); err != nil || !(load > 0) {
+		return fmt.Errorf("line %d: load %q; want a positive load ratio such as 0.8", node.Line, node.Value)
+	}
+	return nil
+}
+
+func isRankedMetric(name string) bool {
+	return slices.Contains(rankedMetricNames(), name)
+}
+
+// rankedMetricNames returns the metrics that have a better direction.
+func rankedMetricNames() []string {
+	var names []string
+	for _, c := range MetricColumns() {
+		if c.Better != Descriptive {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// ParseManifestSections extracts the `analysis` and `expect` sections of a
+// manifest, ignoring its other keys (the full manifest is the sweep
+// package's to check). name is used in errors, which carry the line. Zero
+// settings take their defaults; a missing section is empty.
+func ParseManifestSections(data []byte, name string) (Settings, Expectations, error) {
+	var sections struct {
+		Analysis Settings     `yaml:"analysis"`
+		Expect   Expectations `yaml:"expect"`
+	}
+	err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&sections)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Settings{}, Expectations{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return sections.Analysis.WithDefaults(), sections.Expect, nil
+}

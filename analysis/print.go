@@ -1,0 +1,299 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// PaperTable is one of seed 004's dominance tables.
+type PaperTable struct {
+	Title  string
+	Metric string
+}
+
+// PaperTables are seed 004's Tables 3 and 4.
+var PaperTables = []PaperTable{
+	{Title: "Table 3: dominance over worst-case SLR", Metric: "slr_max"},
+	{Title: "Table 4: dominance over mean SLR", Metric: "slr_mean"},
+}
+
+// agreementPoints is how close, in percentage points, a dominance cell must
+// be to the paper's to count as reproduced.
+const agreementPoints = 10
+
+// maxListed is the most cell IDs a note lists before summarising the rest.
+const maxListed = 10
+
+// Print writes the analysis as text: notes on what was left out, seed 004's
+// Tables 3 and 4 with the paper's values beside ours, and the mean
+// worst-case SLR per load (Fig. 9).
+func Print(w io.Writer, r *Result, expect Expectations) error {
+	p := &printer{w: w}
+	r.printNotes(p)
+	for _, table := range PaperTables {
+		p.line("")
+		r.printDominance(p, table, expect)
+	}
+	p.line("")
+	r.printMeans(p, "Fig. 9: mean worst-case SLR by load (± half-width of the 95% confidence interval)", "slr_max")
+	return p.err
+}
+
+// printer writes lines and keeps the first error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) line(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}
+
+// listIDs renders ids for a note, at most maxListed of them.
+func listIDs(ids []string) string {
+	if len(ids) <= maxListed {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:maxListed], ", "), len(ids)-maxListed)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func (r *Result) printNotes(p *printer) {
+	groups := len(r.Pairing.Groups)
+	p.line("reference %s, alpha %v; %d pair %s, %d %s, %d %s",
+		r.Settings.Reference, r.Settings.Alpha, groups, plural(groups, "group", "groups"),
+		len(r.Policies), plural(len(r.Policies), "policy", "policies"), len(r.Loads), plural(len(r.Loads), "load", "loads"))
+	if r.Settings.BaseTicks != nil {
+		p.line("cumulative completion at the fixed base %d", *r.Settings.BaseTicks)
+	} else {
+		p.line("cumulative completion at each pair group's largest makespan")
+	}
+	if n := len(r.Pairing.Failed); n > 0 {
+		p.line("excluded: %d failed %s (%s)", n, plural(n, "cell", "cells"), listIDs(r.Pairing.Failed))
+	}
+	if n := len(r.Pairing.Unpaired); n > 0 {
+		p.line("unpaired: %d %s without a %s partner, left out of t-tests and dominance (%s)",
+			n, plural(n, "cell", "cells"), r.Settings.Reference, listIDs(r.Pairing.Unpaired))
+	}
+	if n := r.ExcludedPairs(); n > 0 {
+		p.line("undefined: %d %s with a missing metric value left out of t-tests and dominance", n, plural(n, "pair", "pairs"))
+	}
+	for _, problem := range r.Problems {
+		p.line("skipped unreadable part file %s", problem.Error())
+	}
+	switch d := r.Deciles; {
+	case d == nil:
+		p.line("deciles: no job rows in this run")
+	case len(d.CellsWithoutJobs) > 0:
+		p.line("deciles: %d %s without job rows (%s)", len(d.CellsWithoutJobs), plural(len(d.CellsWithoutJobs), "cell", "cells"), listIDs(d.CellsWithoutJobs))
+	}
+	if d := r.Deciles; d != nil && d.StrayJobRows > 0 {
+		p.line("deciles: %d job %s of failed or unknown cells left out", d.StrayJobRows, plural(d.StrayJobRows, "row", "rows"))
+	}
+}
+
+// DominanceCell is one cell of a dominance table, ours beside the paper's.
+type DominanceCell struct {
+	Load  float64
+	Ours  *DominanceRow // nil when no pair was compared
+	Paper float64
+	// HasPaper says whether the manifest gives the paper's value;
+	// PaperSignificant is meaningful only then.
+	HasPaper         bool
+	PaperSignificant bool
+}
+
+// Agrees reports whether ours is within 10 percentage points of the paper.
+func (c DominanceCell) Agrees() bool {
+	return c.Ours != nil && c.HasPaper && math.Abs(c.Ours.Percent-c.Paper) <= agreementPoints
+}
+
+// SameSignificance reports whether ours and the paper agree on significance.
+func (c DominanceCell) SameSignificance() bool {
+	return c.Ours != nil && c.HasPaper && c.Ours.Significant == c.PaperSignificant
+}
+
+// DominanceGrid returns the cells of a paper table, by policy (every
+// policy except the reference, in Result.Policies order) and load.
+func (r *Result) DominanceGrid(metric string, expect Expectations) (policies []string, grid [][]DominanceCell) {
+	for _, policy := range r.Policies {
+		if policy == r.Settings.Reference {
+			continue
+		}
+		policies = append(policies, policy)
+		row := make([]DominanceCell, len(r.Loads))
+		for j, load := range r.Loads {
+			cell := DominanceCell{Load: load}
+			if ours, ok := r.FindDominance(metric, policy, load); ok {
+				cell.Ours = &ours
+			}
+			cell.Paper, cell.HasPaper = expect.PaperPercent(metric, policy, load)
+			cell.PaperSignificant, _ = expect.PaperSignificant(metric, policy, load)
+			row[j] = cell
+		}
+		grid = append(grid, row)
+	}
+	return policies, grid
+}
+
+// FormatLoad renders a load ratio with at least one decimal (0.8, 1.0).
+func FormatLoad(load float64) string {
+	if load == math.Trunc(load) {
+		return strconv.FormatFloat(load, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(load, 'f', -1, 64)
+}
+
+// leftAligned pads names to one width, so that a right-aligning tabwriter
+// leaves them left-aligned.
+func leftAligned(names []string) []string {
+	width := 0
+	for _, name := range names {
+		width = max(width, len(name))
+	}
+	padded := make([]string, len(names))
+	for i, name := range names {
+		padded[i] = name + strings.Repeat(" ", width-len(name))
+	}
+	return padded
+}
+
+// FormatPercent renders a percentage with one decimal, or the paper's
+// integers without.
+func FormatPercent(percent float64) string { return strconv.FormatFloat(percent, 'f', -1, 64) }
+
+// nsMark is appended to a value whose difference is not significant.
+const nsMark = "~"
+
+func (r *Result) printDominance(p *printer, table PaperTable, expect Expectations) {
+	policies, grid := r.DominanceGrid(table.Metric, expect)
+	p.line("%s (%s): %% of pairs where %s is at least as good", table.Title, table.Metric, r.Settings.Reference)
+	p.line("%s not significant (paired t-test, p >= %v; paper: per its text); diff = ours - paper", nsMark, r.Settings.Alpha)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	labels := leftAligned(append([]string{"load", "pairs"}, policies...))
+	header := labels[0] + "\t\t"
+	pairs := labels[1] + "\t\t"
+	for j, load := range r.Loads {
+		header += FormatLoad(load) + " \t"
+		pairs += pairCounts(grid, j) + " \t"
+	}
+	fmt.Fprintln(tw, header)
+	fmt.Fprintln(tw, pairs)
+	var cells, agree, sameSignificance, withPaper int
+	for i := range policies {
+		ours, paper, diff := labels[2+i]+"\tours \t", "\tpaper\t", "\tdiff \t"
+		for _, cell := range grid[i] {
+			cells++
+			ours += markedPercent(cell.Ours) + "\t"
+			if !cell.HasPaper {
+				paper += "- \t"
+				diff += "- \t"
+				continue
+			}
+			withPaper++
+			mark := " "
+			if !cell.PaperSignificant {
+				mark = nsMark
+			}
+			paper += FormatPercent(cell.Paper) + mark + "\t"
+			if cell.Ours == nil {
+				diff += "- \t"
+				continue
+			}
+			diff += fmt.Sprintf("%+.1f \t", cell.Ours.Percent-cell.Paper)
+			if cell.Agrees() {
+				agree++
+			}
+			if cell.SameSignificance() {
+				sameSignificance++
+			}
+		}
+		fmt.Fprintln(tw, ours)
+		fmt.Fprintln(tw, paper)
+		fmt.Fprintln(tw, diff)
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		p.line("%s", strings.TrimRight(line, " "))
+	}
+	if withPaper == 0 {
+		p.line("no paper values for %s in the manifest's expect section", table.Metric)
+		return
+	}
+	p.line("within %d points of the paper: %d of %d cells; significance as in the paper: %d of %d",
+		agreementPoints, agree, withPaper, sameSignificance, withPaper)
+}
+
+// pairCounts renders the numbers of pairs of load column j: one number
+// when every policy has the same, else the range.
+func pairCounts(grid [][]DominanceCell, j int) string {
+	lo, hi := math.MaxInt, 0
+	for _, row := range grid {
+		if c := row[j]; c.Ours != nil {
+			lo, hi = min(lo, c.Ours.N), max(hi, c.Ours.N)
+		}
+	}
+	switch {
+	case hi == 0:
+		return "0 "
+	case lo == hi:
+		return strconv.Itoa(lo) + " "
+	}
+	return fmt.Sprintf("%d-%d ", lo, hi)
+}
+
+func markedPercent(row *DominanceRow) string {
+	if row == nil {
+		return "- "
+	}
+	mark := " "
+	if !row.Significant {
+		mark = nsMark
+	}
+	return fmt.Sprintf("%.1f%s", row.Percent, mark)
+}
+
+// printMeans prints the mean of metric per policy and load.
+func (r *Result) printMeans(p *printer, title, metric string) {
+	p.line("%s", title)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	labels := leftAligned(append([]string{"policy"}, r.Policies...))
+	header := labels[0] + "\t"
+	for _, load := range r.Loads {
+		header += FormatLoad(load) + "\t\t"
+	}
+	fmt.Fprintln(tw, header)
+	for i, policy := range r.Policies {
+		line := labels[1+i] + "\t"
+		for _, load := range r.Loads {
+			row, ok := r.FindByLoad(metric, policy, load)
+			switch {
+			case !ok:
+				line += "-\t\t"
+			case math.IsNaN(row.Low):
+				line += fmt.Sprintf("%.4g\t\t", row.Mean)
+			default:
+				line += fmt.Sprintf("%.4g\t±%.2g\t", row.Mean, (row.High-row.Low)/2)
+			}
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		p.line("%s", strings.TrimRight(line, " "))
+	}
+}

@@ -1,0 +1,350 @@
+// Package report owns the HTML report of a run's analysis (`sweep report`):
+// seed 004's Tables 3 and 4 beside the paper's values, the mean worst-case
+// SLR per load, and the figures drawn with gonum/plot as inline SVG, in one
+// self-contained page that opens offline.
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/sweep-sched/sweep/analysis"
+)
+
+// Dir is the report's directory under the results directory.
+const Dir = "report"
+
+// boxFigures are seed 004's box plots, one box per policy over every cell
+// of the run (all loads and workloads pooled, as the paper's figures have
+// one box per policy).
+var boxFigures = []struct{ title, metric, label string }{
+	{"Fig. 6: standard deviation of SLR by policy", "slr_sd", "SD of SLR"},
+	{"Fig. 8: worst-case SLR by policy", "slr_max", "worst-case SLR"},
+	{"Fig. 10: average utilisation by policy", "utilisation", "utilisation (fraction)"},
+	{"Fig. 11: cumulative completion by policy", "cumulative_completion", "cumulative completion"},
+	{"Fig. 12: peak in-flight jobs by policy", "peak_in_flight", "peak in-flight jobs"},
+}
+
+// figure is a titled inline SVG.
+type figure struct {
+	Title string
+	SVG   template.HTML
+}
+
+// tableCell is one cell of a dominance table on the page.
+type tableCell struct {
+	Ours, Paper, Diff string
+	OursNS, PaperNS   bool
+	Far               bool // more than 10 points from the paper
+}
+
+type tableRow struct {
+	Policy string
+	Cells  []tableCell
+}
+
+type dominanceTable struct {
+	Title, Metric, Summary string
+	Rows                   []tableRow
+}
+
+type meanRow struct {
+	Policy string
+	Cells  []string
+}
+
+type page struct {
+	Reference  string
+	Alpha      float64
+	Loads      []string
+	Notes      string
+	Tables     []dominanceTable
+	Means      []meanRow
+	Figures    []figure
+	DecileLoad string
+}
+
+// Write renders the report of r as DIR/report/index.html and returns its
+// path. The page is built in a temporary file and renamed into place.
+func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string, error) {
+	p, err := build(r, expect)
+	if err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
+	var html bytes.Buffer
+	if err := pageTemplate.Execute(&html, p); err != nil {
+		return "", fmt.Errorf("rendering the report: %w", err)
+	}
+	reportDir := filepath.Join(dir, Dir)
+	if err := os.MkdirAll(reportDir, 0o755); err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	temp, err := os.CreateTemp(reportDir, ".index-*.html")
+	if err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	defer os.Remove(temp.Name()) // fails harmlessly once renamed
+	_, err = temp.Write(html.Bytes())
+	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
+	path := filepath.Join(reportDir, "index.html")
+	if err == nil {
+		err = os.Rename(temp.Name(), path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	return path, nil
+}
+
+func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
+	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha}
+	for _, load := range r.Loads {
+		p.Loads = append(p.Loads, analysis.FormatLoad(load))
+	}
+	var notes bytes.Buffer
+	if err := analysis.Print(&notes, r, expect); err != nil {
+		return nil, err
+	}
+	p.Notes = notes.String()
+	for _, t := range analysis.PaperTables {
+		p.Tables = append(p.Tables, dominance(r, t, expect))
+	}
+	for _, policy := range r.Policies {
+		row := meanRow{Policy: policy}
+		for _, load := range r.Loads {
+			cell := "-"
+			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+				cell = fmt.Sprintf("%.4g", m.Mean)
+				if !math.IsNaN(m.Low) {
+					cell += fmt.Sprintf(" ±%.2g", (m.High-m.Low)/2)
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		p.Means = append(p.Means, row)
+	}
+
+	for _, f := range boxFigures {
+		svg, err := boxPlot(r, f.metric, f.label)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.title, err)
+		}
+		p.Figures = append(p.Figures, figure{Title: f.title, SVG: svg})
+	}
+	svg, err := meanByLoad(r)
+	if err != nil {
+		return nil, fmt.Errorf("Fig. 9: %w", err)
+	}
+	p.Figures = append(p.Figures, figure{Title: "Fig. 9: mean worst-case SLR by load", SVG: svg})
+	if r.Deciles != nil && len(r.Loads) > 0 {
+		highest := r.Loads[len(r.Loads)-1]
+		p.DecileLoad = analysis.FormatLoad(highest)
+		svg, err := decilePlot(r, highest)
+		if err != nil {
+			return nil, fmt.Errorf("Fig. 7: %w", err)
+		}
+		p.Figures = append(p.Figures, figure{Title: "Fig. 7: mean SLR by decile of job volume at load " + p.DecileLoad, SVG: svg})
+	}
+	return p, nil
+}
+
+func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expectations) dominanceTable {
+	policies, grid := r.DominanceGrid(t.Metric, expect)
+	table := dominanceTable{Title: t.Title, Metric: t.Metric}
+	var agree, withPaper int
+	for i, policy := range policies {
+		row := tableRow{Policy: policy}
+		for _, c := range grid[i] {
+			cell := tableCell{Ours: "-", Paper: "-", Diff: ""}
+			if c.Ours != nil {
+				cell.Ours = fmt.Sprintf("%.1f", c.Ours.Percent)
+				cell.OursNS = !c.Ours.Significant
+			}
+			if c.HasPaper {
+				withPaper++
+				cell.Paper = analysis.FormatPercent(c.Paper)
+				cell.PaperNS = !c.PaperSignificant
+				if c.Ours != nil {
+					cell.Diff = fmt.Sprintf("%+.1f", c.Ours.Percent-c.Paper)
+					cell.Far = !c.Agrees()
+				}
+				if c.Agrees() {
+					agree++
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		table.Rows = append(table.Rows, row)
+	}
+	if withPaper > 0 {
+		table.Summary = fmt.Sprintf("%d of %d cells within 10 points of the paper", agree, withPaper)
+	}
+	return table
+}
+
+// svgOf draws p as an SVG element for inlining.
+func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
+	canvas := vgsvg.New(width, height)
+	p.Draw(draw.New(canvas))
+	var out bytes.Buffer
+	if _, err := canvas.WriteTo(&out); err != nil {
+		return "", err
+	}
+	svg := out.Bytes()
+	// Drop the XML prolog and doctype, which are not allowed inside HTML.
+	if i := bytes.Index(svg, []byte("<svg")); i > 0 {
+		svg = svg[i:]
+	}
+	return template.HTML(svg), nil
+}
+
+// boxPlot draws one box per policy from the pooled box-plot summaries, so
+// the figure shows exactly the quartiles and whiskers of boxplot.parquet
+// (gonum's own box plot uses other quartiles).
+func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
+	p := plot.New()
+	p.Y.Label.Text = label
+	var names []string
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for _, box := range r.Boxes {
+		if box.Metric != metric || !box.Pooled {
+			continue
+		}
+		lowest, highest = min(lowest, box.Min), max(highest, box.Max)
+		// The values are the outliers, then the whisker ends; the box
+		// statistics are then set from the summary.
+		values := append(append(plotter.Values{}, box.Outliers...), box.WhiskerLow, box.WhiskerHigh)
+		b, err := plotter.NewBoxPlot(vg.Points(20), float64(len(names)), values)
+		if err != nil {
+			return "", err
+		}
+		b.Median, b.Quartile1, b.Quartile3 = box.Median, box.Q1, box.Q3
+		b.AdjLow, b.AdjHigh, b.Min, b.Max = box.WhiskerLow, box.WhiskerHigh, box.Min, box.Max
+		b.Outside = b.Outside[:0]
+		for i := range box.Outliers {
+			b.Outside = append(b.Outside, i)
+		}
+		p.Add(b)
+		names = append(names, box.Policy)
+	}
+	p.NominalX(names...)
+	logScaleIfWide(p, lowest, highest)
+	return svgOf(p, 16*vg.Centimeter, 9*vg.Centimeter)
+}
+
+// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR.
+func meanByLoad(r *analysis.Result) (template.HTML, error) {
+	p := plot.New()
+	p.X.Label.Text = "load ratio"
+	p.Y.Label.Text = "mean worst-case SLR"
+	p.Legend.Top = true
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, policy := range r.Policies {
+		var xys plotter.XYs
+		for _, load := range r.Loads {
+			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+				xys = append(xys, plotter.XY{X: load, Y: m.Mean})
+			}
+		}
+		if err := addLine(p, i, policy, xys); err != nil {
+			return "", err
+		}
+		for _, xy := range xys {
+			lowest, highest = min(lowest, xy.Y), max(highest, xy.Y)
+		}
+	}
+	p.X.Tick.Marker = constantTicks(r.Loads)
+	logScaleIfWide(p, lowest, highest)
+	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+}
+
+// logScaleIfWide switches the y axis to a log scale when the values span
+// more than two decades and are all positive, so one policy's extremes do
+// not flatten the others; the axis label says so.
+func logScaleIfWide(p *plot.Plot, lowest, highest float64) {
+	if !(lowest > 0) || highest/lowest <= 100 {
+		return
+	}
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
+	p.Y.Label.Text += " (log scale)"
+}
+
+// constantTicks labels exactly the given x values.
+func constantTicks(xs []float64) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)}
+	}
+	return ticks
+}
+
+// decilePlot draws Fig. 7: mean SLR per decile at load, log y-axis.
+func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
+	p := plot.New()
+	p.X.Label.Text = "decile of job volume (1 = smallest jobs)"
+	p.Y.Label.Text = "mean SLR (log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top = true
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, policy := range r.Policies {
+		var xys plotter.XYs
+		for _, row := range r.Deciles.Rows {
+			// A log axis cannot show 0; SLR is at least 1 for valid jobs.
+			if row.Load == load && row.Policy == policy && row.SLRMean > 0 {
+				xys = append(xys, plotter.XY{X: float64(row.Decile), Y: row.SLRMean})
+				lowest, highest = min(lowest, row.SLRMean), max(highest, row.SLRMean)
+			}
+		}
+		if err := addLine(p, i, policy, xys); err != nil {
+			return "", err
+		}
+	}
+	if math.IsInf(lowest, 1) {
+		return "", fmt.Errorf("no positive mean SLR at load %v", load)
+	}
+	// A margin of a factor 1.5 keeps the lines off the frame and gives a
+	// range even when every value is equal (gonum's log ticks need one).
+	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
+	p.X.Min, p.X.Max = 0.5, analysis.DecileCount+0.5
+	deciles := make([]float64, analysis.DecileCount)
+	for i := range deciles {
+		deciles[i] = float64(i + 1)
+	}
+	p.X.Tick.Marker = constantTicks(deciles)
+	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+}
+
+// addLine adds a policy's line with points, in the policy's colour and
+// dashes, and its legend entry; an empty line is skipped.
+func addLine(p *plot.Plot, i int, name string, xys plotter.XYs) error {
+	if len(xys) == 0 {
+		return nil
+	}
+	line, points, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	line.Color = plotutil.Color(i)
+	line.Dashes = plotutil.Dashes(i)
+	points.Color = plotutil.Color(i)
+	points.Shape = plotutil.Shape(i)
+	p.Add(line, points)
+	p.Legend.Add(name, line, points)
+	return nil
+}

@@ -1,0 +1,57 @@
+package report
+
+import "html/template"
+
+// pageTemplate is the report page. It has no external references, so it
+// opens offline; the figures are inline SVG.
+var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>sweep report</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 72em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+td .paper { color: #666; } td .diff { color: #666; font-size: 0.85em; }
+td.far .diff { color: #b00; font-weight: bold; }
+.ns { font-weight: bold; }
+.figures { display: flex; flex-wrap: wrap; gap: 1.5em; }
+figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+</style>
+</head>
+<body>
+<h1>sweep report: {{.Reference}} against every policy</h1>
+<p>Paired t-tests at alpha {{.Alpha}}. In the tables, each cell gives our dominance percentage,
+the paper's (grey) and the difference; <span class="ns">~</span> marks a difference that is not
+significant (for the paper: its text's reading of its bold cells); red differences exceed 10 points.</p>
+{{range .Tables}}
+<h2>{{.Title}} ({{.Metric}})</h2>
+<table>
+<tr><th>policy</th>{{range $.Loads}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Far}} class="far"{{end}}>{{.Ours}}{{if .OursNS}}<span class="ns">~</span>{{end}}
+<span class="paper">/ {{.Paper}}{{if .PaperNS}}~{{end}}</span> <span class="diff">{{.Diff}}</span></td>{{end}}</tr>
+{{end}}</table>
+{{if .Summary}}<p>{{.Summary}}.</p>{{end}}
+{{end}}
+<h2>Mean worst-case SLR by load (± half-width of the 95% confidence interval)</h2>
+<table>
+<tr><th>policy</th>{{range .Loads}}<th>{{.}}</th>{{end}}</tr>
+{{range .Means}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+<h2>Figures</h2>
+<p>Box plots pool every cell of a policy (all loads and workloads), one box per policy as in the paper:
+quartiles by linear interpolation (numpy's default), whiskers at the most extreme values within 1.5 IQR,
+points beyond them drawn as outliers. Cumulative completion is compared at each pair group's common base.</p>
+<div class="figures">
+{{range .Figures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{end}}</div>
+{{if not .DecileLoad}}<p>No job rows in this run, so no Fig. 7 (deciles).</p>{{end}}
+<h2>Text output of sweep analyze</h2>
+<pre>{{.Notes}}</pre>
+</body>
+</html>
+`))

@@ -1,0 +1,200 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// AnalysisDir is the directory, under a results directory, of the tables
+// WriteTables writes.
+const AnalysisDir = "analysis"
+
+// The analysis tables. Booleans are int64 0/1, since the store has no
+// boolean type; load is null in rows that pool all loads; a statistic that
+// is undefined (the t of identical samples) is null. Box-plot outliers are
+// a string of comma-separated values in ascending order, each printed with
+// the fewest digits that read back to the same float64 (in DuckDB:
+// string_split(outliers, ',')::DOUBLE[]); quartiles are numpy's default
+// (linear, Hyndman-Fan type 7).
+var (
+	tTestSchema = store.Schema{Table: "ttest", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
+		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "n", Type: store.TypeInt64}, {Name: "mean_diff", Type: store.TypeFloat64, Nullable: true},
+		{Name: "t", Type: store.TypeFloat64, Nullable: true}, {Name: "df", Type: store.TypeInt64},
+		{Name: "p", Type: store.TypeFloat64, Nullable: true}, {Name: "significant", Type: store.TypeInt64},
+	}}
+	dominanceSchema = store.Schema{Table: "dominance", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
+		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "n", Type: store.TypeInt64}, {Name: "dominance_pct", Type: store.TypeFloat64},
+		{Name: "significant", Type: store.TypeInt64},
+	}}
+	boxSchema = store.Schema{Table: "boxplot", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "load", Type: store.TypeFloat64, Nullable: true}, {Name: "n", Type: store.TypeInt64},
+		{Name: "min", Type: store.TypeFloat64}, {Name: "q1", Type: store.TypeFloat64},
+		{Name: "median", Type: store.TypeFloat64}, {Name: "q3", Type: store.TypeFloat64},
+		{Name: "max", Type: store.TypeFloat64}, {Name: "whisker_low", Type: store.TypeFloat64},
+		{Name: "whisker_high", Type: store.TypeFloat64}, {Name: "outliers", Type: store.TypeString},
+		{Name: "mean", Type: store.TypeFloat64},
+	}}
+	byLoadSchema = store.Schema{Table: "by_load", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64},
+		{Name: "policy", Type: store.TypeString}, {Name: "n", Type: store.TypeInt64},
+		{Name: "mean", Type: store.TypeFloat64},
+		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
+	}}
+	decileSchema = store.Schema{Table: "deciles", Columns: []store.Column{
+		{Name: "load", Type: store.TypeFloat64}, {Name: "policy", Type: store.TypeString},
+		{Name: "decile", Type: store.TypeInt64}, {Name: "jobs", Type: store.TypeInt64},
+		{Name: "slr_mean", Type: store.TypeFloat64}, {Name: "slr_max", Type: store.TypeFloat64},
+	}}
+)
+
+func (s Scope) value() store.Value {
+	if s.Pooled {
+		return store.Null()
+	}
+	return store.Float64(s.Load)
+}
+
+func boolValue(b bool) store.Value {
+	if b {
+		return store.Int64(1)
+	}
+	return store.Int64(0)
+}
+
+// tables returns the rows of every analysis table, by schema.
+func (r *Result) tables() []tableRows {
+	var tTests, dominance, boxes, byLoad, deciles []store.Row
+	for _, t := range r.TTests {
+		tTests = append(tTests, store.Row{
+			store.String(t.Metric), t.Scope.value(), store.String(t.Reference), store.String(t.Policy),
+			store.Int64(int64(t.N)), nullIfNaN(t.MeanDiff), nullIfNaN(t.T), store.Int64(int64(t.DF)),
+			nullIfNaN(t.P), boolValue(t.Significant),
+		})
+	}
+	for _, d := range r.Dominance {
+		dominance = append(dominance, store.Row{
+			store.String(d.Metric), d.Scope.value(), store.String(d.Reference), store.String(d.Policy),
+			store.Int64(int64(d.N)), store.Float64(d.Percent), boolValue(d.Significant),
+		})
+	}
+	for _, b := range r.Boxes {
+		outliers := make([]string, len(b.Outliers))
+		for i, x := range b.Outliers {
+			outliers[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		boxes = append(boxes, store.Row{
+			store.String(b.Metric), store.String(b.Policy), b.Scope.value(), store.Int64(int64(b.N)),
+			store.Float64(b.Min), store.Float64(b.Q1), store.Float64(b.Median), store.Float64(b.Q3),
+			store.Float64(b.Max), store.Float64(b.WhiskerLow), store.Float64(b.WhiskerHigh),
+			store.String(strings.Join(outliers, ",")), store.Float64(b.Mean),
+		})
+	}
+	for _, m := range r.ByLoad {
+		byLoad = append(byLoad, store.Row{
+			store.String(m.Metric), store.Float64(m.Load), store.String(m.Policy), store.Int64(int64(m.N)),
+			store.Float64(m.Mean), nullIfNaN(m.Low), nullIfNaN(m.High),
+		})
+	}
+	if r.Deciles != nil {
+		for _, d := range r.Deciles.Rows {
+			deciles = append(deciles, store.Row{
+				store.Float64(d.Load), store.String(d.Policy), store.Int64(int64(d.Decile)),
+				store.Int64(d.Jobs), store.Float64(d.SLRMean), store.Float64(d.SLRMax),
+			})
+		}
+	}
+	return []tableRows{
+		{tTestSchema, tTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
+		{byLoadSchema, byLoad}, {decileSchema, deciles},
+	}
+}
+
+type tableRows struct {
+	schema store.Schema
+	rows   []store.Row
+}
+
+// WriteTables writes the analysis as DIR/analysis/<table>.parquet, one file
+// per table that has rows, with metadata in each file, and returns the paths
+// written. It builds the new directory beside the old one and then swaps
+// them, so a reader sees the old analysis or the new one, never a mix
+// (between the two renames, DIR/analysis is briefly absent).
+func WriteTables(dir string, r *Result, metadata map[string]string) ([]string, error) {
+	temp, err := os.MkdirTemp(dir, ".analysis-new-")
+	if err != nil {
+		return nil, fmt.Errorf("writing analysis: %w", err)
+	}
+	defer os.RemoveAll(temp) // a no-op once renamed into place
+	var names []string
+	for _, t := range r.tables() {
+		if len(t.rows) == 0 {
+			continue
+		}
+		if err := writeTable(temp, t, metadata); err != nil {
+			return nil, fmt.Errorf("writing analysis table %s: %w", t.schema.Table, err)
+		}
+		names = append(names, t.schema.Table+".parquet")
+	}
+	final := filepath.Join(dir, AnalysisDir)
+	aside, err := os.MkdirTemp(dir, ".analysis-old-")
+	if err != nil {
+		return nil, fmt.Errorf("writing analysis: %w", err)
+	}
+	defer os.RemoveAll(aside)
+	old := filepath.Join(aside, AnalysisDir)
+	hadOld := true
+	if err := os.Rename(final, old); errors.Is(err, fs.ErrNotExist) {
+		hadOld = false
+	} else if err != nil {
+		return nil, fmt.Errorf("writing analysis: moving the previous analysis aside: %w", err)
+	}
+	if err := os.Rename(temp, final); err != nil {
+		if hadOld {
+			err = errors.Join(err, os.Rename(old, final))
+		}
+		return nil, fmt.Errorf("writing analysis: putting the new analysis in place: %w", err)
+	}
+	paths := make([]string, len(names))
+	for i, name := range names {
+		paths[i] = filepath.Join(final, name)
+	}
+	return paths, nil
+}
+
+// writeTable writes one table as dir/<table>.parquet through a part writer.
+func writeTable(dir string, t tableRows, metadata map[string]string) error {
+	w, err := store.NewPartWriter(dir, t.schema, store.WriterOptions{Tag: "analysis", Metadata: metadata})
+	if err != nil {
+		return err
+	}
+	for _, row := range t.rows {
+		if err := w.Append(row); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	part, err := w.Flush()
+	if err != nil {
+		w.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(part, filepath.Join(dir, t.schema.Table+".parquet")); err != nil {
+		return err
+	}
+	return os.Remove(filepath.Join(dir, t.schema.Table))
+}

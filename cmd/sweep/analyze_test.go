@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// writeRun writes a results directory of two instances at load 1.0 with
+// pslr and srtf: worst-case SLR pslr 2 3, srtf 4 3 (pslr at least as good
+// in both pairs: 100%; differences -2 and 0, so t = -1, not significant),
+// every other metric 1, and a manifest giving the paper's 54 for the cell.
+func writeRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	schema := store.Schema{Table: "cells"}
+	for _, c := range []struct {
+		name string
+		typ  store.Type
+	}{{"cell_id", store.TypeString}, {"experiment", store.TypeString}, {"workload", store.TypeString},
+		{"generator", store.TypeString}, {"instance", store.TypeInt64}, {"load", store.TypeFloat64},
+		{"platform", store.TypeString}, {"policy", store.TypeString}, {"seed", store.TypeInt64},
+		{"status", store.TypeString}, {"error", store.TypeString}, {"wall_ms", store.TypeInt64}} {
+		schema.Columns = append(schema.Columns, store.Column{Name: c.name, Type: c.typ, Nullable: c.name == "error"})
+	}
+	for _, m := range analysis.MetricColumns() {
+		typ := store.TypeFloat64
+		if m.Integer {
+			typ = store.TypeInt64
+		}
+		schema.Columns = append(schema.Columns, store.Column{Name: m.Name, Type: typ, Nullable: true})
+	}
+	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		policy   string
+		instance int64
+		slrMax   float64
+	}{{"pslr", 0, 2}, {"pslr", 1, 3}, {"srtf", 0, 4}, {"srtf", 1, 3}} {
+		row := store.Row{store.String(c.policy + string(rune('0'+c.instance))), store.String("x"), store.String("w"),
+			store.String("g"), store.Int64(c.instance), store.Float64(1), store.String("p"), store.String(c.policy),
+			store.Int64(1), store.String("ok"), store.Null(), store.Int64(1)}
+		for _, m := range analysis.MetricColumns() {
+			switch {
+			case m.Integer:
+				row = append(row, store.Int64(10))
+			case m.Name == "slr_max":
+				row = append(row, store.Float64(c.slrMax))
+			default:
+				row = append(row, store.Float64(1))
+			}
+		}
+		if err := w.Append(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "experiment: x\nexpect:\n  dominance:\n    slr_max: {srtf: {1.0: 54}}\n  nonsignificant:\n    slr_max: {srtf: [1.0]}\n"
+	if err := os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestAnalyzeAndReport(t *testing.T) {
+	dir := writeRun(t)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"analyze", dir, "--alpha", "0.1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("analyze: exit %d; stderr %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"reference pslr, alpha 0.1;",
+		"  srtf   ours   100.0~",
+		"         paper     54~",
+		"         diff   +46.0",
+		"within 10 points of the paper: 0 of 1 cells; significance as in the paper: 1 of 1",
+		filepath.Join(dir, "analysis", "dominance.parquet"),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("analyze output lacks %q:\n%s", want, out)
+		}
+	}
+
+	stdout.Reset()
+	if code := run(context.Background(), []string{"report", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("report: exit %d; stderr %s", code, stderr.String())
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	// Five box plots and Fig. 9; no Fig. 7 without job rows.
+	if n := strings.Count(page, "<svg"); n != 6 {
+		t.Errorf("report has %d SVG figures; want 6", n)
+	}
+	for _, want := range []string{"Table 3: dominance over worst-case SLR", `100.0<span class="ns">~</span>`, "/ 54~", "no Fig. 7"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "http://") && !strings.Contains(page, "http://www.w3.org/") {
+		t.Error("report references a remote resource; it must open offline")
+	}
+}
+
+func TestAnalyzeBadInput(t *testing.T) {
+	empty := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze"}, "missing DIR"},
+		{[]string{"analyze", filepath.Join(empty, "nosuch")}, "is not a directory"},
+		{[]string{"analyze", empty}, "no cell rows; cells/*.parquet is empty or missing"},
+		{[]string{"report", empty}, "no cell rows"},
+		{[]string{"analyze", empty, "--alpha", "2"}, "alpha: 2 is not strictly between 0 and 1"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tt.args, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}
