@@ -23,7 +23,7 @@ type Cell struct {
 	Workload  string // the workload's label
 	Generator string // the generator preset
 	Instance  int
-	Load      float64
+	Load      float64 // 0 for campaign workloads, which have no load ratio
 	Platform  string
 	Policy    string
 	// WorkloadSeed seeds the workload's generation. It derives from the
@@ -41,7 +41,11 @@ type Cell struct {
 // Name returns the cell's human-readable name,
 // workload/instance/load/platform/policy.
 func (c Cell) Name() string {
-	return fmt.Sprintf("%s/i%03d/L%s/%s/%s", c.Workload, c.Instance, formatLoad(c.Load), c.Platform, c.Policy)
+	load := "-"
+	if c.Load != 0 {
+		load = formatLoad(c.Load)
+	}
+	return fmt.Sprintf("%s/i%03d/L%s/%s/%s", c.Workload, c.Instance, load, c.Platform, c.Policy)
 }
 
 // Cells expands the manifest into its cells, in a fixed order: by
@@ -53,12 +57,16 @@ func (m *Manifest) Cells() []Cell {
 	group := 0
 	for wi := range m.Workloads {
 		w := &m.Workloads[wi]
-		canon := m.params[wi].Canonical()
+		canon := m.sources[wi].canon
+		loads := m.Loads
+		if m.sources[wi].campaigns {
+			loads = []float64{0} // closed loop: no load ratio
+		}
 		for inst := 0; inst < w.Instances; inst++ {
 			seed := gen.InstanceSeed(m.Seed, canon, inst)
 			for _, plat := range m.Platforms {
 				platCanon := m.platform[plat].Canonical()
-				for _, load := range m.Loads {
+				for _, load := range loads {
 					for _, pol := range m.Policies {
 						c := Cell{Workload: w.Label, Generator: w.Generator, Instance: inst, Load: load,
 							Platform: plat, Policy: pol, WorkloadSeed: seed, spec: wi, group: group}

@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
 )
@@ -22,22 +23,22 @@ import (
 // cells (workload instances x loads x platforms x policies) and how to
 // record and analyse them. Its YAML form is documented in the README.
 type Manifest struct {
-	Experiment string         `yaml:"experiment"`
-	Seed       uint64         `yaml:"seed"`
-	Platform   string         `yaml:"platform"`
-	Platforms  []string       `yaml:"platforms"`
-	Network    *NetworkSpec   `yaml:"network"`
-	Workloads  []WorkloadSpec `yaml:"workloads"`
-	Loads      []float64      `yaml:"loads"`
-	Policies   []string       `yaml:"policies"`
-	Exclude    []Exclusion    `yaml:"exclude"`
-	Record     Record         `yaml:"record"`
-	Analysis   yaml.Node      `yaml:"analysis"`
-	Expect     yaml.Node      `yaml:"expect"`
+	Experiment string                `yaml:"experiment"`
+	Seed       uint64                `yaml:"seed"`
+	Platform   string                `yaml:"platform"`
+	Platforms  []string              `yaml:"platforms"`
+	Network    *NetworkSpec          `yaml:"network"`
+	Workloads  []WorkloadSpec        `yaml:"workloads"`
+	Loads      []float64             `yaml:"loads"`
+	Policies   []string              `yaml:"policies"`
+	Exclude    []Exclusion           `yaml:"exclude"`
+	Record     Record                `yaml:"record"`
+	Analysis   analysis.Settings     `yaml:"analysis"`
+	Expect     analysis.Expectations `yaml:"expect"`
 
 	path     string // the file it came from
 	platform map[string]*engine.Platform
-	params   []gen.Params // per workload spec
+	sources  []*source // per workload spec
 	lines    map[string]int
 }
 
@@ -56,8 +57,19 @@ type WorkloadSpec struct {
 	Generator string            `yaml:"generator"`
 	Instances int               `yaml:"instances"`
 	Set       map[string]string `yaml:"set"`
+	// Trace is an SWF log (path relative to the manifest) replayed as a
+	// campaign workload, instead of a generator.
+	Trace  string       `yaml:"trace"`
+	Window *TraceWindow `yaml:"window"`
 
 	line int
+}
+
+// TraceWindow selects the jobs of a trace submitted from From up to, not
+// including, To: dates YYYY-MM-DD at midnight in the log's time zone.
+type TraceWindow struct {
+	From string `yaml:"from"`
+	To   string `yaml:"to"`
 }
 
 // Exclusion removes every cell that matches all of its non-empty fields.
@@ -72,6 +84,9 @@ type Exclusion struct {
 type Record struct {
 	// Jobs writes one row per job per cell to the jobs table.
 	Jobs bool `yaml:"jobs"`
+	// Campaigns writes one row per campaign per cell to the campaigns
+	// table (campaign workloads).
+	Campaigns bool `yaml:"campaigns"`
 }
 
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -137,9 +152,9 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			switch k := v.Content[i]; k.Value {
-			case "label", "generator", "instances", "set":
+			case "label", "generator", "instances", "set", "trace", "window":
 			default:
-				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set", k.Line, k.Value)
+				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window", k.Line, k.Value)
 			}
 		}
 	}
@@ -183,35 +198,44 @@ func (m *Manifest) validate() error {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
 	}
 	labels := map[string]int{}
+	dagWorkloads := false
 	for i := range m.Workloads {
 		w := &m.Workloads[i]
 		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
-		p, err := gen.Lookup(w.Generator)
+		src, err := newSource(w, filepath.Dir(m.path))
 		if err != nil {
-			return fmt.Errorf("%s: generator: %w", where, err)
+			return fmt.Errorf("%s: %w", where, err)
 		}
 		if w.Instances < 1 {
 			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
 		}
-		params := p.Defaults()
-		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
-			if err := params.Set(key, w.Set[key]); err != nil {
-				return fmt.Errorf("%s: set: %w", where, err)
+		m.sources = append(m.sources, src)
+		dagWorkloads = dagWorkloads || !src.campaigns
+		if src.campaigns {
+			for _, name := range m.Platforms {
+				if len(m.platform[name].Clusters) != 1 {
+					return fmt.Errorf("%s: campaign workloads run on identical processors: want a one-cluster platform such as single:64, not %s", where, name)
+				}
 			}
 		}
-		if err := params.Validate(); err != nil {
-			return fmt.Errorf("%s: %w", where, err)
-		}
-		m.params = append(m.params, params)
 		if w.Label == "" {
-			w.Label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
+			if w.Trace != "" {
+				w.Label = strings.SplitN(filepath.Base(w.Trace), ".", 2)[0]
+			} else {
+				w.Label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
+			}
 		}
 		if prev, dup := labels[w.Label]; dup {
 			return fmt.Errorf("%s: label %q is also workloads[%d]'s; give each workload a distinct label", where, w.Label, prev)
 		}
 		labels[w.Label] = i
 	}
-	if len(m.Loads) == 0 {
+	if !dagWorkloads && len(m.Loads) > 0 {
+		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, so leave loads out", m.at("loads"))
+	}
+	if !dagWorkloads {
+		m.Loads = nil
+	} else if len(m.Loads) == 0 {
 		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
 	}
 	seenLoad := map[float64]bool{}
@@ -225,17 +249,23 @@ func (m *Manifest) validate() error {
 		seenLoad[l] = true
 	}
 	if len(m.Policies) == 0 {
-		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(engine.Policies(), ", "))
+		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(Policies(), ", "))
 	}
 	seenPolicy := map[string]bool{}
 	for _, p := range m.Policies {
-		if !slices.Contains(engine.Policies(), p) {
-			return fmt.Errorf("%s: unknown policy %q; valid policies: %s", m.at("policies"), p, strings.Join(engine.Policies(), ", "))
+		if !slices.Contains(Policies(), p) {
+			return fmt.Errorf("%s: unknown policy %q; valid policies: %s", m.at("policies"), p, strings.Join(Policies(), ", "))
 		}
 		if seenPolicy[p] {
 			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
 		}
 		seenPolicy[p] = true
+	}
+	if ref := m.Analysis.Reference; ref != "" && !seenPolicy[ref] {
+		return fmt.Errorf("%s: reference %q is not in policies (%s)", m.at("analysis"), ref, strings.Join(m.Policies, ", "))
+	}
+	if err := m.Analysis.WithDefaults().Validate(); err != nil {
+		return fmt.Errorf("%s: %w", m.at("analysis"), err)
 	}
 	for i, x := range m.Exclude {
 		if x == (Exclusion{}) {
@@ -256,7 +286,25 @@ func (m *Manifest) validate() error {
 			return fmt.Errorf("%s[%d]: platform %q is not in platforms", m.at("exclude"), i, x.Platform)
 		}
 	}
+	for i, src := range m.sources {
+		for _, p := range m.Policies {
+			if err := src.allows(p); err != nil && !m.excludedPair(m.Workloads[i].Label, p) {
+				return fmt.Errorf("%s: workload %q: %v (or exclude the pair)", m.at("policies"), m.Workloads[i].Label, err)
+			}
+		}
+	}
 	return nil
+}
+
+// excludedPair reports whether every cell of a workload under a policy is
+// excluded.
+func (m *Manifest) excludedPair(workload, policy string) bool {
+	for _, x := range m.Exclude {
+		if (x.Workload == "" || x.Workload == workload) && (x.Policy == "" || x.Policy == policy) && x.Platform == "" && x.Load == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve makes a platform file path relative to the manifest's folder.

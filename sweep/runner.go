@@ -18,6 +18,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/sweep/store"
 )
@@ -134,12 +135,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}
-	var jobsSchema *store.Schema
-	if m.Record.Jobs {
-		s := JobsSchema()
-		jobsSchema = &s
-	}
-	writer, err := store.NewCellWriter(out, CellsSchema(), jobsSchema, store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
+	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
 	if err != nil {
 		return sum, err
 	}
@@ -186,16 +182,16 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				cache.release(c)
 				return nil // launched after a stop: leave it for resume
 			}
-			row, jobs, err := runCell(gctx, m, cache, c, opts.beforeCell, m.Record.Jobs)
+			row, children, err := runCell(gctx, m, cache, c, opts.beforeCell)
 			cache.release(c)
 			if err != nil && gctx.Err() != nil {
 				return nil // interrupted, not failed: it runs again on resume
 			}
 			if err != nil {
-				row = failedRow(m, c, err)
+				row, children = failedRow(m, c, err), childRows{}
 				failed.Add(1)
 			}
-			if werr := writer.Append(row, jobs); werr != nil {
+			if werr := writer.Append(row, children.ordered(m)...); werr != nil {
 				return fmt.Errorf("writing results: %w", werr)
 			}
 			done.Add(1)
@@ -225,7 +221,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 }
 
 // runCell simulates one cell and returns its row and job rows.
-func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, before func(Cell), recordJobs bool) (row store.Row, jobs []store.Row, err error) {
+func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, before func(Cell)) (row store.Row, children childRows, err error) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -237,16 +233,25 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	}
 	in, err := cache.instance(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, children, err
 	}
 	platform := m.platform[c.Platform]
-	arrivals, err := gen.Arrivals(in.Volumes(), platform.TotalCores(), c.Load)
-	if err != nil {
-		return nil, nil, fmt.Errorf("arrivals: %w", err)
-	}
-	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
-	if err != nil {
-		return nil, nil, err
+	var s *engine.Schedule
+	var campaignRows []campaign.Row
+	if camp := cache.campaigns(c); camp != nil {
+		if s, err = campaign.Simulate(ctx, in, camp, c.Policy, campaign.Options{}); err != nil {
+			return nil, children, err
+		}
+		campaignRows = campaign.Rows(camp, s)
+	} else {
+		arrivals, err := gen.Arrivals(in.Volumes(), platform.TotalCores(), c.Load)
+		if err != nil {
+			return nil, children, fmt.Errorf("arrivals: %w", err)
+		}
+		s, err = engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
+		if err != nil {
+			return nil, children, err
+		}
 	}
 	outcomes := s.Outcomes()
 	var makespan int64
@@ -255,7 +260,7 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	}
 	metrics, err := analysis.ComputeMetrics(outcomes, platform.TotalCores(), makespan)
 	if err != nil {
-		return nil, nil, fmt.Errorf("metrics: %w", err)
+		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
 	row = cellHead(m, c, StatusOK, "", time.Since(start))
 	for _, col := range analysis.MetricColumns() {
@@ -265,12 +270,38 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 			row = append(row, store.Float64(col.Float(&metrics)))
 		}
 	}
-	if recordJobs {
-		jobs = make([]store.Row, len(outcomes))
+	if m.hasCampaigns() {
+		if campaignRows == nil {
+			for range campaign.SummaryColumns() {
+				row = append(row, store.Null())
+			}
+		} else {
+			sum := campaign.Summarize(campaignRows)
+			for _, col := range campaign.SummaryColumns() {
+				if col.Integer {
+					row = append(row, store.Int64(col.Int(&sum)))
+				} else {
+					row = append(row, store.Float64(col.Float(&sum)))
+				}
+			}
+		}
+	}
+	if m.Record.Campaigns {
+		for _, r := range campaignRows {
+			children.campaigns = append(children.campaigns, store.Row{
+				store.String(c.ID), store.String(r.User), store.String(r.Profile), store.Int64(r.Campaign),
+				store.Int64(r.Jobs), store.Int64(r.SubmitTicks), store.Int64(r.CompletionTicks),
+				store.Int64(r.WorkTicks), store.Float64(r.Stretch),
+			})
+		}
+	}
+	if m.Record.Jobs {
+		jobs := make([]store.Row, len(outcomes))
+		children.jobs = jobs
 		for j, o := range outcomes {
 			jm, err := analysis.ComputeJobMetrics(o)
 			if err != nil {
-				return nil, nil, fmt.Errorf("job %d metrics: %w", j, err)
+				return nil, children, fmt.Errorf("job %d metrics: %w", j, err)
 			}
 			jobs[j] = store.Row{
 				store.String(c.ID), store.Int64(int64(j)), store.Int64(o.ArrivalTick), store.Int64(o.StartTick),
@@ -279,7 +310,22 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 			}
 		}
 	}
-	return row, jobs, nil
+	return row, children, nil
+}
+
+// childRows are a cell's rows in the tables other than cells.
+type childRows struct{ jobs, campaigns []store.Row }
+
+// ordered returns the rows in the order of Manifest.childSchemas.
+func (r childRows) ordered(m *Manifest) [][]store.Row {
+	var out [][]store.Row
+	if m.Record.Jobs {
+		out = append(out, r.jobs)
+	}
+	if m.Record.Campaigns {
+		out = append(out, r.campaigns)
+	}
+	return out
 }
 
 func cellHead(m *Manifest, c Cell, status, errText string, wall time.Duration) store.Row {
@@ -287,16 +333,20 @@ func cellHead(m *Manifest, c Cell, status, errText string, wall time.Duration) s
 	if errText != "" {
 		errValue = store.String(errText)
 	}
+	load := store.Null()
+	if c.Load != 0 {
+		load = store.Float64(c.Load)
+	}
 	return store.Row{
 		store.String(c.ID), store.String(m.Experiment), store.String(c.Workload), store.String(c.Generator),
-		store.Int64(int64(c.Instance)), store.Float64(c.Load), store.String(c.Platform), store.String(c.Policy),
+		store.Int64(int64(c.Instance)), load, store.String(c.Platform), store.String(c.Policy),
 		store.Int64(int64(c.WorkloadSeed[0])), store.String(status), errValue, store.Int64(wall.Milliseconds()),
 	}
 }
 
 func failedRow(m *Manifest, c Cell, err error) store.Row {
 	row := cellHead(m, c, StatusFailed, err.Error(), 0)
-	for range analysis.MetricColumns() {
+	for range len(m.CellsSchema().Columns) - len(row) {
 		row = append(row, store.Null())
 	}
 	return row
@@ -315,6 +365,7 @@ type cacheEntry struct {
 	once      sync.Once
 	remaining int // cells still to run
 	compiled  map[string]*engine.Instance
+	campaigns *campaign.Workload // for campaign sources
 	err       error
 }
 
@@ -331,31 +382,52 @@ func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
 	return c
 }
 
+// build generates the cell's workload instance and compiles it for every
+// platform of the manifest.
+func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign.Workload, error) {
+	src := c.m.sources[cell.spec]
+	compiled := map[string]*engine.Instance{}
+	if src.campaigns {
+		w, err := src.campaignWorkload(c.m.Seed, cell.Instance)
+		if err != nil {
+			return nil, nil, fmt.Errorf("building %s instance %d: %w", cell.Workload, cell.Instance, err)
+		}
+		for _, name := range c.m.Platforms {
+			if compiled[name], err = w.Compile(c.m.platform[name].TotalCores()); err != nil {
+				return nil, nil, fmt.Errorf("%s instance %d on %s: %w", cell.Workload, cell.Instance, name, err)
+			}
+		}
+		return compiled, w, nil
+	}
+	w, err := src.dagWorkload(c.m.Seed, cell.Instance)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generating %s instance %d: %w", cell.Workload, cell.Instance, err)
+	}
+	net, _ := c.m.network()
+	for _, name := range c.m.Platforms {
+		if compiled[name], err = engine.Compile(w, c.m.platform[name], net); err != nil {
+			return nil, nil, fmt.Errorf("%s instance %d on %s: %w", cell.Workload, cell.Instance, name, err)
+		}
+	}
+	return compiled, nil, nil
+}
+
 func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
 	c.mu.Lock()
 	e := c.entries[cell.group]
 	c.mu.Unlock()
-	e.once.Do(func() {
-		w, err := gen.Generate(c.m.params[cell.spec], c.m.Seed, cell.Instance)
-		if err != nil {
-			e.err = fmt.Errorf("generating %s instance %d: %w", cell.Workload, cell.Instance, err)
-			return
-		}
-		net, _ := c.m.network()
-		e.compiled = map[string]*engine.Instance{}
-		for _, name := range c.m.Platforms {
-			in, err := engine.Compile(w, c.m.platform[name], net)
-			if err != nil {
-				e.err = fmt.Errorf("%s instance %d on %s: %w", cell.Workload, cell.Instance, name, err)
-				return
-			}
-			e.compiled[name] = in
-		}
-	})
+	e.once.Do(func() { e.compiled, e.campaigns, e.err = c.build(cell) })
 	if e.err != nil {
 		return nil, e.err
 	}
 	return e.compiled[cell.Platform], nil
+}
+
+// campaigns returns the cell's campaign workload, nil for DAG workloads.
+func (c *instanceCache) campaigns(cell Cell) *campaign.Workload {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries[cell.group].campaigns
 }
 
 func (c *instanceCache) release(cell Cell) {
@@ -405,9 +477,13 @@ func repair(out string, plan *Plan) ([]string, error) {
 	// part; a young orphan may belong to a live shard process.
 	const settle = 10 * time.Second
 	for attempt := 0; ; attempt++ {
-		orphans, err := store.Orphans(out, "jobs", "cells")
-		if err != nil {
-			return warnings, err
+		var orphans []string
+		for _, child := range []string{"jobs", "campaigns"} {
+			o, err := store.Orphans(out, child, "cells")
+			if err != nil {
+				return warnings, err
+			}
+			orphans = append(orphans, o...)
 		}
 		young := false
 		for _, path := range orphans {
@@ -430,7 +506,7 @@ func repair(out string, plan *Plan) ([]string, error) {
 		}
 		time.Sleep(settle)
 	}
-	for _, table := range []string{"cells", "jobs"} {
+	for _, table := range []string{"cells", "jobs", "campaigns"} {
 		if _, err := store.RemoveStaleTemps(out, table, "", time.Now().Add(-24*time.Hour)); err != nil {
 			return warnings, err
 		}
@@ -539,12 +615,20 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	for _, l := range m.Loads {
 		loads = append(loads, formatLoad(l))
 	}
+	if len(loads) == 0 {
+		loads = []string{"none (closed loop)"}
+	}
 	return []Axis{
 		count("workload", workloads, func(c Cell) string {
 			return fmt.Sprintf("%s (%d instances)", c.Workload, m.Workloads[c.spec].Instances)
 		}),
 		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
-		count("load", loads, func(c Cell) string { return formatLoad(c.Load) }),
+		count("load", loads, func(c Cell) string {
+			if c.Load == 0 {
+				return "none (closed loop)"
+			}
+			return formatLoad(c.Load)
+		}),
 		count("policy", m.Policies, func(c Cell) string { return c.Policy }),
 	}
 }
@@ -573,15 +657,16 @@ func (p *Plan) Write(w io.Writer) {
 }
 
 // CellsSchema is the cells table: one row per cell, the metric columns of
-// analysis.MetricColumns after the cell's identity.
-func CellsSchema() store.Schema {
+// analysis.MetricColumns after the cell's identity, and when the manifest
+// has campaign workloads the campaign summary columns (null for DAG cells).
+func (m *Manifest) CellsSchema() store.Schema {
 	cols := []store.Column{
 		{Name: "cell_id", Type: store.TypeString},
 		{Name: "experiment", Type: store.TypeString},
 		{Name: "workload", Type: store.TypeString},
 		{Name: "generator", Type: store.TypeString},
 		{Name: "instance", Type: store.TypeInt64},
-		{Name: "load", Type: store.TypeFloat64},
+		{Name: "load", Type: store.TypeFloat64, Nullable: true},
 		{Name: "platform", Type: store.TypeString},
 		{Name: "policy", Type: store.TypeString},
 		{Name: "seed", Type: store.TypeInt64},
@@ -589,14 +674,53 @@ func CellsSchema() store.Schema {
 		{Name: "error", Type: store.TypeString, Nullable: true},
 		{Name: "wall_ms", Type: store.TypeInt64},
 	}
-	for _, c := range analysis.MetricColumns() {
-		t := store.TypeFloat64
-		if c.Integer {
-			t = store.TypeInt64
+	typ := func(integer bool) store.Type {
+		if integer {
+			return store.TypeInt64
 		}
-		cols = append(cols, store.Column{Name: c.Name, Type: t, Nullable: true})
+		return store.TypeFloat64
+	}
+	for _, c := range analysis.MetricColumns() {
+		cols = append(cols, store.Column{Name: c.Name, Type: typ(c.Integer), Nullable: true})
+	}
+	if m.hasCampaigns() {
+		for _, c := range campaign.SummaryColumns() {
+			cols = append(cols, store.Column{Name: c.Name, Type: typ(c.Integer), Nullable: true})
+		}
 	}
 	return store.Schema{Table: "cells", Columns: cols}
+}
+
+func (m *Manifest) hasCampaigns() bool {
+	for _, s := range m.sources {
+		if s.campaigns {
+			return true
+		}
+	}
+	return false
+}
+
+// childSchemas are the tables besides cells that the manifest records.
+func (m *Manifest) childSchemas() []store.Schema {
+	var out []store.Schema
+	if m.Record.Jobs {
+		out = append(out, JobsSchema())
+	}
+	if m.Record.Campaigns {
+		out = append(out, CampaignsSchema())
+	}
+	return out
+}
+
+// CampaignsSchema is the campaigns table: one row per campaign per cell.
+func CampaignsSchema() store.Schema {
+	i := store.TypeInt64
+	return store.Schema{Table: "campaigns", Columns: []store.Column{
+		{Name: "cell_id", Type: store.TypeString}, {Name: "user", Type: store.TypeString},
+		{Name: "profile", Type: store.TypeString}, {Name: "campaign", Type: i}, {Name: "jobs", Type: i},
+		{Name: "submit", Type: i}, {Name: "completion", Type: i}, {Name: "work", Type: i},
+		{Name: "stretch", Type: store.TypeFloat64},
+	}}
 }
 
 // JobsSchema is the jobs table: one row per job per cell.

@@ -38,7 +38,12 @@ func mustRun(t *testing.T, m *Manifest, opts RunOptions) *Summary {
 // written bit-exactly. It fails on a duplicate row key.
 func table(t *testing.T, dir, name string, key func(row []string) string) []string {
 	t.Helper()
-	schema := CellsSchema()
+	return tableOf(t, loadSmall(t), dir, name, key)
+}
+
+func tableOf(t *testing.T, m *Manifest, dir, name string, key func(row []string) string) []string {
+	t.Helper()
+	schema := m.CellsSchema()
 	if name == "jobs" {
 		schema = JobsSchema()
 	}

@@ -20,8 +20,9 @@ const (
 type FlushPolicy struct {
 	// Cells is the most cell rows held before a flush.
 	Cells int
-	// JobRows is the most job rows held before a flush; it bounds the
-	// size of a jobs part, not memory, which RowGroupRows bounds.
+	// JobRows is the most rows of any child table held before a flush; it
+	// bounds the size of a child part, not memory, which RowGroupRows
+	// bounds.
 	JobRows int
 	// Interval is the longest time since the last flush before the next.
 	Interval time.Duration
@@ -29,26 +30,26 @@ type FlushPolicy struct {
 	Now func() time.Time
 }
 
-// CellWriter writes the cells table and, optionally, the jobs table of a
-// sweep. Its unit is a cell: Append takes a cell's row together with its
-// job rows. A flush publishes the jobs part first and then the cells part,
-// both named part-<tag>-<seq>.parquet, so a cell row is never on disk
-// before its job rows; a jobs part without its cells part is the trace of
-// a kill between the two and is reported by Orphans. A CellWriter is safe
-// for concurrent use.
+// CellWriter writes the cells table of a sweep and its child tables (such
+// as jobs: rows that belong to a cell). Its unit is a cell: Append takes a
+// cell's row together with its child rows. A flush publishes every child
+// part first and then the cells part, all named part-<tag>-<seq>.parquet,
+// so a cell row is never on disk before its child rows; a child part
+// without its cells part is the trace of a kill in between and is reported
+// by Orphans. A CellWriter is safe for concurrent use.
 type CellWriter struct {
 	mu        sync.Mutex
 	cells     *PartWriter
-	jobs      *PartWriter // nil when job rows are not recorded
+	children  []*PartWriter
 	policy    FlushPolicy
 	lastFlush time.Time
 	err       error // sticky: once a flush failed, nothing more is published
 	closed    bool
 }
 
-// NewCellWriter prepares writers for the cells table and, unless jobs is
-// nil, the jobs table, both under dir with the same options.
-func NewCellWriter(dir string, cells Schema, jobs *Schema, opts WriterOptions, policy FlushPolicy) (*CellWriter, error) {
+// NewCellWriter prepares writers for the cells table and each child table,
+// all under dir with the same options.
+func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptions, policy FlushPolicy) (*CellWriter, error) {
 	if policy.Cells < 0 || policy.JobRows < 0 || policy.Interval < 0 {
 		return nil, fmt.Errorf("store: flush policy %+v has a negative limit; use 0 for the default", policy)
 	}
@@ -64,35 +65,44 @@ func NewCellWriter(dir string, cells Schema, jobs *Schema, opts WriterOptions, p
 	if policy.Now == nil {
 		policy.Now = time.Now
 	}
-	if jobs != nil && jobs.Table == cells.Table {
-		return nil, fmt.Errorf("store: cells and jobs schemas both name table %q; they need separate tables", cells.Table)
+	tables := map[string]bool{cells.Table: true}
+	for _, c := range children {
+		if tables[c.Table] {
+			return nil, fmt.Errorf("store: two schemas name table %q; every table needs its own", c.Table)
+		}
+		tables[c.Table] = true
 	}
 	w := &CellWriter{policy: policy, lastFlush: policy.Now()}
 	var err error
 	if w.cells, err = NewPartWriter(dir, cells, opts); err != nil {
 		return nil, err
 	}
-	if jobs != nil {
-		if w.jobs, err = NewPartWriter(dir, *jobs, opts); err != nil {
-			w.cells.Close()
+	for _, c := range children {
+		pw, err := NewPartWriter(dir, c, opts)
+		if err != nil {
+			w.closeAll()
 			return nil, err
 		}
+		w.children = append(w.children, pw)
 	}
 	return w, nil
 }
 
-// Append adds one cell's row and its job rows, then flushes if the policy
-// says so. It changes nothing when any row does not fit its schema.
-func (w *CellWriter) Append(cell Row, jobs []Row) error {
+// Append adds one cell's row and its child rows (children[i] for the i-th
+// child table; missing trailing entries mean no rows), then flushes if the
+// policy says so. It changes nothing when any row does not fit its schema.
+func (w *CellWriter) Append(cell Row, children ...[]Row) error {
 	if err := w.cells.schema.checkRow(cell); err != nil {
 		return err
 	}
-	if w.jobs == nil && len(jobs) > 0 {
-		return fmt.Errorf("store: %d job rows for a writer without a jobs table", len(jobs))
+	if len(children) > len(w.children) {
+		return fmt.Errorf("store: rows for %d child tables, the writer has %d", len(children), len(w.children))
 	}
-	for i, job := range jobs {
-		if err := w.jobs.schema.checkRow(job); err != nil {
-			return fmt.Errorf("%w (job row %d)", err, i)
+	for t, rows := range children {
+		for i, row := range rows {
+			if err := w.children[t].schema.checkRow(row); err != nil {
+				return fmt.Errorf("%w (%s row %d)", err, w.children[t].Table(), i)
+			}
 		}
 	}
 
@@ -101,10 +111,12 @@ func (w *CellWriter) Append(cell Row, jobs []Row) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	for _, job := range jobs {
-		w.jobs.appendChecked(job)
-		if err := w.jobs.maybeWriteGroup(); err != nil {
-			return w.failLocked(err)
+	for t, rows := range children {
+		for _, row := range rows {
+			w.children[t].appendChecked(row)
+			if err := w.children[t].maybeWriteGroup(); err != nil {
+				return w.failLocked(err)
+			}
 		}
 	}
 	w.cells.appendChecked(cell)
@@ -152,15 +164,20 @@ func (w *CellWriter) Close() error {
 	}
 	w.closed = true
 	// After a failure the cells writer already discarded its rows, so
-	// closing cannot publish cells whose jobs were lost.
-	closeErr := w.cells.Close()
-	if w.jobs != nil {
-		closeErr = errors.Join(w.jobs.Close(), closeErr)
-	}
+	// closing cannot publish cells whose child rows were lost.
+	closeErr := w.closeAll()
 	if err != nil {
 		return err
 	}
 	return closeErr
+}
+
+func (w *CellWriter) closeAll() error {
+	err := w.cells.Close()
+	for _, c := range w.children {
+		err = errors.Join(c.Close(), err)
+	}
+	return err
 }
 
 func (w *CellWriter) usable() error {
@@ -171,24 +188,24 @@ func (w *CellWriter) usable() error {
 }
 
 func (w *CellWriter) maybeFlushLocked() error {
-	jobRows := 0
-	if w.jobs != nil {
-		jobRows = w.jobs.Pending()
+	childRows := 0
+	for _, c := range w.children {
+		childRows = max(childRows, c.Pending())
 	}
 	cells := w.cells.Pending()
-	due := cells >= w.policy.Cells || jobRows >= w.policy.JobRows ||
-		cells+jobRows > 0 && w.policy.Now().Sub(w.lastFlush) >= w.policy.Interval
+	due := cells >= w.policy.Cells || childRows >= w.policy.JobRows ||
+		cells+childRows > 0 && w.policy.Now().Sub(w.lastFlush) >= w.policy.Interval
 	if !due {
 		return nil
 	}
 	return w.flushLocked()
 }
 
-// flushLocked publishes jobs before cells; if the jobs part fails, the
-// cells are discarded unpublished.
+// flushLocked publishes the child tables before cells; if a child part
+// fails, the cells are discarded unpublished.
 func (w *CellWriter) flushLocked() error {
-	if w.jobs != nil {
-		if _, err := w.jobs.Flush(); err != nil {
+	for _, c := range w.children {
+		if _, err := c.Flush(); err != nil {
 			return w.failLocked(err)
 		}
 	}
@@ -199,10 +216,10 @@ func (w *CellWriter) flushLocked() error {
 	return nil
 }
 
-// failLocked makes err sticky and discards both tables' unpublished rows.
+// failLocked makes err sticky and discards every table's unpublished rows.
 func (w *CellWriter) failLocked(err error) error {
-	for _, pw := range []*PartWriter{w.jobs, w.cells} {
-		if pw != nil && pw.err == nil {
+	for _, pw := range append([]*PartWriter{w.cells}, w.children...) {
+		if pw.err == nil {
 			pw.err = err
 			pw.discard()
 		}

@@ -1,0 +1,343 @@
+package campaign
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/sweep-sched/sweep/engine"
+)
+
+// Orders of the jobs inside a campaign under ostrich (Options.JobOrder).
+const (
+	JobOrderSPT  = "spt"  // shortest processing time first (default)
+	JobOrderLPT  = "lpt"  // longest processing time first
+	JobOrderFIFO = "fifo" // the campaign's listed order
+)
+
+// Options tunes a policy.
+type Options struct {
+	// JobOrder orders the jobs inside a campaign under ostrich: JobOrderSPT
+	// (the default, also when empty), JobOrderLPT or JobOrderFIFO; ties go
+	// to the listed order. fcfs always uses the listed order.
+	JobOrder string
+	// StretchBase is what RowsWith divides a campaign's flow time by:
+	// StretchBaseAlone (the default, also when empty) or StretchBaseBound.
+	// It does not change the schedule.
+	StretchBase string
+}
+
+// Policies lists the policies Simulate accepts.
+func Policies() []string { return []string{"fcfs", "ostrich", "log"} }
+
+// Simulate schedules campaign workload w, compiled as in (see
+// Workload.Compile; the platform must be one cluster of identical
+// processors), under policy and returns the schedule. JobArrival is each
+// campaign's real submission tick. fcfs and ostrich run in the engine with
+// the closed-loop release; log builds the recorded schedule directly.
+func Simulate(ctx context.Context, in *engine.Instance, w *Workload, policy string, opts Options) (*engine.Schedule, error) {
+	if err := check(in, w); err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", policy, err)
+	}
+	if err := checkStretchBase(opts.StretchBase); err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", policy, err)
+	}
+	var newOrder func(v *engine.View, cluster int) engine.Order
+	switch policy {
+	case "fcfs":
+		newOrder = func(v *engine.View, _ int) engine.Order {
+			return &fcfsOrder{view: v, in: in}
+		}
+	case "ostrich":
+		inner, err := jobOrder(in, opts.JobOrder)
+		if err != nil {
+			return nil, fmt.Errorf("simulate ostrich: %w", err)
+		}
+		newOrder = func(v *engine.View, _ int) engine.Order { return newOstrichOrder(v, in, w, inner) }
+	case "log":
+		s, err := logSchedule(in, w)
+		if err != nil {
+			return nil, fmt.Errorf("simulate log: %w", err)
+		}
+		return s, nil
+	default:
+		return nil, fmt.Errorf("unknown campaign policy %q; valid policies: %v", policy, Policies())
+	}
+	s, err := engine.Simulate(ctx, in, engine.Options{Release: newClosedLoop(w), Order: newOrder})
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", policy, err)
+	}
+	return s, nil
+}
+
+// check verifies that in is w compiled on identical processors.
+func check(in *engine.Instance, w *Workload) error {
+	if n := len(in.Platform.Clusters); n != 1 {
+		return fmt.Errorf("platform %s has %d clusters; campaign scheduling wants one cluster of identical processors (single:m)", in.Platform.Name, n)
+	}
+	if in.Jobs() != len(w.Campaigns) {
+		return fmt.Errorf("instance has %d jobs but the workload %d campaigns; compile the instance from this workload", in.Jobs(), len(w.Campaigns))
+	}
+	for j := range w.Campaigns {
+		first, end := in.JobTasks(j)
+		if end-first != len(w.Campaigns[j].Jobs) {
+			return fmt.Errorf("instance job %d has %d tasks but campaign %d has %d jobs; compile the instance from this workload", j, end-first, j, len(w.Campaigns[j].Jobs))
+		}
+		for g := first; g < end; g++ {
+			job := &w.Campaigns[j].Jobs[g-first]
+			if in.Cores(g) != 1 || in.Exec(g) != job.ExecTicks || in.Release(g) != job.ReleaseTicks {
+				return fmt.Errorf("instance task %d differs from campaign %d job %d; compile the instance from this workload", g, j, g-first)
+			}
+		}
+	}
+	return nil
+}
+
+// closedLoop submits each user's campaigns one after another: the first at
+// its submit time, the next at max(its submit time, completion of the
+// previous + its think time).
+type closedLoop struct {
+	w    *Workload
+	next []int // campaign -> the user's next campaign, -1 if none
+}
+
+func newClosedLoop(w *Workload) *closedLoop {
+	next := make([]int, len(w.Campaigns))
+	last := make([]int, len(w.Users))
+	for u := range last {
+		last[u] = -1
+	}
+	for c := range w.Campaigns {
+		next[c] = -1
+		u := w.Campaigns[c].User
+		if last[u] >= 0 {
+			next[last[u]] = c
+		}
+		last[u] = c
+	}
+	return &closedLoop{w: w, next: next}
+}
+
+func (r *closedLoop) Start(submit func(job int, tick int64)) error {
+	first := make([]bool, len(r.w.Users))
+	for c := range r.w.Campaigns {
+		if u := r.w.Campaigns[c].User; !first[u] {
+			first[u] = true
+			submit(c, r.w.Campaigns[c].SubmitTicks)
+		}
+	}
+	return nil
+}
+
+func (r *closedLoop) JobFinished(c int, tick int64, submit func(job int, tick int64)) {
+	if n := r.next[c]; n >= 0 {
+		next := &r.w.Campaigns[n]
+		submit(n, max(next.SubmitTicks, tick+next.ThinkTicks))
+	}
+}
+
+// taskHeap is a binary min-heap of global task indices under less.
+type taskHeap struct {
+	items []int32
+	less  func(a, b int32) bool
+}
+
+func (h *taskHeap) push(g int32) {
+	h.items = append(h.items, g)
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(h.items[i], h.items[p]) {
+			return
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *taskHeap) pop() int32 {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && h.less(h.items[r], h.items[l]) {
+			m = r
+		}
+		if !h.less(h.items[m], h.items[i]) {
+			break
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+	return top
+}
+
+// fcfsOrder serves tasks by (campaign submission tick, campaign index,
+// task index): campaigns in submission order, jobs in listed order.
+type fcfsOrder struct {
+	view *engine.View
+	in   *engine.Instance
+	heap *taskHeap
+}
+
+func (o *fcfsOrder) Push(g int32, _ int64) {
+	if o.heap == nil {
+		o.heap = &taskHeap{less: func(a, b int32) bool {
+			ta, tb := o.view.JobArrival(o.in.TaskJob(int(a))), o.view.JobArrival(o.in.TaskJob(int(b)))
+			return ta < tb || (ta == tb && a < b)
+		}}
+	}
+	o.heap.push(g)
+}
+func (o *fcfsOrder) BeginPass(int64) {}
+func (o *fcfsOrder) Len() int {
+	if o.heap == nil {
+		return 0
+	}
+	return len(o.heap.items)
+}
+func (o *fcfsOrder) Head() (int32, bool) {
+	if o.Len() == 0 {
+		return 0, false
+	}
+	return o.heap.items[0], true
+}
+func (o *fcfsOrder) Pop() int32 { return o.heap.pop() }
+
+// jobOrder returns the task comparison for a JobOrder name.
+func jobOrder(in *engine.Instance, name string) (func(a, b int32) bool, error) {
+	switch name {
+	case JobOrderSPT, "":
+		return func(a, b int32) bool {
+			ea, eb := in.Exec(int(a)), in.Exec(int(b))
+			return ea < eb || (ea == eb && a < b)
+		}, nil
+	case JobOrderLPT:
+		return func(a, b int32) bool {
+			ea, eb := in.Exec(int(a)), in.Exec(int(b))
+			return ea > eb || (ea == eb && a < b)
+		}, nil
+	case JobOrderFIFO:
+		return func(a, b int32) bool { return a < b }, nil
+	}
+	return nil, fmt.Errorf("job order %q: want %q, %q or %q", name, JobOrderSPT, JobOrderLPT, JobOrderFIFO)
+}
+
+// ostrichOrder keeps the virtual schedule and, at every pass, ranks the
+// submitted campaigns with ready jobs by virtual completion time.
+type ostrichOrder struct {
+	view    *engine.View
+	in      *engine.Instance
+	virtual *VirtualSchedule
+	userOf  []int
+	inner   func(a, b int32) bool
+
+	ready  []*taskHeap // per campaign
+	ranked []int       // campaigns with ready jobs; sorted at BeginPass
+	n      int
+}
+
+func newOstrichOrder(v *engine.View, in *engine.Instance, w *Workload, inner func(a, b int32) bool) *ostrichOrder {
+	o := &ostrichOrder{
+		view:    v,
+		in:      in,
+		virtual: NewVirtualSchedule(int(in.Platform.TotalCores()), len(w.Users), len(w.Campaigns)),
+		userOf:  make([]int, len(w.Campaigns)),
+		inner:   inner,
+		ready:   make([]*taskHeap, len(w.Campaigns)),
+	}
+	for c := range w.Campaigns {
+		o.userOf[c] = w.Campaigns[c].User
+	}
+	return o
+}
+
+func (o *ostrichOrder) Len() int { return o.n }
+
+// Push receives a campaign's jobs at its submission; the first of them
+// submits the campaign to the virtual schedule.
+func (o *ostrichOrder) Push(g int32, now int64) {
+	c := o.in.TaskJob(int(g))
+	if o.ready[c] == nil {
+		o.virtual.Submit(c, o.userOf[c], now, o.in.Volume(c))
+		o.ready[c] = &taskHeap{less: o.inner}
+	}
+	if len(o.ready[c].items) == 0 {
+		o.ranked = append(o.ranked, c)
+	}
+	o.ready[c].push(g)
+	o.n++
+}
+
+// BeginPass brings the virtual schedule to now and ranks the campaigns by
+// virtual completion, then campaign index. The ranking cannot change
+// within the pass: starting a job does not touch the virtual schedule.
+func (o *ostrichOrder) BeginPass(now int64) {
+	o.virtual.AdvanceTo(now)
+	o.ranked = slices.DeleteFunc(o.ranked, func(c int) bool { return len(o.ready[c].items) == 0 })
+	keys := make(map[int]*big.Rat, len(o.ranked))
+	for _, c := range o.ranked {
+		keys[c] = o.virtual.Completion(c)
+	}
+	slices.SortFunc(o.ranked, func(a, b int) int {
+		return cmp.Or(keys[a].Cmp(keys[b]), cmp.Compare(a, b))
+	})
+}
+
+func (o *ostrichOrder) Head() (int32, bool) {
+	for len(o.ranked) > 0 {
+		if h := o.ready[o.ranked[0]]; len(h.items) > 0 {
+			return h.items[0], true
+		}
+		o.ranked = o.ranked[1:]
+	}
+	return 0, false
+}
+
+func (o *ostrichOrder) Pop() int32 {
+	o.Head()
+	o.n--
+	return o.ready[o.ranked[0]].pop()
+}
+
+// logSchedule is the recorded schedule of a trace workload: every job
+// starts at its LogStartTicks; campaigns arrive at their submit time.
+func logSchedule(in *engine.Instance, w *Workload) (*engine.Schedule, error) {
+	n, nc := in.Tasks(), len(w.Campaigns)
+	s := &engine.Schedule{
+		Instance:    in,
+		TaskCluster: make([]int32, n),
+		TaskStart:   make([]int64, n),
+		TaskFinish:  make([]int64, n),
+		JobArrival:  make([]int64, nc),
+		JobStart:    make([]int64, nc),
+		JobFinish:   make([]int64, nc),
+	}
+	for c := range w.Campaigns {
+		camp := &w.Campaigns[c]
+		first, _ := in.JobTasks(c)
+		s.JobArrival[c] = camp.SubmitTicks
+		s.JobStart[c] = -1
+		for k, j := range camp.Jobs {
+			if j.LogStartTicks == nil {
+				return nil, fmt.Errorf("campaign %d job %d has no recorded start (log_start); the log policy needs a trace workload", c, k)
+			}
+			g := first + k
+			s.TaskStart[g] = *j.LogStartTicks
+			s.TaskFinish[g] = *j.LogStartTicks + j.ExecTicks
+			if s.JobStart[c] < 0 || s.TaskStart[g] < s.JobStart[c] {
+				s.JobStart[c] = s.TaskStart[g]
+			}
+			s.JobFinish[c] = max(s.JobFinish[c], s.TaskFinish[g])
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,274 @@
+package campaign
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func jobsOf(execs ...int64) []Job {
+	out := make([]Job, len(execs))
+	for i, e := range execs {
+		out[i] = Job{ExecTicks: e}
+	}
+	return out
+}
+
+func simulate(t *testing.T, w *Workload, machines int, policy string, opts Options) ([]Row, []int64, []int64) {
+	t.Helper()
+	in, err := w.Compile(machines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Simulate(context.Background(), in, w, policy, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Rows(w, s), s.TaskStart, s.JobArrival
+}
+
+// threeUsers is a hand-made set on 1 machine: user A submits a1 = [3] at 0
+// and, in closed loop, a2 = [1]; user B submits b1 = [4] at 1; user C
+// submits c1 = [1] at 2. Campaign indices: a1 0, a2 1, b1 2, c1 3.
+func threeUsers() *Workload {
+	return &Workload{
+		Users: []User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
+		Campaigns: []Campaign{
+			{User: 0, SubmitTicks: 0, Jobs: jobsOf(3)},
+			{User: 0, SubmitTicks: 0, Jobs: jobsOf(1)},
+			{User: 1, SubmitTicks: 1, Jobs: jobsOf(4)},
+			{User: 2, SubmitTicks: 2, Jobs: jobsOf(1)},
+		},
+	}
+}
+
+func TestPoliciesOnThreeUsers(t *testing.T) {
+	for _, tc := range []struct {
+		policy     string
+		submit     []int64
+		completion []int64
+		stretch    []float64
+	}{
+		{
+			policy: "fcfs",
+			// a1 runs 0-3; a2 is submitted at 3, behind b1 (1) and c1 (2):
+			// b1 3-7, c1 7-8, a2 8-9. Alone on 1 machine a campaign takes
+			// its work: 3, 1, 4, 1.
+			submit:     []int64{0, 3, 1, 2},
+			completion: []int64{3, 9, 7, 8},
+			stretch:    []float64{1, 6, 1.5, 6},
+		},
+		{
+			policy: "ostrich",
+			// Virtual schedule (m = 1): at 1, A has 2 left, k = 2: C(a1) =
+			// 1 + 2x2 = 5, C(b1) = 1 + 2x4 = 9. At 2, A 1.5 and B 3.5 left,
+			// k = 3: C(c1) = 2 + 3x1 = 5. At 3 (a1 done in real, 7/6 left
+			// virtually; B 19/6; C 2/3), a2 queues behind a1: C(a2) = 3 +
+			// 3x(7/6 + 1) = 9.5 < C(b1) = 3 + 3x19/6 = 12.5, C(c1) = 5:
+			// c1 runs 3-4. At 4 C(a2) = 4 + 3x(5/6 + 1) = 9.5 < C(b1) =
+			// 12.5: a2 4-5, then b1 5-9.
+			submit:     []int64{0, 3, 1, 2},
+			completion: []int64{3, 5, 9, 4},
+			stretch:    []float64{1, 2, 2, 2},
+		},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			rows, _, _ := simulate(t, threeUsers(), 1, tc.policy, Options{})
+			for c, r := range rows {
+				if r.SubmitTicks != tc.submit[c] || r.CompletionTicks != tc.completion[c] || r.Stretch != tc.stretch[c] {
+					t.Errorf("campaign %d: submit %d completion %d stretch %g; want %d %d %g",
+						c, r.SubmitTicks, r.CompletionTicks, r.Stretch, tc.submit[c], tc.completion[c], tc.stretch[c])
+				}
+			}
+		})
+	}
+}
+
+// TestOstrichJobOrder: one campaign [5, 1, 3] alone on 1 machine runs its
+// jobs back to back in the chosen order.
+func TestOstrichJobOrder(t *testing.T) {
+	for _, tc := range []struct {
+		order string
+		start []int64 // per listed job
+	}{
+		{"", []int64{4, 0, 1}},     // SPT: 1 (0-1), 3 (1-4), 5 (4-9)
+		{"lpt", []int64{0, 8, 5}},  // LPT: 5 (0-5), 3 (5-8), 1 (8-9)
+		{"fifo", []int64{0, 5, 6}}, // listed: 5 (0-5), 1 (5-6), 3 (6-9)
+	} {
+		w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(5, 1, 3)}}}
+		_, start, _ := simulate(t, w, 1, "ostrich", Options{JobOrder: tc.order})
+		if !slices.Equal(start, tc.start) {
+			t.Errorf("order %q: starts %v, want %v", tc.order, start, tc.start)
+		}
+	}
+	w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
+	in, _ := w.Compile(1)
+	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{JobOrder: "random"}); err == nil || !strings.Contains(err.Error(), `"spt"`) {
+		t.Errorf("unknown job order: error %v, want one listing the valid orders", err)
+	}
+}
+
+// TestClosedLoopRelease: one user on 1 machine. c1 = [2] at 0 completes at
+// 2; c2 (submit 1, think 3) is submitted at max(1, 2+3) = 5 and completes
+// at 6; c3 (submit 10, think 0) is submitted at max(10, 6+0) = 10 and
+// completes at 11.
+func TestClosedLoopRelease(t *testing.T) {
+	w := &Workload{
+		Users: []User{{ID: "A"}},
+		Campaigns: []Campaign{
+			{Jobs: jobsOf(2)},
+			{SubmitTicks: 1, ThinkTicks: 3, Jobs: jobsOf(1)},
+			{SubmitTicks: 10, Jobs: jobsOf(1)},
+		},
+	}
+	for _, policy := range []string{"fcfs", "ostrich"} {
+		rows, _, arrival := simulate(t, w, 1, policy, Options{})
+		if want := []int64{0, 5, 10}; !slices.Equal(arrival, want) {
+			t.Errorf("%s: submissions %v, want %v", policy, arrival, want)
+		}
+		var done []int64
+		for _, r := range rows {
+			done = append(done, r.CompletionTicks)
+		}
+		if want := []int64{2, 6, 11}; !slices.Equal(done, want) {
+			t.Errorf("%s: completions %v, want %v", policy, done, want)
+		}
+	}
+}
+
+// TestLogReplay: 2 machines. Campaign 0 (submit 0) has jobs exec 3
+// recorded at 2 and exec 1 at 0: it completes at 5; alone on 2
+// machines it takes 3 (both at 0), stretch 5/3. Campaign 1 (submit 4) has
+// exec 2 recorded at 7: completes at 9, alone 2, stretch 5/2.
+func TestLogReplay(t *testing.T) {
+	at := func(t int64) *int64 { return &t }
+	w := &Workload{
+		Users: []User{{ID: "A"}, {ID: "B"}},
+		Campaigns: []Campaign{
+			{User: 0, Jobs: []Job{{ExecTicks: 3, LogStartTicks: at(2)}, {ExecTicks: 1, LogStartTicks: at(0)}}},
+			{User: 1, SubmitTicks: 4, Jobs: []Job{{ExecTicks: 2, LogStartTicks: at(7)}}},
+		},
+	}
+	rows, start, _ := simulate(t, w, 2, "log", Options{})
+	if want := []int64{2, 0, 7}; !slices.Equal(start, want) {
+		t.Errorf("starts %v, want %v", start, want)
+	}
+	want := []Row{
+		{User: "A", Campaign: 1, Jobs: 2, SubmitTicks: 0, CompletionTicks: 5, WorkTicks: 4, Stretch: 5.0 / 3},
+		{User: "B", Campaign: 1, Jobs: 1, SubmitTicks: 4, CompletionTicks: 9, WorkTicks: 2, Stretch: 2.5},
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("rows %+v, want %+v", rows, want)
+	}
+	w.Campaigns[1].Jobs[0].LogStartTicks = nil
+	in, _ := w.Compile(2)
+	if _, err := Simulate(context.Background(), in, w, "log", Options{}); err == nil || !strings.Contains(err.Error(), "log_start") {
+		t.Errorf("missing recorded start: error %v, want one naming log_start", err)
+	}
+}
+
+// TestAloneAndBoundFlow: a campaign's flow time alone on m empty
+// processors (greedy, shortest submitted job first) and m x seed 001's
+// bound max(W/m, max(release + exec)), on hand cases:
+//   - 3 jobs of 10, m = 2: 10 and 10 at 0-10, the third 10-20: alone 20;
+//     bound max(30, 2 x 10) = 30, i.e. 15 ticks;
+//   - [2, 2, 4], m = 2: 2 and 2 at 0-2, 4 at 2-6: alone 6 (LPT would
+//     finish at 4); bound max(8, 2 x 4) = 8, i.e. 4;
+//   - [2, 2, 2 released at 5], m = 2: 0-2, 0-2, 5-7: alone 7; bound
+//     max(6, 2 x (5 + 2)) = 14, i.e. 7 (seed 001's max(W/m, pmax) = 3);
+//   - [3, 1 released at 4], m = 1: 0-3, idle, 4-5: alone 5; bound
+//     max(4, 1 x 5) = 5;
+//   - [5, 3], m = 4: alone 5; bound max(8, 4 x 5) = 20, i.e. 5.
+func TestAloneAndBoundFlow(t *testing.T) {
+	for _, tc := range []struct {
+		exec, release []int64
+		m             int
+		alone, boundM int64
+	}{
+		{[]int64{10, 10, 10}, nil, 2, 20, 30},
+		{[]int64{2, 2, 4}, nil, 2, 6, 8},
+		{[]int64{2, 2, 2}, []int64{0, 0, 5}, 2, 7, 14},
+		{[]int64{3, 1}, []int64{0, 4}, 1, 5, 5},
+		{[]int64{5, 3}, nil, 4, 5, 20},
+	} {
+		c := Campaign{Jobs: jobsOf(tc.exec...)}
+		for k, r := range tc.release {
+			c.Jobs[k].ReleaseTicks = r
+		}
+		if got := c.AloneFlowTicks(tc.m); got != tc.alone {
+			t.Errorf("%v released %v on %d: alone %d, want %d", tc.exec, tc.release, tc.m, got, tc.alone)
+		}
+		if got := c.BoundFlowTicks(tc.m); got != tc.boundM {
+			t.Errorf("%v released %v on %d: bound x m %d, want %d", tc.exec, tc.release, tc.m, got, tc.boundM)
+		}
+	}
+}
+
+// TestStretchBases: one campaign alone on 2 machines under ostrich, its
+// stretch with either base (flows and bases from TestAloneAndBoundFlow):
+// 3 jobs of 10 finish at 20: alone 20/20 = 1 exactly, bound 20/15 = 4/3;
+// [2, 2, 4] in SPT order finishes at 6: alone 1, bound 6/4 = 1.5; in LPT
+// order (4 at 0-4, 2 at 0-2, 2 at 2-4) at 4: alone 4/6 = 2/3, below 1
+// because the alone schedule is SPT, not the optimum; bound 4/4 = 1.
+func TestStretchBases(t *testing.T) {
+	for _, tc := range []struct {
+		jobs    []int64
+		order   string
+		base    string
+		stretch float64
+		exact1  bool
+	}{
+		{[]int64{10, 10, 10}, "", "", 1, true},
+		{[]int64{10, 10, 10}, "", StretchBaseAlone, 1, true},
+		{[]int64{10, 10, 10}, "", StretchBaseBound, 4.0 / 3, false},
+		{[]int64{2, 2, 4}, JobOrderSPT, StretchBaseAlone, 1, true},
+		{[]int64{2, 2, 4}, JobOrderSPT, StretchBaseBound, 1.5, false},
+		{[]int64{2, 2, 4}, JobOrderLPT, StretchBaseAlone, 2.0 / 3, false},
+		{[]int64{2, 2, 4}, JobOrderLPT, StretchBaseBound, 1, true},
+	} {
+		w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(tc.jobs...)}}}
+		in, err := w.Compile(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{JobOrder: tc.order, StretchBase: tc.base}
+		s, err := Simulate(context.Background(), in, w, "ostrich", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := RowsWith(w, s, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[0].Stretch != tc.stretch || rows[0].Exact1 != tc.exact1 {
+			t.Errorf("%v order %q base %q: stretch %g exact1 %v; want %g %v",
+				tc.jobs, tc.order, tc.base, rows[0].Stretch, rows[0].Exact1, tc.stretch, tc.exact1)
+		}
+		if tc.base == "" && !slices.Equal(Rows(w, s), rows) {
+			t.Errorf("%v: Rows differs from RowsWith with the default base", tc.jobs)
+		}
+	}
+	w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
+	in, _ := w.Compile(1)
+	bad := Options{StretchBase: "optimum"}
+	if _, err := Simulate(context.Background(), in, w, "fcfs", bad); err == nil || !strings.Contains(err.Error(), "alone") {
+		t.Errorf("unknown stretch base in Simulate: error %v, want one listing the valid bases", err)
+	}
+	s, _ := Simulate(context.Background(), in, w, "fcfs", Options{})
+	if _, err := RowsWith(w, s, bad); err == nil || !strings.Contains(err.Error(), "bound") {
+		t.Errorf("unknown stretch base in RowsWith: error %v, want one listing the valid bases", err)
+	}
+}
+
+func TestSimulateRejects(t *testing.T) {
+	w := threeUsers()
+	in, _ := w.Compile(1)
+	if _, err := Simulate(context.Background(), in, w, "sjf", Options{}); err == nil || !strings.Contains(err.Error(), "fcfs") {
+		t.Errorf("unknown policy: error %v, want one listing the policies", err)
+	}
+	other := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
+	if _, err := Simulate(context.Background(), in, other, "fcfs", Options{}); err == nil {
+		t.Error("instance of another workload: no error")
+	}
+}

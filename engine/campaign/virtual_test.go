@@ -1,0 +1,79 @@
+package campaign
+
+import (
+	"math/big"
+	"testing"
+)
+
+// TestVirtualScheduleSeed000Example replays seed 000 Sec. IV-B (Fig. 2):
+// 6 machines; users 1 and 2 submit at 0 with virtual completions 16 and 6,
+// so with k = 2 (3 machines each) their works are W1 = 16x3 = 48 and
+// W2 = 6x3 = 18. User 3 submits at 2 with completion 7 under k = 3
+// (2 machines each): W3 = (7-2)x2 = 10. By then users 1 and 2 have each
+// been served 2x3 = 6: 42 and 12 left, so 2 + 42/2 = 23 and 2 + 12/2 = 8.
+// User 3's second campaign at 5 starts virtually at 7 and completes at 11
+// under k = 3: its work is (11-7)x2 = 8.
+func TestVirtualScheduleSeed000Example(t *testing.T) {
+	const u1c1, u2c1, u3c1, u3c2 = 0, 1, 2, 3
+	v := NewVirtualSchedule(6, 3, 4)
+	want := func(what string, got *big.Rat, num, den int64) {
+		t.Helper()
+		if got.Cmp(big.NewRat(num, den)) != 0 {
+			t.Errorf("%s = %s, want %d/%d", what, got.RatString(), num, den)
+		}
+	}
+	v.Submit(u1c1, 0, 0, 48)
+	v.Submit(u2c1, 1, 0, 18)
+	want("t=0 C(1,1)", v.Completion(u1c1), 16, 1)
+	want("t=0 C(2,1)", v.Completion(u2c1), 6, 1)
+
+	v.Submit(u3c1, 2, 2, 10)
+	if v.ActiveUsers() != 3 {
+		t.Errorf("k(2) = %d, want 3", v.ActiveUsers())
+	}
+	want("t=2 C(3,1)", v.Completion(u3c1), 7, 1)
+	want("t=2 C(1,1)", v.Completion(u1c1), 23, 1)
+	want("t=2 C(2,1)", v.Completion(u2c1), 8, 1)
+
+	v.Submit(u3c2, 2, 5, 8)
+	want("t=5 start(3,2)", v.Start(u3c2), 7, 1)
+	want("t=5 C(3,2)", v.Completion(u3c2), 11, 1)
+
+	// At 7 user 3's first campaign completes and the second starts; k
+	// stays 3, so nothing else moves.
+	v.AdvanceTo(7)
+	want("t=7 C(3,1)", v.Completion(u3c1), 7, 1)
+	want("t=7 start(3,2)", v.Start(u3c2), 7, 1)
+	want("t=7 C(3,2)", v.Completion(u3c2), 11, 1)
+
+	// At 8 user 2 completes and k drops to 2: user 1 has 42 - 6x2 = 30
+	// left, 8 + 30/3 = 18; user 3 has 8 - 1x2 = 6 left, 8 + 6/3 = 10.
+	v.AdvanceTo(8)
+	want("t=8 C(2,1)", v.Completion(u2c1), 8, 1)
+	want("t=8 C(1,1)", v.Completion(u1c1), 18, 1)
+	want("t=8 C(3,2)", v.Completion(u3c2), 10, 1)
+
+	// After 10 user 1 is alone with 30 - 2x3 = 24 left: 10 + 24/6 = 14.
+	v.AdvanceTo(20)
+	want("final C(3,2)", v.Completion(u3c2), 10, 1)
+	want("final C(1,1)", v.Completion(u1c1), 14, 1)
+	if v.ActiveUsers() != 0 {
+		t.Errorf("k(20) = %d, want 0", v.ActiveUsers())
+	}
+}
+
+// TestVirtualScheduleRational: 3 machines, two users submit works 1 and 2
+// at 0. k = 2, each served 3/2 per tick: the first completes at 2/3; the
+// second has 2 - 1 = 1 left and, alone, completes at 2/3 + 1/3 = 1.
+func TestVirtualScheduleRational(t *testing.T) {
+	v := NewVirtualSchedule(3, 2, 2)
+	v.Submit(0, 0, 0, 1)
+	v.Submit(1, 1, 0, 2)
+	v.AdvanceTo(5)
+	if got := v.Completion(0); got.Cmp(big.NewRat(2, 3)) != 0 {
+		t.Errorf("C0 = %s, want 2/3", got.RatString())
+	}
+	if got := v.Completion(1); got.Cmp(big.NewRat(1, 1)) != 0 {
+		t.Errorf("C1 = %s, want 1", got.RatString())
+	}
+}

@@ -1,0 +1,45 @@
+package campaign
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestWorkloadRelease: a job's "release" survives Encode and Decode and
+// reaches the engine task; Decode rejects a negative release, a campaign
+// none of whose jobs is released with it, and a recorded start before the
+// job's own submission (campaign submit 10 + release 5 = 15).
+func TestWorkloadRelease(t *testing.T) {
+	start := int64(15)
+	w := &Workload{
+		Users:     []User{{ID: "u1"}},
+		Campaigns: []Campaign{{SubmitTicks: 10, Jobs: []Job{{ExecTicks: 4}, {ExecTicks: 2, ReleaseTicks: 5, LogStartTicks: &start}}}},
+	}
+	var buf bytes.Buffer
+	if err := w.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(&buf, "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, w) {
+		t.Errorf("round trip: got %+v, want %+v", got, w)
+	}
+	if r := got.Engine().Jobs[0].Tasks[1].ReleaseTicks; r != 5 {
+		t.Errorf("engine task release %d, want 5", r)
+	}
+	for _, tc := range []struct{ jobs, want string }{
+		{`[{"exec": 4}, {"exec": 2, "release": -1}]`, `campaign 0 job 1 field "release"`},
+		{`[{"exec": 4, "release": 2}, {"exec": 2, "release": 5}]`, `campaign 0 field "release": every job has release >= 2`},
+		{`[{"exec": 4}, {"exec": 2, "release": 5, "log_start": 14}]`, `campaign 0 job 1 field "log_start": 14 is before the job's submission 15`},
+	} {
+		in := `{"users": [{"id": "u1"}], "campaigns": [{"user": 0, "submit": 10, "jobs": ` + tc.jobs + `}]}`
+		_, err := Decode(strings.NewReader(in), "w.json")
+		if err == nil || !strings.Contains(err.Error(), "w.json: "+tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.jobs, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package sweep
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// TestCampaignWorkloads runs synthetic campaign instances and a trace
+// excerpt: every cell ok with a null load, the campaigns table holding
+// exactly the campaigns the cells count, and the same numbers with -j 1
+// and -j 2.
+func TestCampaignWorkloads(t *testing.T) {
+	m, err := LoadManifest("testdata/campaigns.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Cells()); n != 7 {
+		t.Fatalf("%d cells, want 2 synthetic x 2 policies + 1 trace x 3 policies = 7", n)
+	}
+	one, two := t.TempDir(), t.TempDir()
+	if s := mustRun(t, m, RunOptions{Out: one, Jobs: 1}); s.Ran != 7 || s.Failed != 0 {
+		t.Fatalf("ran %d, failed %d; want 7, 0", s.Ran, s.Failed)
+	}
+	mustRun(t, m, RunOptions{Out: two, Jobs: 2})
+	for _, name := range []string{"cells", "jobs"} {
+		key := cellKey
+		if name == "jobs" {
+			key = jobKey
+		}
+		a, b := tableOf(t, m, one, name, key), tableOf(t, m, two, name, key)
+		if strings.Join(a, "\n") != strings.Join(b, "\n") {
+			t.Fatalf("%s differ between -j 1 and -j 2", name)
+		}
+	}
+	cells, _, err := store.ReadColumns(one, "cells", []string{"status", "load", "campaigns", "campaign_stretch_mean"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for i := 0; i < cells.Rows; i++ {
+		if cells.Column("status").Strings[i] != StatusOK || !cells.Column("load").IsNull(i) || cells.Column("campaign_stretch_mean").IsNull(i) {
+			t.Fatalf("cell %d: status %s, load null %v", i, cells.Column("status").Strings[i], cells.Column("load").IsNull(i))
+		}
+		want += cells.Column("campaigns").Int64s[i]
+	}
+	camps, _, err := store.ReadColumns(one, "campaigns", []string{"cell_id", "stretch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(camps.Rows) != want {
+		t.Fatalf("campaigns table has %d rows, the cells count %d campaigns", camps.Rows, want)
+	}
+	for i, s := range camps.Column("stretch").Float64s {
+		if !(s >= 1) {
+			t.Fatalf("campaign row %d has stretch %v < 1", i, s)
+		}
+	}
+}
+
+func TestCampaignManifestErrors(t *testing.T) {
+	base, err := os.ReadFile("testdata/campaigns.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, from, to, want string }{
+		{"dag policy", "[ostrich, fcfs, log]", "[ostrich, pslr, log]", `workload "synth": policy "pslr" is not a campaign policy; campaign workloads take fcfs, ostrich, log`},
+		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
+		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to DAG workloads"},
+		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
+		{"missing trace", "lpc-egee-head300.swf", "nosuch.swf", "trace: open "},
+		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
+	}
+	for _, tc := range tests {
+		text := strings.Replace(string(base), tc.from, tc.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: the substitution did not apply", tc.name)
+		}
+		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
+		}
+	}
+}

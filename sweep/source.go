@@ -1,0 +1,137 @@
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/campaign"
+	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/swf"
+)
+
+// A source builds the workload instances of one manifest entry: a DAG
+// generator preset (open loop, arrivals from the load ratio) or a campaign
+// workload (closed loop: a generator or a trace), which has no load ratio.
+type source struct {
+	campaigns bool
+	canon     string // everything that defines the workload, for cell ids
+
+	dag      gen.Params
+	profiles *campaign.ProfilesParams
+	trace    string // path of an SWF trace
+	window   swf.Window
+}
+
+// Policies lists every policy a manifest may name: the engine's for DAG
+// workloads and campaign scheduling's for campaign workloads.
+func Policies() []string { return append(engine.Policies(), campaign.Policies()...) }
+
+// allows reports whether policy can run on the source's workloads, and
+// if not, why.
+func (s *source) allows(policy string) error {
+	switch {
+	case !s.campaigns && slices.Contains(engine.Policies(), policy):
+		return nil
+	case s.campaigns && policy == "log" && s.trace == "":
+		return fmt.Errorf("policy log replays a recorded schedule and needs a trace workload")
+	case s.campaigns && slices.Contains(campaign.Policies(), policy):
+		return nil
+	case s.campaigns:
+		return fmt.Errorf("policy %q is not a campaign policy; campaign workloads take %s", policy, strings.Join(campaign.Policies(), ", "))
+	}
+	return fmt.Errorf("policy %q is a campaign policy; DAG workloads take %s", policy, strings.Join(engine.Policies(), ", "))
+}
+
+// newSource checks a workload entry and resolves its source; dir is the
+// manifest's folder, against which a relative trace path is taken.
+func newSource(w *WorkloadSpec, dir string) (*source, error) {
+	switch {
+	case w.Trace != "" && w.Generator != "":
+		return nil, fmt.Errorf("give either generator or trace, not both")
+	case w.Trace != "":
+		return traceSource(w, dir)
+	case w.Window != nil:
+		return nil, fmt.Errorf("window applies to trace workloads only")
+	case w.Generator == campaign.ProfilesPreset:
+		p := campaign.DefaultProfilesParams()
+		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+			if err := p.Set(key, w.Set[key]); err != nil {
+				return nil, fmt.Errorf("set: %w", err)
+			}
+		}
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		return &source{campaigns: true, profiles: &p, canon: p.Canonical()}, nil
+	}
+	preset, err := gen.Lookup(w.Generator)
+	if err != nil {
+		return nil, fmt.Errorf("generator: %w (campaign generator: %s; or give trace: FILE)", err, campaign.ProfilesPreset)
+	}
+	params := preset.Defaults()
+	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+		if err := params.Set(key, w.Set[key]); err != nil {
+			return nil, fmt.Errorf("set: %w", err)
+		}
+	}
+	if err := params.Validate(); err != nil {
+		return nil, err
+	}
+	return &source{dag: params, canon: params.Canonical()}, nil
+}
+
+func traceSource(w *WorkloadSpec, dir string) (*source, error) {
+	if w.Instances > 1 {
+		return nil, fmt.Errorf("instances %d: a trace is one workload; want 1 (or leave it out)", w.Instances)
+	}
+	if len(w.Set) > 0 {
+		return nil, fmt.Errorf("set applies to generators, not traces")
+	}
+	w.Instances = 1
+	path := w.Trace
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	s := &source{campaigns: true, trace: path, window: swf.Window{}}
+	win := "all"
+	if w.Window != nil {
+		if w.Window.From == "" || w.Window.To == "" {
+			return nil, fmt.Errorf("window: want both from and to, as dates YYYY-MM-DD (to is excluded)")
+		}
+		s.window = swf.DateWindow(w.Window.From, w.Window.To)
+		win = w.Window.From + ".." + w.Window.To
+	}
+	s.canon = fmt.Sprintf("trace sha256=%s window=%s", hex.EncodeToString(h.Sum(nil)), win)
+	return s, nil
+}
+
+// dagWorkload generates instance inst of a DAG source.
+func (s *source) dagWorkload(rootSeed uint64, inst int) (*engine.Workload, error) {
+	return gen.Generate(s.dag, rootSeed, inst)
+}
+
+// campaignWorkload builds instance inst of a campaign source.
+func (s *source) campaignWorkload(rootSeed uint64, inst int) (*campaign.Workload, error) {
+	if s.profiles != nil {
+		return campaign.GenerateProfiles(*s.profiles, rootSeed, inst)
+	}
+	w, _, err := campaign.LoadSWF(s.trace, swf.Options{Window: s.window})
+	return w, err
+}
