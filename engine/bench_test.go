@@ -45,7 +45,7 @@ func BenchmarkSimulate(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					ticks = s.PassTicks
+					ticks = s.EventTicks
 				}
 				perRun := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 				b.ReportMetric(perRun/float64(in.Tasks()), "ns/task")

@@ -82,8 +82,9 @@ type Schedule struct {
 	JobArrival  []int64
 	JobStart    []int64
 	JobFinish   []int64
-	// PassTicks counts the event ticks simulated, for per-event costs.
-	PassTicks int64
+	// EventTicks counts the ticks at which something happened, for per-event
+	// costs.
+	EventTicks int64
 }
 
 // Outcomes returns one JobOutcome per job, in job order.
@@ -205,7 +206,7 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	}
 	return &Schedule{
 		Instance: in, TaskCluster: s.cluster, TaskStart: s.start, TaskFinish: s.finish,
-		JobArrival: s.arrival, JobStart: s.jobStart, JobFinish: s.jobEnd, PassTicks: s.ticks,
+		JobArrival: s.arrival, JobStart: s.jobStart, JobFinish: s.jobEnd, EventTicks: s.ticks,
 	}, nil
 }
 
