@@ -92,7 +92,7 @@ func RowsWith(w *Workload, s *engine.Schedule, opts Options) ([]Row, error) {
 	return rows, nil
 }
 
-// AloneFlowTicks returns the campaign's flow time alone on m empty
+// AloneFlowTicks returns the campaign's flow time alone on m >= 1 empty
 // identical processors: the greedy list schedule that, whenever a
 // processor is free, starts the shortest submitted job (ties by listed
 // order), each job submitted ReleaseTicks after the campaign. It is the
