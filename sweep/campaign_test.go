@@ -72,6 +72,8 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
 		{"missing trace", "lpc-egee-head300.swf", "nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
+		{"job order", "platform: single:8", "platform: single:8\ncampaign: {job-order: edf}", `line 6: campaign: job-order "edf"; want spt, lpt or fifo`},
+		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of alone, bound`},
 	}
 	for _, tc := range tests {
 		text := strings.Replace(string(base), tc.from, tc.to, 1)

@@ -73,9 +73,14 @@ func (m *Manifest) Cells() []Cell {
 						if m.excluded(c) {
 							continue
 						}
+						model := net.CCR + " " + string(net.Delay)
+						if m.sources[wi].campaigns {
+							o := m.campaignOptions()
+							model = "job-order=" + o.JobOrder + " stretch-base=" + o.StretchBase
+						}
 						meaning := strings.Join([]string{
 							"sweep-cell", ModelVersion, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),
-							formatLoad(load), platCanon, net.CCR, string(net.Delay), pol,
+							formatLoad(load), platCanon, model, pol,
 						}, "\x00")
 						sum := sha256.Sum256([]byte(meaning))
 						c.ID = hex.EncodeToString(sum[:12])

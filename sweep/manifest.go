@@ -16,6 +16,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
 )
 
@@ -28,6 +29,7 @@ type Manifest struct {
 	Platform   string                `yaml:"platform"`
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
+	Campaign   *CampaignSpec         `yaml:"campaign"`
 	Workloads  []WorkloadSpec        `yaml:"workloads"`
 	Loads      []float64             `yaml:"loads"`
 	Policies   []string              `yaml:"policies"`
@@ -47,6 +49,25 @@ type Manifest struct {
 type NetworkSpec struct {
 	CCR   string `yaml:"ccr"`
 	Delay string `yaml:"delay"`
+}
+
+// CampaignSpec sets the choices of campaign scheduling that reasonable
+// people make differently (see engine/campaign's doc).
+type CampaignSpec struct {
+	// JobOrder orders jobs inside a campaign under ostrich: spt (default),
+	// lpt or fifo.
+	JobOrder string `yaml:"job-order"`
+	// StretchBase is the stretch denominator: alone (default; the
+	// campaign's flow time alone on the empty machine) or bound (seed
+	// 001's lower bound max(W/m, pmax)).
+	StretchBase string `yaml:"stretch-base"`
+}
+
+func (m *Manifest) campaignOptions() campaign.Options {
+	if m.Campaign == nil {
+		return campaign.Options{}
+	}
+	return campaign.Options{JobOrder: m.Campaign.JobOrder, StretchBase: m.Campaign.StretchBase}
 }
 
 // WorkloadSpec is one workload generator with its instances.
@@ -111,7 +132,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	dec.KnownFields(true)
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, campaign, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil {
@@ -193,6 +214,14 @@ func (m *Manifest) validate() error {
 	}
 	if _, err := m.network(); err != nil {
 		return fmt.Errorf("%s: %w", m.at("network"), err)
+	}
+	if c := m.Campaign; c != nil {
+		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
+			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
+		}
+		if c.StretchBase != "" && !slices.Contains(campaign.StretchBases(), c.StretchBase) {
+			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(campaign.StretchBases(), ", "))
+		}
 	}
 	if len(m.Workloads) == 0 {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))

@@ -239,10 +239,13 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	var s *engine.Schedule
 	var campaignRows []campaign.Row
 	if camp := cache.campaigns(c); camp != nil {
-		if s, err = campaign.Simulate(ctx, in, camp, c.Policy, campaign.Options{}); err != nil {
+		opts := m.campaignOptions()
+		if s, err = campaign.Simulate(ctx, in, camp, c.Policy, opts); err != nil {
 			return nil, children, err
 		}
-		campaignRows = campaign.Rows(camp, s)
+		if campaignRows, err = campaign.RowsWith(camp, s, opts); err != nil {
+			return nil, children, err
+		}
 	} else {
 		arrivals, err := gen.Arrivals(in.Volumes(), platform.TotalCores(), c.Load)
 		if err != nil {
