@@ -19,6 +19,16 @@ type Order interface {
 	Len() int
 }
 
+// A Waker is an Order that holds ready tasks back until a tick of its own
+// choosing (OStrich holds a campaign until its virtual start). The
+// simulation makes a pass at the tick NextWake returns even when no other
+// event happens then.
+type Waker interface {
+	// NextWake returns the next tick after now at which the order may
+	// release held work, or false if it holds none.
+	NextWake(now int64) (int64, bool)
+}
+
 // taskKey is a static priority: smaller keys first, compared field by
 // field; g (the global task index, in job then task order) breaks ties as
 // job index then task index.

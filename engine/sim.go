@@ -133,6 +133,7 @@ type sim struct {
 	groupBuf []kindWidth
 
 	shares *shareUsage // non-nil under fairshare
+	wakers []Waker     // the orders that hold work back
 
 	finishQ tickHeap // (finish tick, task)
 	arriveQ tickHeap // (arrival tick, job)
@@ -198,6 +199,11 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 			s.orders[c] = newOrder()
 		}
 	}
+	for _, o := range s.orders {
+		if w, ok := o.(Waker); ok {
+			s.wakers = append(s.wakers, w)
+		}
+	}
 	if err := rel.Start(s.submit); err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
@@ -225,6 +231,11 @@ func (s *sim) run(ctx context.Context) error {
 	const inf = int64(1) << 62
 	for {
 		t := min(s.finishQ.peekTick(inf), s.arriveQ.peekTick(inf), s.delayQ.peekTick(inf))
+		for _, w := range s.wakers {
+			if wake, ok := w.NextWake(s.now); ok && wake > s.now {
+				t = min(t, wake)
+			}
+		}
 		if t == inf {
 			break
 		}

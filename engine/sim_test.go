@@ -357,3 +357,41 @@ func TestParsePlatform(t *testing.T) {
 		t.Errorf("tree.yaml: %d cores, clusters %+v", got, p.Clusters)
 	}
 }
+
+// holdOrder is a FIFO that holds every task until tick hold: a Waker.
+type holdOrder struct {
+	keyedOrder
+	hold int64
+	now  int64
+}
+
+func (o *holdOrder) BeginPass(now int64) { o.now = now }
+func (o *holdOrder) Head() (int32, bool) {
+	if o.now < o.hold {
+		return 0, false
+	}
+	return o.keyedOrder.Head()
+}
+func (o *holdOrder) NextWake(now int64) (int64, bool) {
+	return o.hold, now < o.hold && o.Len() > 0
+}
+
+// TestWaker: an order that holds its tasks until tick 7 gets a pass at 7
+// although nothing else happens then (the job arrives at 0 and no task
+// runs before 7).
+func TestWaker(t *testing.T) {
+	w := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 2, Cores: 1}}}}}
+	in, err := Compile(w, Single(1), DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Simulate(context.Background(), in, Options{Order: func(*View, int) Order {
+		return &holdOrder{keyedOrder: keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}, hold: 7}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := starts(s); got != "T1@7" {
+		t.Fatalf("starts %s, want T1@7", got)
+	}
+}
