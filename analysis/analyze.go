@@ -13,7 +13,10 @@ import (
 // reference first); other policies follow in name order.
 var paperPolicyOrder = []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
 
-// Scope is the load a row summarises: one load, or all loads pooled.
+// Scope is the load a row summarises: one load, or all loads pooled. Load
+// 0 is the closed loop of campaign workloads, which have no load; its rows
+// carry a null load, like pooled rows, and a run whose only load is 0 has
+// no pooled rows (they would repeat the load-0 rows).
 type Scope struct {
 	Load   float64
 	Pooled bool // all loads; Load is unused
@@ -57,8 +60,12 @@ type ByLoadRow struct {
 // Result is the analysis of a run's results directory.
 type Result struct {
 	Settings Settings
-	// Loads are the loads of the successful cells, ascending.
+	// Loads are the loads of the successful cells, ascending; 0 stands for
+	// the cells without a load (campaign workloads, in closed loop).
 	Loads []float64
+	// Columns are the columns of Cell.Values: MetricColumns, then
+	// CampaignColumns when the cells table has them.
+	Columns []ValueColumn
 	// Policies are the policies of the successful cells: the reference,
 	// then seed 004's table order, then the rest by name.
 	Policies []string
@@ -85,11 +92,12 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	settings.Reference = campaignReference(cells, settings.Reference)
 	pairing, err := PairCells(cells, settings.Reference, settings.BaseTicks)
 	if err != nil {
 		return nil, err
 	}
-	r := compare(pairing, settings)
+	r := compare(pairing, settings, valueColumns(len(cells[0].Values) > len(MetricColumns())))
 	r.Problems = problems
 	deciles, jobProblems, err := ReadDeciles(dir, pairing, r.Policies)
 	if err != nil {
@@ -100,9 +108,35 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	return r, nil
 }
 
-// compare computes the statistics tables of a pairing.
-func compare(pairing *Pairing, settings Settings) *Result {
-	r := &Result{Settings: settings, Pairing: pairing}
+// DefaultCampaignReference is the reference of a campaign run whose
+// manifest leaves the default reference (pslr), which campaign runs lack:
+// seeds 000 and 001 compare every policy with OStrich.
+const DefaultCampaignReference = "ostrich"
+
+// campaignReference returns DefaultCampaignReference when reference is the
+// default, no cell has it and some cell carries campaign summaries, and
+// otherwise reference.
+func campaignReference(cells []Cell, reference string) string {
+	if reference != DefaultReference {
+		return reference
+	}
+	campaign := false
+	for _, c := range cells {
+		if c.Policy == reference {
+			return reference
+		}
+		campaign = campaign || c.Campaign
+	}
+	if campaign {
+		return DefaultCampaignReference
+	}
+	return reference
+}
+
+// compare computes the statistics tables of a pairing whose cell values
+// are columns.
+func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result {
+	r := &Result{Settings: settings, Pairing: pairing, Columns: columns}
 	policySet := map[string]bool{}
 	for _, g := range pairing.Groups {
 		if len(r.Loads) == 0 || r.Loads[len(r.Loads)-1] != g.Key.Load {
@@ -131,9 +165,11 @@ func compare(pairing *Pairing, settings Settings) *Result {
 	for _, load := range r.Loads {
 		scopes = append(scopes, Scope{Load: load})
 	}
-	scopes = append(scopes, Scope{Pooled: true})
+	if !slices.Equal(r.Loads, []float64{0}) {
+		scopes = append(scopes, Scope{Pooled: true})
+	}
 
-	for m, metric := range MetricColumns() {
+	for m, metric := range columns {
 		if metric.Better == Descriptive {
 			continue
 		}

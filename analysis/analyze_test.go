@@ -310,7 +310,7 @@ func TestWriteTables(t *testing.T) {
 	if err := os.WriteFile(stale, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := WriteTables(dir, r, map[string]string{"reference": "pslr"})
+	paths, err := WriteTables(dir, r, Expectations{}, map[string]string{"reference": "pslr"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,14 +21,20 @@ type Cell struct {
 	// Generator is the generator preset's name.
 	Generator string
 	Instance  int64
-	Load      float64
-	Platform  string
-	Policy    string
-	Failed    bool
-	Error     string
-	// Values holds the metrics in MetricColumns order, integer columns
-	// converted; NaN where the table has a null.
+	// Load is 0 when the table's load is null: campaign workloads run in
+	// closed loop and have no load (DAG loads are positive).
+	Load     float64
+	Platform string
+	Policy   string
+	Failed   bool
+	Error    string
+	// Values holds the metrics in MetricColumns order and then, when the
+	// table has them, in CampaignColumns order; integer columns converted;
+	// NaN where the table has a null.
 	Values []float64
+	// Campaign reports that the cell carries campaign summaries (its
+	// campaigns column is not null).
+	Campaign bool
 	// MakespanTicks and VolumeTotalCoreTicks are exact, for re-basing
 	// cumulative completion.
 	MakespanTicks        int64
@@ -41,8 +47,10 @@ type PairKey struct {
 	Workload  string
 	Generator string
 	Instance  int64
-	Load      float64
-	Platform  string
+	// Load is 0 when the table's load is null: campaign workloads run in
+	// closed loop and have no load (DAG loads are positive).
+	Load     float64
+	Platform string
 }
 
 // Key returns the cell's pair key.
@@ -69,13 +77,18 @@ var cellColumns = []string{"cell_id", "workload", "generator", "instance", "load
 // returns ErrNoCells (wrapped) when there is no row, and an error naming the
 // cell when a status is neither "ok" nor "failed" or an ok cell lacks its
 // makespan or volume.
+//
+// The campaign summary columns (CampaignColumns) are read when every part
+// file has them, as in a run of a manifest with campaign workloads.
 func ReadCells(dir string) ([]Cell, []store.Problem, error) {
-	metrics := MetricColumns()
-	names := slices.Clone(cellColumns)
-	for _, m := range metrics {
-		names = append(names, m.Name)
+	metrics := valueColumns(true)
+	set, problems, err := store.ReadColumns(dir, "cells", append(slices.Clone(cellColumns), columnNames(metrics)...))
+	if err != nil {
+		// A run without campaign workloads has no campaign columns; any
+		// other problem shows again without them.
+		metrics = valueColumns(false)
+		set, problems, err = store.ReadColumns(dir, "cells", append(slices.Clone(cellColumns), columnNames(metrics)...))
 	}
-	set, problems, err := store.ReadColumns(dir, "cells", names)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading cells: %w", err)
 	}
@@ -116,8 +129,9 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	if columnErr != nil {
 		return nil, nil, columnErr
 	}
-	makespan := metricData[slices.IndexFunc(metrics, func(m MetricColumn) bool { return m.Name == "makespan" })]
-	volume := metricData[slices.IndexFunc(metrics, func(m MetricColumn) bool { return m.Name == "volume_total" })]
+	makespan := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "makespan" })]
+	volume := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "volume_total" })]
+	campaigns := slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == CampaignsColumn })
 
 	cells := make([]Cell, set.Rows)
 	for r := range cells {
@@ -148,6 +162,7 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status ok but makespan or volume_total is null", dir, c.ID)
 		}
 		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
+		c.Campaign = campaigns >= 0 && !metricData[campaigns].IsNull(r)
 	}
 	return cells, problems, nil
 }

@@ -81,8 +81,9 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 }
 
 // Expectations is the `expect` section of a manifest: the paper's values
-// that `sweep analyze` prints beside ours. Percentages are those of the
-// reference policy (Settings.Reference) dominating each other policy.
+// that `sweep analyze` prints beside ours. Dominance percentages are those
+// of the reference policy (Settings.Reference) dominating each other
+// policy; values are figures of merit of campaign workloads (Expected).
 //
 //	expect:
 //	  dominance:              # metric -> policy -> load -> percent
@@ -91,18 +92,23 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 //	  nonsignificant:         # metric -> policy -> loads where the paper
 //	    slr_max:              # finds no significant difference (its bold cells)
 //	      srtf: [0.8, 0.9, 1.0, 1.1, 1.2]
+//	  values:                 # workload label (or "*": all) -> metric -> policy -> value
+//	    users10:
+//	      short_user_max_stretch_mean: {fcfs: "> 50", ostrich: 12.8}
 //
-// Metrics must be ranked columns of MetricColumns; percentages lie in
-// [0, 100]; loads are positive.
+// Dominance and nonsignificant metrics must be ranked columns of
+// MetricColumns; percentages lie in [0, 100]; loads are positive. Values
+// metrics are columns of MetricColumns or CampaignColumns.
 type Expectations struct {
 	Dominance      map[string]map[string]map[float64]float64 `yaml:"dominance"`
 	Nonsignificant map[string]map[string][]float64           `yaml:"nonsignificant"`
+	Values         map[string]map[string]map[string]Expected `yaml:"values"`
 }
 
 // UnmarshalYAML decodes and checks the section, naming the line of the
 // first unknown key or invalid value.
 func (e *Expectations) UnmarshalYAML(node *yaml.Node) error {
-	if err := checkKeys(node, "expect", "dominance", "nonsignificant"); err != nil {
+	if err := checkKeys(node, "expect", "dominance", "nonsignificant", "values"); err != nil {
 		return err
 	}
 	// Checking before decoding names the offending value in our terms.
@@ -113,6 +119,11 @@ func (e *Expectations) UnmarshalYAML(node *yaml.Node) error {
 			check = checkPercent
 		case "nonsignificant":
 			check = checkLoads
+		case "values":
+			if err := checkValues(node.Content[i+1]); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := checkMetricPolicyMap(node.Content[i].Value, node.Content[i+1], check); err != nil {
 			return err

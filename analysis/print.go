@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -28,18 +29,34 @@ const agreementPoints = 10
 // maxListed is the most cell IDs a note lists before summarising the rest.
 const maxListed = 10
 
-// Print writes the analysis as text: notes on what was left out, seed 004's
-// Tables 3 and 4 with the paper's values beside ours, and the mean
-// worst-case SLR per load (Fig. 9).
+// Print writes the analysis as text: notes on what was left out; for DAG
+// cells, seed 004's Tables 3 and 4 with the paper's values beside ours and
+// the mean worst-case SLR per load (Fig. 9); for campaign cells, the
+// figures of merit of each workload beside the paper's values.
 func Print(w io.Writer, r *Result, expect Expectations) error {
 	p := &printer{w: w}
 	r.printNotes(p)
-	for _, table := range PaperTables {
+	workloads := r.CampaignWorkloads()
+	if r.HasLoads() || len(workloads) == 0 {
+		for _, table := range PaperTables {
+			p.line("")
+			r.printDominance(p, table, expect)
+		}
 		p.line("")
-		r.printDominance(p, table, expect)
+		r.printMeans(p, "Fig. 9: mean worst-case SLR by load (± half-width of the 95% confidence interval)", "slr_max")
 	}
-	p.line("")
-	r.printMeans(p, "Fig. 9: mean worst-case SLR by load (± half-width of the 95% confidence interval)", "slr_max")
+	if len(workloads) > 0 {
+		p.line("")
+		p.line("Figures of merit of campaign workloads (seeds 000, 001): mean over instances")
+		p.line("± half-width of the 95%% confidence interval; paper values from the manifest;")
+		p.line("ok: ours satisfies the paper's bound, or is within %g%% of its number (shares: or",
+			100*RelativeTolerance)
+		p.line("within %g, i.e. %g points); shares are fractions of the campaigns", ShareTolerance, 100*ShareTolerance)
+	}
+	for _, workload := range workloads {
+		p.line("")
+		r.printFigures(p, workload, expect)
+	}
 	return p.err
 }
 
@@ -72,12 +89,18 @@ func plural(n int, one, many string) string {
 
 func (r *Result) printNotes(p *printer) {
 	groups := len(r.Pairing.Groups)
-	p.line("reference %s, alpha %v; %d pair %s, %d %s, %d %s",
+	loads := fmt.Sprintf("%d %s", len(r.Loads), plural(len(r.Loads), "load", "loads"))
+	if !r.HasLoads() && len(r.Loads) > 0 {
+		loads = "closed loop (no load)"
+	}
+	p.line("reference %s, alpha %v; %d pair %s, %d %s, %s",
 		r.Settings.Reference, r.Settings.Alpha, groups, plural(groups, "group", "groups"),
-		len(r.Policies), plural(len(r.Policies), "policy", "policies"), len(r.Loads), plural(len(r.Loads), "load", "loads"))
-	if r.Settings.BaseTicks != nil {
+		len(r.Policies), plural(len(r.Policies), "policy", "policies"), loads)
+	switch {
+	case !r.HasLoads() && len(r.Loads) > 0:
+	case r.Settings.BaseTicks != nil:
 		p.line("cumulative completion at the fixed base %d", *r.Settings.BaseTicks)
-	} else {
+	default:
 		p.line("cumulative completion at each pair group's largest makespan")
 	}
 	if n := len(r.Pairing.Failed); n > 0 {
@@ -94,12 +117,14 @@ func (r *Result) printNotes(p *printer) {
 		p.line("skipped unreadable part file %s", problem.Error())
 	}
 	switch d := r.Deciles; {
+	case !r.HasLoads() && len(r.Loads) > 0:
+		// Deciles of job volume describe DAG runs (seed 004 Fig. 7).
 	case d == nil:
 		p.line("deciles: no job rows in this run")
 	case len(d.CellsWithoutJobs) > 0:
 		p.line("deciles: %d %s without job rows (%s)", len(d.CellsWithoutJobs), plural(len(d.CellsWithoutJobs), "cell", "cells"), listIDs(d.CellsWithoutJobs))
 	}
-	if d := r.Deciles; d != nil && d.StrayJobRows > 0 {
+	if d := r.Deciles; d != nil && d.StrayJobRows > 0 && r.HasLoads() {
 		p.line("deciles: %d job %s of failed or unknown cells left out", d.StrayJobRows, plural(d.StrayJobRows, "row", "rows"))
 	}
 }
@@ -148,8 +173,12 @@ func (r *Result) DominanceGrid(metric string, expect Expectations) (policies []s
 	return policies, grid
 }
 
-// FormatLoad renders a load ratio with at least one decimal (0.8, 1.0).
+// FormatLoad renders a load ratio with at least one decimal (0.8, 1.0),
+// and the load 0 of cells without one (closed loop) as "-".
 func FormatLoad(load float64) string {
+	if load == 0 {
+		return "-"
+	}
 	if load == math.Trunc(load) {
 		return strconv.FormatFloat(load, 'f', 1, 64)
 	}
@@ -296,4 +325,93 @@ func (r *Result) printMeans(p *printer, title, metric string) {
 	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		p.line("%s", strings.TrimRight(line, " "))
 	}
+}
+
+// FormatFigure renders a figure row's value: the mean, and the half-width
+// of its 95% confidence interval when there are two or more instances;
+// "-" without a value.
+func FormatFigure(row FigureRow) string {
+	switch {
+	case !row.HasOurs():
+		return "-"
+	case math.IsNaN(row.Low):
+		return fmt.Sprintf("%.4g", row.Mean)
+	}
+	return fmt.Sprintf("%.4g ±%.2g", row.Mean, (row.High-row.Low)/2)
+}
+
+// MatchMark is "ok" when ours satisfies the paper's value, "no" when it
+// does not, and "" without both values.
+func MatchMark(row FigureRow) string {
+	switch {
+	case row.Paper == nil || !row.HasOurs():
+		return ""
+	case row.Matches:
+		return "ok"
+	}
+	return "no"
+}
+
+// printFigures prints the figures of merit of workload: one row per
+// figure, per policy ours and the paper's with its match mark.
+func (r *Result) printFigures(p *printer, workload string, expect Expectations) {
+	rows := r.FigureTable(workload, expect)
+	n := r.Instances(workload)
+	p.line("workload %s: %d %s", workload, n, plural(n, "instance", "instances"))
+	var metrics, policies []string
+	for _, row := range rows {
+		if !slices.Contains(metrics, row.Metric) {
+			metrics = append(metrics, row.Metric)
+		}
+	}
+	for _, policy := range r.Policies {
+		if slices.ContainsFunc(rows, func(row FigureRow) bool { return row.Policy == policy }) {
+			policies = append(policies, policy)
+		}
+	}
+	labels := make([]string, len(metrics))
+	for i, m := range metrics {
+		labels[i] = FigureLabel(m)
+	}
+	labels = leftAligned(append([]string{"figure"}, labels...))
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := labels[0] + "\t"
+	for _, policy := range policies {
+		header += policy + "\tpaper\t\t"
+	}
+	fmt.Fprintln(tw, header)
+	var withPaper, matching int
+	for i, metric := range metrics {
+		line := labels[1+i] + "\t"
+		for _, policy := range policies {
+			j := slices.IndexFunc(rows, func(row FigureRow) bool { return row.Metric == metric && row.Policy == policy })
+			if j < 0 {
+				line += "-\t-\t\t"
+				continue
+			}
+			row := rows[j]
+			paper := "-"
+			if row.Paper != nil {
+				paper = row.Paper.String()
+				if row.HasOurs() {
+					withPaper++
+				}
+				if row.Matches {
+					matching++
+				}
+			}
+			line += FormatFigure(row) + "\t" + paper + "\t" + MatchMark(row) + "\t"
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		p.line("%s", strings.TrimRight(line, " "))
+	}
+	if withPaper == 0 {
+		p.line("no paper values for %s in the manifest's expect.values", workload)
+		return
+	}
+	p.line("reproduced: %d of %d paper values", matching, withPaper)
 }

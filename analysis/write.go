@@ -17,7 +17,8 @@ import (
 const AnalysisDir = "analysis"
 
 // The analysis tables. Booleans are int64 0/1, since the store has no
-// boolean type; load is null in rows that pool all loads; a statistic that
+// boolean type; load is null in rows that pool all loads and in rows of
+// cells without a load (campaign workloads, in closed loop); a statistic that
 // is undefined (the t of identical samples) is null. Box-plot outliers are
 // a string of comma-separated values in ascending order, each printed with
 // the fewest digits that read back to the same float64 (in DuckDB:
@@ -47,15 +48,28 @@ var (
 		{Name: "mean", Type: store.TypeFloat64},
 	}}
 	byLoadSchema = store.Schema{Table: "by_load", Columns: []store.Column{
-		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64},
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
 		{Name: "policy", Type: store.TypeString}, {Name: "n", Type: store.TypeInt64},
 		{Name: "mean", Type: store.TypeFloat64},
 		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
 	}}
 	decileSchema = store.Schema{Table: "deciles", Columns: []store.Column{
-		{Name: "load", Type: store.TypeFloat64}, {Name: "policy", Type: store.TypeString},
+		{Name: "load", Type: store.TypeFloat64, Nullable: true}, {Name: "policy", Type: store.TypeString},
 		{Name: "decile", Type: store.TypeInt64}, {Name: "jobs", Type: store.TypeInt64},
 		{Name: "slr_mean", Type: store.TypeFloat64}, {Name: "slr_max", Type: store.TypeFloat64},
+	}}
+	// figuresSchema is the figures of merit of campaign workloads: ours
+	// (mean over instances, 95% interval null with one instance) beside
+	// the paper's value, its relation ("=", "<", "<=", ">", ">="), the
+	// absolute tolerance of an "=" and whether ours matches; the paper
+	// columns are null where the manifest gives no value.
+	figuresSchema = store.Schema{Table: "figures", Columns: []store.Column{
+		{Name: "workload", Type: store.TypeString}, {Name: "metric", Type: store.TypeString},
+		{Name: "policy", Type: store.TypeString}, {Name: "n", Type: store.TypeInt64},
+		{Name: "mean", Type: store.TypeFloat64, Nullable: true},
+		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
+		{Name: "paper", Type: store.TypeFloat64, Nullable: true}, {Name: "paper_relation", Type: store.TypeString, Nullable: true},
+		{Name: "tolerance", Type: store.TypeFloat64, Nullable: true}, {Name: "matches", Type: store.TypeInt64, Nullable: true},
 	}}
 )
 
@@ -63,7 +77,15 @@ func (s Scope) value() store.Value {
 	if s.Pooled {
 		return store.Null()
 	}
-	return store.Float64(s.Load)
+	return loadValue(s.Load)
+}
+
+// loadValue returns load, or null for 0, the load of cells without one.
+func loadValue(load float64) store.Value {
+	if load == 0 {
+		return store.Null()
+	}
+	return store.Float64(load)
 }
 
 func boolValue(b bool) store.Value {
@@ -74,8 +96,8 @@ func boolValue(b bool) store.Value {
 }
 
 // tables returns the rows of every analysis table, by schema.
-func (r *Result) tables() []tableRows {
-	var tTests, dominance, boxes, byLoad, deciles []store.Row
+func (r *Result) tables(expect Expectations) []tableRows {
+	var tTests, dominance, boxes, byLoad, deciles, figures []store.Row
 	for _, t := range r.TTests {
 		tTests = append(tTests, store.Row{
 			store.String(t.Metric), t.Scope.value(), store.String(t.Reference), store.String(t.Policy),
@@ -103,21 +125,40 @@ func (r *Result) tables() []tableRows {
 	}
 	for _, m := range r.ByLoad {
 		byLoad = append(byLoad, store.Row{
-			store.String(m.Metric), store.Float64(m.Load), store.String(m.Policy), store.Int64(int64(m.N)),
+			store.String(m.Metric), loadValue(m.Load), store.String(m.Policy), store.Int64(int64(m.N)),
 			store.Float64(m.Mean), nullIfNaN(m.Low), nullIfNaN(m.High),
 		})
 	}
 	if r.Deciles != nil {
 		for _, d := range r.Deciles.Rows {
 			deciles = append(deciles, store.Row{
-				store.Float64(d.Load), store.String(d.Policy), store.Int64(int64(d.Decile)),
+				loadValue(d.Load), store.String(d.Policy), store.Int64(int64(d.Decile)),
 				store.Int64(d.Jobs), store.Float64(d.SLRMean), store.Float64(d.SLRMax),
 			})
 		}
 	}
+	for _, f := range r.Figures(expect) {
+		mean, paper, relation, tolerance, matches := store.Null(), store.Null(), store.Null(), store.Null(), store.Null()
+		if f.HasOurs() {
+			mean = nullIfNaN(f.Mean)
+		}
+		if f.Paper != nil {
+			paper, relation = store.Float64(f.Paper.Value), store.String(f.Paper.Relation)
+			if f.Paper.Relation == RelationEqual {
+				tolerance = store.Float64(f.Paper.ToleranceFor(f.Metric))
+			}
+			if f.HasOurs() {
+				matches = boolValue(f.Matches)
+			}
+		}
+		figures = append(figures, store.Row{
+			store.String(f.Workload), store.String(f.Metric), store.String(f.Policy), store.Int64(int64(f.N)),
+			mean, nullIfNaN(f.Low), nullIfNaN(f.High), paper, relation, tolerance, matches,
+		})
+	}
 	return []tableRows{
 		{tTestSchema, tTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
-		{byLoadSchema, byLoad}, {decileSchema, deciles},
+		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
 	}
 }
 
@@ -127,18 +168,19 @@ type tableRows struct {
 }
 
 // WriteTables writes the analysis as DIR/analysis/<table>.parquet, one file
-// per table that has rows, with metadata in each file, and returns the paths
+// per table that has rows, with metadata in each file (the figures table
+// compares with expect's values), and returns the paths
 // written. It builds the new directory beside the old one and then swaps
 // them, so a reader sees the old analysis or the new one, never a mix
 // (between the two renames, DIR/analysis is briefly absent).
-func WriteTables(dir string, r *Result, metadata map[string]string) ([]string, error) {
+func WriteTables(dir string, r *Result, expect Expectations, metadata map[string]string) ([]string, error) {
 	temp, err := os.MkdirTemp(dir, ".analysis-new-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
 	defer os.RemoveAll(temp) // a no-op once renamed into place
 	var names []string
-	for _, t := range r.tables() {
+	for _, t := range r.tables(expect) {
 		if len(t.rows) == 0 {
 			continue
 		}

@@ -1,7 +1,10 @@
 // Package report owns the HTML report of a run's analysis (`sweep report`):
-// seed 004's Tables 3 and 4 beside the paper's values, the mean worst-case
-// SLR per load, and the figures drawn with gonum/plot as inline SVG, in one
-// self-contained page that opens offline.
+// for DAG runs, seed 004's Tables 3 and 4 beside the paper's values, the
+// mean worst-case SLR per load and its figures; for campaign runs, the
+// figures of merit of seeds 000 and 001 beside the papers' values, the
+// distribution of campaign stretch and the per-user max stretch by
+// profile; all drawn with gonum/plot as inline SVG, in one self-contained
+// page that opens offline.
 package report
 
 import (
@@ -66,7 +69,30 @@ type meanRow struct {
 	Cells  []string
 }
 
+// figureCell is one policy's cell of a figures-of-merit row.
+type figureCell struct {
+	Ours, Paper, Mark string
+	Miss              bool // a paper value that ours does not satisfy
+}
+
+type figureRow struct {
+	Label, Metric string
+	Cells         []figureCell
+}
+
+// figureTable is the figures of merit of one campaign workload.
+type figureTable struct {
+	Workload  string
+	Instances int
+	Policies  []string
+	Rows      []figureRow
+	Summary   string
+}
+
 type page struct {
+	// DAG says whether the run has DAG cells (with a load), which seed
+	// 004's tables and figures describe.
+	DAG        bool
 	Reference  string
 	Alpha      float64
 	Loads      []string
@@ -75,15 +101,39 @@ type page struct {
 	Means      []meanRow
 	Figures    []figure
 	DecileLoad string
+
+	FigureTables []figureTable
+	// CampaignFigures are the campaign plots; NoCampaignRows says that the
+	// run has campaign cells but did not record the campaigns table.
+	CampaignFigures []figure
+	NoCampaignRows  bool
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its
-// path. The page is built in a temporary file and renamed into place.
+// path; the campaign plots read DIR's campaigns table. The page is built in
+// a temporary file and renamed into place.
 func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string, error) {
 	p, err := build(r, expect)
 	if err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
+	if len(r.CampaignWorkloads()) > 0 {
+		samples, problems, err := analysis.ReadCampaignSamples(dir, r)
+		if err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		for _, problem := range problems {
+			p.Notes += fmt.Sprintf("skipped unreadable part file %s\n", problem.Error())
+		}
+		if err := addCampaigns(p, r, expect, samples); err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+	}
+	return writePage(dir, p)
+}
+
+// writePage renders p as DIR/report/index.html.
+func writePage(dir string, p *page) (string, error) {
 	var html bytes.Buffer
 	if err := pageTemplate.Execute(&html, p); err != nil {
 		return "", fmt.Errorf("rendering the report: %w", err)
@@ -111,14 +161,18 @@ func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string
 
 func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha}
-	for _, load := range r.Loads {
-		p.Loads = append(p.Loads, analysis.FormatLoad(load))
-	}
 	var notes bytes.Buffer
 	if err := analysis.Print(&notes, r, expect); err != nil {
 		return nil, err
 	}
 	p.Notes = notes.String()
+	p.DAG = r.HasLoads() || len(r.CampaignWorkloads()) == 0
+	if !p.DAG {
+		return p, nil
+	}
+	for _, load := range r.Loads {
+		p.Loads = append(p.Loads, analysis.FormatLoad(load))
+	}
 	for _, t := range analysis.PaperTables {
 		p.Tables = append(p.Tables, dominance(r, t, expect))
 	}
@@ -217,19 +271,32 @@ func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
 func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 	p := plot.New()
 	p.Y.Label.Text = label
+	var boxes []analysis.Box
 	var names []string
-	lowest, highest := math.Inf(1), math.Inf(-1)
 	for _, box := range r.Boxes {
-		if box.Metric != metric || !box.Pooled {
-			continue
+		if box.Metric == metric && box.Pooled {
+			boxes = append(boxes, box.Box)
+			names = append(names, box.Policy)
 		}
+	}
+	if err := addBoxes(p, boxes, names); err != nil {
+		return "", err
+	}
+	return svgOf(p, 16*vg.Centimeter, 9*vg.Centimeter)
+}
+
+// addBoxes adds one box per summary, named on the x axis, and switches to
+// a log scale when the values are wide apart.
+func addBoxes(p *plot.Plot, boxes []analysis.Box, names []string) error {
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, box := range boxes {
 		lowest, highest = min(lowest, box.Min), max(highest, box.Max)
 		// The values are the outliers, then the whisker ends; the box
 		// statistics are then set from the summary.
 		values := append(append(plotter.Values{}, box.Outliers...), box.WhiskerLow, box.WhiskerHigh)
-		b, err := plotter.NewBoxPlot(vg.Points(20), float64(len(names)), values)
+		b, err := plotter.NewBoxPlot(vg.Points(20), float64(i), values)
 		if err != nil {
-			return "", err
+			return err
 		}
 		b.Median, b.Quartile1, b.Quartile3 = box.Median, box.Q1, box.Q3
 		b.AdjLow, b.AdjHigh, b.Min, b.Max = box.WhiskerLow, box.WhiskerHigh, box.Min, box.Max
@@ -238,11 +305,10 @@ func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 			b.Outside = append(b.Outside, i)
 		}
 		p.Add(b)
-		names = append(names, box.Policy)
 	}
 	p.NominalX(names...)
 	logScaleIfWide(p, lowest, highest)
-	return svgOf(p, 16*vg.Centimeter, 9*vg.Centimeter)
+	return nil
 }
 
 // meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR.

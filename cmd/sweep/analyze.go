@@ -119,7 +119,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if r.Settings.BaseTicks != nil {
 		metadata["analysis.base"] = strconv.FormatInt(*r.Settings.BaseTicks, 10)
 	}
-	paths, err := analysis.WriteTables(dir, r, metadata)
+	paths, err := analysis.WriteTables(dir, r, expect, metadata)
 	if err != nil {
 		return fmt.Errorf("sweep analyze: %w", err)
 	}
