@@ -231,89 +231,106 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if before != nil {
 		before(c)
 	}
-	in, err := cache.instance(c)
+	s, campaignRows, err := simulateCell(ctx, m, cache, c)
 	if err != nil {
 		return nil, children, err
-	}
-	platform := m.platform[c.Platform]
-	var s *engine.Schedule
-	var campaignRows []campaign.Row
-	if camp := cache.campaigns(c); camp != nil {
-		opts := m.campaignOptions()
-		if s, err = campaign.Simulate(ctx, in, camp, c.Policy, opts); err != nil {
-			return nil, children, err
-		}
-		if campaignRows, err = campaign.RowsWith(camp, s, opts); err != nil {
-			return nil, children, err
-		}
-	} else {
-		arrivals, err := gen.Arrivals(in.Volumes(), platform.TotalCores(), c.Load)
-		if err != nil {
-			return nil, children, fmt.Errorf("arrivals: %w", err)
-		}
-		s, err = engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
-		if err != nil {
-			return nil, children, err
-		}
 	}
 	outcomes := s.Outcomes()
 	var makespan int64
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	metrics, err := analysis.ComputeMetrics(outcomes, platform.TotalCores(), makespan)
+	metrics, err := analysis.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
 	row = cellHead(m, c, StatusOK, "", time.Since(start))
 	for _, col := range analysis.MetricColumns() {
-		if col.Integer {
-			row = append(row, store.Int64(col.Int(&metrics)))
-		} else {
-			row = append(row, store.Float64(col.Float(&metrics)))
-		}
+		row = append(row, typedValue(col.Integer, func() int64 { return col.Int(&metrics) }, func() float64 { return col.Float(&metrics) }))
 	}
 	if m.hasCampaigns() {
-		if campaignRows == nil {
-			for range campaign.SummaryColumns() {
+		var sum *campaign.Summary
+		if campaignRows != nil {
+			s := campaign.Summarize(campaignRows)
+			sum = &s
+		}
+		for _, col := range campaign.SummaryColumns() {
+			if sum == nil {
 				row = append(row, store.Null())
+				continue
 			}
-		} else {
-			sum := campaign.Summarize(campaignRows)
-			for _, col := range campaign.SummaryColumns() {
-				if col.Integer {
-					row = append(row, store.Int64(col.Int(&sum)))
-				} else {
-					row = append(row, store.Float64(col.Float(&sum)))
-				}
-			}
+			row = append(row, typedValue(col.Integer, func() int64 { return col.Int(sum) }, func() float64 { return col.Float(sum) }))
 		}
 	}
 	if m.Record.Campaigns {
-		for _, r := range campaignRows {
-			children.campaigns = append(children.campaigns, store.Row{
-				store.String(c.ID), store.String(r.User), store.String(r.Profile), store.Int64(r.Campaign),
-				store.Int64(r.Jobs), store.Int64(r.SubmitTicks), store.Int64(r.CompletionTicks),
-				store.Int64(r.WorkTicks), store.Float64(r.Stretch),
-			})
-		}
+		children.campaigns = campaignTableRows(c, campaignRows)
 	}
 	if m.Record.Jobs {
-		jobs := make([]store.Row, len(outcomes))
-		children.jobs = jobs
-		for j, o := range outcomes {
-			jm, err := analysis.ComputeJobMetrics(o)
-			if err != nil {
-				return nil, children, fmt.Errorf("job %d metrics: %w", j, err)
-			}
-			jobs[j] = store.Row{
-				store.String(c.ID), store.Int64(int64(j)), store.Int64(o.ArrivalTick), store.Int64(o.StartTick),
-				store.Int64(o.FinishTick), store.Int64(o.VolumeCoreTicks), store.Int64(o.CriticalPathTicks),
-				store.Float64(jm.SLR), store.Float64(jm.Stretch), store.Float64(jm.Speedup), store.Int64(int64(o.Tasks)),
-			}
+		if children.jobs, err = jobTableRows(c, outcomes); err != nil {
+			return nil, children, err
 		}
 	}
 	return row, children, nil
+}
+
+// simulateCell runs the cell's policy on its workload instance; campaign
+// workloads also return their campaigns' measures.
+func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (*engine.Schedule, []campaign.Row, error) {
+	in, err := cache.instance(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if camp := cache.campaigns(c); camp != nil {
+		opts := m.campaignOptions()
+		s, err := campaign.Simulate(ctx, in, camp, c.Policy, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, err := campaign.RowsWith(camp, s, opts)
+		return s, rows, err
+	}
+	arrivals, err := gen.Arrivals(in.Volumes(), m.platform[c.Platform].TotalCores(), c.Load)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arrivals: %w", err)
+	}
+	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
+	return s, nil, err
+}
+
+// typedValue is a column's value as the type the column is stored as.
+func typedValue(integer bool, i func() int64, f func() float64) store.Value {
+	if integer {
+		return store.Int64(i())
+	}
+	return store.Float64(f())
+}
+
+func jobTableRows(c Cell, outcomes []engine.JobOutcome) ([]store.Row, error) {
+	rows := make([]store.Row, len(outcomes))
+	for j, o := range outcomes {
+		jm, err := analysis.ComputeJobMetrics(o)
+		if err != nil {
+			return nil, fmt.Errorf("job %d metrics: %w", j, err)
+		}
+		rows[j] = store.Row{
+			store.String(c.ID), store.Int64(int64(j)), store.Int64(o.ArrivalTick), store.Int64(o.StartTick),
+			store.Int64(o.FinishTick), store.Int64(o.VolumeCoreTicks), store.Int64(o.CriticalPathTicks),
+			store.Float64(jm.SLR), store.Float64(jm.Stretch), store.Float64(jm.Speedup), store.Int64(int64(o.Tasks)),
+		}
+	}
+	return rows, nil
+}
+
+func campaignTableRows(c Cell, campaigns []campaign.Row) []store.Row {
+	rows := make([]store.Row, len(campaigns))
+	for i, r := range campaigns {
+		rows[i] = store.Row{
+			store.String(c.ID), store.String(r.User), store.String(r.Profile), store.Int64(r.Campaign),
+			store.Int64(r.Jobs), store.Int64(r.SubmitTicks), store.Int64(r.CompletionTicks),
+			store.Int64(r.WorkTicks), store.Float64(r.Stretch),
+		}
+	}
+	return rows
 }
 
 // childRows are a cell's rows in the tables other than cells.
