@@ -76,7 +76,7 @@ func (m *Manifest) Cells() []Cell {
 						model := net.CCR + " " + string(net.Delay)
 						if m.sources[wi].campaigns {
 							o := m.campaignOptions()
-							model = "job-order=" + o.JobOrder + " stretch-base=" + o.StretchBase
+							model = "job-order=" + o.JobOrder + " stretch-base=" + o.StretchBase + " hold=" + o.Hold
 						}
 						meaning := strings.Join([]string{
 							"sweep-cell", ModelVersion, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -61,13 +62,21 @@ type CampaignSpec struct {
 	// campaign's flow time alone on the empty machine) or bound (seed
 	// 001's lower bound max(W/m, pmax)).
 	StretchBase string `yaml:"stretch-base"`
+	// Hold says whether ostrich holds a campaign until its virtual start:
+	// virtual-start (default; both papers) or none (work conserving).
+	Hold string `yaml:"hold"`
 }
 
+// campaignOptions returns the campaign choices with defaults filled in, so
+// that leaving a key out and writing its default give the same cells.
 func (m *Manifest) campaignOptions() campaign.Options {
-	if m.Campaign == nil {
-		return campaign.Options{}
+	o := campaign.Options{JobOrder: campaign.JobOrderSPT, StretchBase: campaign.StretchBaseAlone, Hold: campaign.HoldVirtualStart}
+	if c := m.Campaign; c != nil {
+		o.JobOrder = cmp.Or(c.JobOrder, o.JobOrder)
+		o.StretchBase = cmp.Or(c.StretchBase, o.StretchBase)
+		o.Hold = cmp.Or(c.Hold, o.Hold)
 	}
-	return campaign.Options{JobOrder: m.Campaign.JobOrder, StretchBase: m.Campaign.StretchBase}
+	return o
 }
 
 // WorkloadSpec is one workload generator with its instances.
@@ -221,6 +230,9 @@ func (m *Manifest) validate() error {
 		}
 		if c.StretchBase != "" && !slices.Contains(campaign.StretchBases(), c.StretchBase) {
 			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(campaign.StretchBases(), ", "))
+		}
+		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
+			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
 		}
 	}
 	if len(m.Workloads) == 0 {

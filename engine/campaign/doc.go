@@ -43,16 +43,25 @@
 // scheduler is taken to be clairvoyant about the campaign, as in the
 // campaign model).
 //
-// As DESIGN.md section 4 says, the real schedule is work conserving: a
-// submitted campaign whose virtual start is still in the future may run
-// (with its, later, virtual completion as priority). Both papers instead
-// hold such a campaign back. Seed 001 Sec. 4: "Additionally, OStrich does
-// not allow a campaign to start before its virtual start time
-// (s_i^u >= s̃_i^u)." Seed 000 Sec. IV-B, on its example: "even if her
-// first campaign was finished in the real schedule at t = 5, her next
-// campaign must wait until σ̃_2^(3) = 7 to be taken into account." That
-// variant is not built, because the engine has no event at which to wake
-// a pass at a virtual start that falls between real events.
+// A submitted campaign whose virtual start is still ahead (its user's
+// previous campaign finished in the real schedule before it did in the
+// virtual one) is held back by default ([Options.Hold] =
+// [HoldVirtualStart]): no job of it starts before the first tick at or
+// after its virtual start. Both papers state this rule. Seed 001 Sec. 4:
+// "Additionally, OStrich does not allow a campaign to start before its
+// virtual start time (s_i^u >= s̃_i^u)." Seed 000 Sec. IV-B, on its
+// example: "even if her first campaign was finished in the real schedule
+// at t = 5, her next campaign must wait until σ̃_2^(3) = 7 to be taken into
+// account." DESIGN.md section 4 does not mention it, and without it a user
+// who submits in closed loop takes more than the fair share that the
+// virtual schedule grants; so the papers' rule is the default, and
+// [HoldNone] (work conserving: a campaign may run before its virtual
+// start, ranked by its later virtual completion) is the variant. A virtual
+// start moves: later when a user arrives, earlier when another campaign
+// completes virtually and k drops. The order therefore asks the virtual
+// schedule for the exact start (up to the next submission) each time the
+// engine asks it when to wake ([engine.Waker]); when held work is waiting
+// and nothing else happens, the engine makes a pass at that tick.
 //
 // log replays a recorded schedule: every job starts at its own submit +
 // recorded wait, whatever its release offset.

@@ -17,6 +17,20 @@ const (
 	JobOrderFIFO = "fifo" // the campaign's listed order
 )
 
+// Rules for a submitted campaign whose virtual start is still ahead under
+// ostrich (Options.Hold).
+const (
+	// HoldVirtualStart starts no job of a campaign before the first tick
+	// at or after its virtual start (both papers; the default).
+	HoldVirtualStart = "virtual-start"
+	// HoldNone lets any submitted campaign run (work conserving), ranked
+	// by its virtual completion.
+	HoldNone = "none"
+)
+
+// Holds lists the values Options.Hold accepts.
+func Holds() []string { return []string{HoldVirtualStart, HoldNone} }
+
 // Options tunes a policy.
 type Options struct {
 	// JobOrder orders the jobs inside a campaign under ostrich: JobOrderSPT
@@ -27,6 +41,10 @@ type Options struct {
 	// StretchBaseAlone (the default, also when empty) or StretchBaseBound.
 	// It does not change the schedule.
 	StretchBase string
+	// Hold says whether ostrich holds a submitted campaign back until its
+	// virtual start: HoldVirtualStart (the default, also when empty) or
+	// HoldNone. fcfs and log ignore it.
+	Hold string
 }
 
 // Policies lists the policies Simulate accepts.
@@ -44,6 +62,10 @@ func Simulate(ctx context.Context, in *engine.Instance, w *Workload, policy stri
 	if err := checkStretchBase(opts.StretchBase); err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
+	hold, err := holdRule(opts.Hold)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", policy, err)
+	}
 	var newOrder func(v *engine.View, cluster int) engine.Order
 	switch policy {
 	case "fcfs":
@@ -55,7 +77,7 @@ func Simulate(ctx context.Context, in *engine.Instance, w *Workload, policy stri
 		if err != nil {
 			return nil, fmt.Errorf("simulate ostrich: %w", err)
 		}
-		newOrder = func(v *engine.View, _ int) engine.Order { return newOstrichOrder(v, in, w, inner) }
+		newOrder = func(*engine.View, int) engine.Order { return newOstrichOrder(in, w, inner, hold) }
 	case "log":
 		s, err := logSchedule(in, w)
 		if err != nil {
@@ -70,6 +92,18 @@ func Simulate(ctx context.Context, in *engine.Instance, w *Workload, policy stri
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
 	return s, nil
+}
+
+// holdRule reports whether a Hold name holds campaigns until their
+// virtual start.
+func holdRule(name string) (bool, error) {
+	switch name {
+	case HoldVirtualStart, "":
+		return true, nil
+	case HoldNone:
+		return false, nil
+	}
+	return false, fmt.Errorf("hold %q: want one of %v", name, Holds())
 }
 
 // check verifies that in is w compiled on identical processors.
@@ -232,27 +266,37 @@ func jobOrder(in *engine.Instance, name string) (func(a, b int32) bool, error) {
 }
 
 // ostrichOrder keeps the virtual schedule and, at every pass, ranks the
-// submitted campaigns with ready jobs by virtual completion time.
+// submitted campaigns with ready jobs by virtual completion time; with
+// hold, a campaign joins the ranking only once it has started virtually.
 type ostrichOrder struct {
-	view    *engine.View
 	in      *engine.Instance
 	virtual *VirtualSchedule
 	userOf  []int
 	inner   func(a, b int32) bool
+	hold    bool
 
-	ready  []*taskHeap // per campaign
-	ranked []int       // campaigns with ready jobs; sorted at BeginPass
-	n      int
+	ready   []*taskHeap // per campaign
+	waiting []int       // campaigns with ready jobs (or emptied since the last pass)
+	listed  []bool      // per campaign: in waiting
+	ranked  []int       // this pass: the waiting campaigns allowed to run, by priority
+	n       int
+
+	// The last NextWake answer, valid while the virtual schedule has not
+	// changed since: no start moved and no held campaign came or went.
+	wakeAt      int64
+	wakeOK      bool
+	wakeChanges uint64
 }
 
-func newOstrichOrder(v *engine.View, in *engine.Instance, w *Workload, inner func(a, b int32) bool) *ostrichOrder {
+func newOstrichOrder(in *engine.Instance, w *Workload, inner func(a, b int32) bool, hold bool) *ostrichOrder {
 	o := &ostrichOrder{
-		view:    v,
 		in:      in,
 		virtual: NewVirtualSchedule(int(in.Platform.TotalCores()), len(w.Users), len(w.Campaigns)),
 		userOf:  make([]int, len(w.Campaigns)),
 		inner:   inner,
+		hold:    hold,
 		ready:   make([]*taskHeap, len(w.Campaigns)),
+		listed:  make([]bool, len(w.Campaigns)),
 	}
 	for c := range w.Campaigns {
 		o.userOf[c] = w.Campaigns[c].User
@@ -270,19 +314,30 @@ func (o *ostrichOrder) Push(g int32, now int64) {
 		o.virtual.Submit(c, o.userOf[c], now, o.in.Volume(c))
 		o.ready[c] = &taskHeap{less: o.inner}
 	}
-	if len(o.ready[c].items) == 0 {
-		o.ranked = append(o.ranked, c)
+	if !o.listed[c] {
+		o.listed[c] = true
+		o.waiting = append(o.waiting, c)
 	}
 	o.ready[c].push(g)
 	o.n++
 }
 
-// BeginPass brings the virtual schedule to now and ranks the campaigns by
-// virtual completion, then campaign index. The ranking cannot change
-// within the pass: starting a job does not touch the virtual schedule.
+// BeginPass brings the virtual schedule to now and ranks the campaigns
+// allowed to run by virtual completion, then campaign index. The ranking
+// cannot change within the pass: starting a job does not touch the
+// virtual schedule.
 func (o *ostrichOrder) BeginPass(now int64) {
 	o.virtual.AdvanceTo(now)
-	o.ranked = slices.DeleteFunc(o.ranked, func(c int) bool { return len(o.ready[c].items) == 0 })
+	o.waiting = slices.DeleteFunc(o.waiting, func(c int) bool {
+		o.listed[c] = len(o.ready[c].items) > 0
+		return !o.listed[c]
+	})
+	o.ranked = o.ranked[:0]
+	for _, c := range o.waiting {
+		if !o.hold || o.virtual.started(c) {
+			o.ranked = append(o.ranked, c)
+		}
+	}
 	keys := make(map[int]*big.Rat, len(o.ranked))
 	for _, c := range o.ranked {
 		keys[c] = o.virtual.Completion(c)
@@ -306,6 +361,48 @@ func (o *ostrichOrder) Pop() int32 {
 	o.Head()
 	o.n--
 	return o.ready[o.ranked[0]].pop()
+}
+
+// NextWake returns the first tick at or after the earliest virtual start
+// of a held campaign, from the virtual schedule as of now: a submission
+// since the last call can have moved a start later, and a virtual
+// completion earlier. Between such changes the projected starts stand, so
+// the last answer is reused.
+func (o *ostrichOrder) NextWake(now int64) (int64, bool) {
+	// A campaign that has started virtually stays started, so most calls
+	// end here without advancing the virtual schedule.
+	if !o.hold || !slices.ContainsFunc(o.waiting, func(c int) bool {
+		return len(o.ready[c].items) > 0 && !o.virtual.started(c)
+	}) {
+		return 0, false
+	}
+	o.virtual.AdvanceTo(now)
+	if o.wakeChanges == o.virtual.changes {
+		return o.wakeAt, o.wakeOK
+	}
+	var first *big.Rat
+	for _, c := range o.waiting {
+		if len(o.ready[c].items) == 0 || o.virtual.started(c) {
+			continue
+		}
+		if s := o.virtual.Start(c); first == nil || s.Cmp(first) < 0 {
+			first = s
+		}
+	}
+	o.wakeAt, o.wakeOK, o.wakeChanges = 0, first != nil, o.virtual.changes
+	if o.wakeOK {
+		o.wakeAt = ceilTick(first)
+	}
+	return o.wakeAt, o.wakeOK
+}
+
+// ceilTick is the first tick at or after the non-negative time r.
+func ceilTick(r *big.Rat) int64 {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q.Int64()
 }
 
 // logSchedule is the recorded schedule of a trace workload: every job

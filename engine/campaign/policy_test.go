@@ -46,6 +46,7 @@ func threeUsers() *Workload {
 func TestPoliciesOnThreeUsers(t *testing.T) {
 	for _, tc := range []struct {
 		policy     string
+		hold       string
 		submit     []int64
 		completion []int64
 		stretch    []float64
@@ -61,6 +62,7 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 		},
 		{
 			policy: "ostrich",
+			hold:   HoldNone,
 			// Virtual schedule (m = 1): at 1, A has 2 left, k = 2: C(a1) =
 			// 1 + 2x2 = 5, C(b1) = 1 + 2x4 = 9. At 2, A 1.5 and B 3.5 left,
 			// k = 3: C(c1) = 2 + 3x1 = 5. At 3 (a1 done in real, 7/6 left
@@ -72,9 +74,21 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 			completion: []int64{3, 5, 9, 4},
 			stretch:    []float64{1, 2, 2, 2},
 		},
+		{
+			policy: "ostrich",
+			hold:   HoldVirtualStart,
+			// The same virtual schedule, but a2 waits for a1's virtual
+			// completion. From 3 (k = 3) c1 completes at 3 + 3x2/3 = 5;
+			// then k = 2 and a1's 7/6 - 2/3 = 1/2 left takes 1: a2 starts
+			// virtually at 6. c1 runs 3-4; at 4 a2 is held and b1 runs
+			// 4-8; a2 runs 8-9.
+			submit:     []int64{0, 3, 1, 2},
+			completion: []int64{3, 9, 8, 4},
+			stretch:    []float64{1, 6, 1.75, 2},
+		},
 	} {
-		t.Run(tc.policy, func(t *testing.T) {
-			rows, _, _ := simulate(t, threeUsers(), 1, tc.policy, Options{})
+		t.Run(tc.policy+"/"+tc.hold, func(t *testing.T) {
+			rows, _, _ := simulate(t, threeUsers(), 1, tc.policy, Options{Hold: tc.hold})
 			for c, r := range rows {
 				if r.SubmitTicks != tc.submit[c] || r.CompletionTicks != tc.completion[c] || r.Stretch != tc.stretch[c] {
 					t.Errorf("campaign %d: submit %d completion %d stretch %g; want %d %d %g",
@@ -267,8 +281,163 @@ func TestSimulateRejects(t *testing.T) {
 	if _, err := Simulate(context.Background(), in, w, "sjf", Options{}); err == nil || !strings.Contains(err.Error(), "fcfs") {
 		t.Errorf("unknown policy: error %v, want one listing the policies", err)
 	}
+	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{Hold: "forever"}); err == nil || !strings.Contains(err.Error(), "virtual-start") {
+		t.Errorf("unknown hold: error %v, want one listing the valid holds", err)
+	}
 	other := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
 	if _, err := Simulate(context.Background(), in, other, "fcfs", Options{}); err == nil {
 		t.Error("instance of another workload: no error")
 	}
+}
+
+// seed000Example is the instance of seed 000 Sec. IV-B on 6 machines with
+// job sizes that give the paper's works (the text gives works, not jobs):
+// user 1 submits 4 jobs of 12 (W = 48) at 0, user 2 6 jobs of 3 (W = 18)
+// at 0, user 3 5 jobs of 2 (W = 10) at 2 and, in closed loop, 4 jobs of 2
+// (W = 8) at 5. Tasks: user 1 0-3, user 2 4-9, user 3 10-14 and 15-18.
+func seed000Example() *Workload {
+	return &Workload{
+		Users: []User{{ID: "1"}, {ID: "2"}, {ID: "3"}},
+		Campaigns: []Campaign{
+			{User: 0, Jobs: jobsOf(12, 12, 12, 12)},
+			{User: 1, Jobs: jobsOf(3, 3, 3, 3, 3, 3)},
+			{User: 2, SubmitTicks: 2, Jobs: jobsOf(2, 2, 2, 2, 2)},
+			{User: 2, SubmitTicks: 5, Jobs: jobsOf(2, 2, 2, 2)},
+		},
+	}
+}
+
+// TestOstrichHoldSeed000Example: the virtual schedule is the paper's
+// (TestVirtualScheduleSeed000Example): C(1) = 16 and C(2) = 6 at 0, C(3,1)
+// = 7 and C(1) = 23 from 2, user 3's second campaign starts virtually at
+// 7 with C = 11. Real schedule, both holds: user 2 (6 < 16) takes all 6
+// machines 0-3, so user 3 waits from 2 to 3; at 3 user 3 (7 < 23) runs its
+// five 2s 3-5 and user 1 one 12 3-15. At 5 user 3 completes and submits
+// her second campaign; 5 machines are free.
+//   - none: it ranks first (11 < 23) and runs 5-7 on 4 machines; user 1
+//     starts a 12 at 5 and its last two at 7: user 1 completes at 19.
+//   - virtual-start: it is held until 7, so user 1 starts its three 12s
+//     at 5 (done 17) and 2 machines idle. Nothing happens at 7 but the
+//     wake-up: the campaign starts virtually and its 2s run 7-9 on the
+//     idle machines, the other two 9-11.
+func TestOstrichHoldSeed000Example(t *testing.T) {
+	for _, tc := range []struct {
+		hold       string
+		start      []int64
+		completion []int64
+	}{
+		{HoldNone,
+			[]int64{3, 5, 7, 7, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 5, 5, 5, 5},
+			[]int64{19, 3, 5, 7}},
+		{HoldVirtualStart,
+			[]int64{3, 5, 5, 5, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 7, 7, 9, 9},
+			[]int64{17, 3, 5, 11}},
+		{"", // the default holds
+			[]int64{3, 5, 5, 5, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 7, 7, 9, 9},
+			[]int64{17, 3, 5, 11}},
+	} {
+		rows, start, arrival := simulate(t, seed000Example(), 6, "ostrich", Options{Hold: tc.hold})
+		if want := []int64{0, 0, 2, 5}; !slices.Equal(arrival, want) {
+			t.Errorf("hold %q: submissions %v, want %v", tc.hold, arrival, want)
+		}
+		if !slices.Equal(start, tc.start) {
+			t.Errorf("hold %q: starts %v, want %v", tc.hold, start, tc.start)
+		}
+		var done []int64
+		for _, r := range rows {
+			done = append(done, r.CompletionTicks)
+		}
+		if !slices.Equal(done, tc.completion) {
+			t.Errorf("hold %q: completions %v, want %v", tc.hold, done, tc.completion)
+		}
+	}
+}
+
+// holdWorkload is on 2 machines: user A submits a1 = [2, 2] at 0 and, in
+// closed loop, a2 = [1]; user B submits b1 = [10] at 0; with late, user C
+// submits c1 = [1] at 3. Campaigns a1 0, a2 1, b1 2, c1 3; tasks a1 0-1,
+// a2 2, b1 3, c1 4.
+func holdWorkload(late bool) *Workload {
+	w := &Workload{
+		Users: []User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
+		Campaigns: []Campaign{
+			{User: 0, Jobs: jobsOf(2, 2)},
+			{User: 0, Jobs: jobsOf(1)},
+			{User: 1, Jobs: jobsOf(10)},
+		},
+	}
+	if late {
+		w.Campaigns = append(w.Campaigns, Campaign{User: 2, SubmitTicks: 3, Jobs: jobsOf(1)})
+	}
+	return w
+}
+
+// TestOstrichWakeFollowsVirtualStart: in holdWorkload, a1 (C = 0 + 2x4/2 =
+// 4) beats b1 (C = 10) and runs 0-2; a2 is submitted at 2, when a1 has 2
+// left virtually and b1 8: a2 starts virtually at 2 + (2 + 2)/2 = 4. b1
+// runs from 2 on one machine, the other idles. Without C the wake-up is
+// at 4 and a2 runs 4-5 (with hold none, 2-3). C's arrival at 3 raises k
+// to 3 when a1 and c1 both have 1 left: a2's start moves to 3 + (1 + 1 +
+// 1)/2 = 9/2, so the wake-up moves to 5; c1 runs 3-4, the machine idles
+// 4-5 and a2 runs 5-6.
+func TestOstrichWakeFollowsVirtualStart(t *testing.T) {
+	for _, tc := range []struct {
+		late  bool
+		hold  string
+		start []int64
+	}{
+		{false, HoldVirtualStart, []int64{0, 0, 4, 2}},
+		{false, HoldNone, []int64{0, 0, 2, 2}},
+		{true, HoldVirtualStart, []int64{0, 0, 5, 2, 3}},
+	} {
+		_, start, _ := simulate(t, holdWorkload(tc.late), 2, "ostrich", Options{Hold: tc.hold})
+		if !slices.Equal(start, tc.start) {
+			t.Errorf("late %v hold %q: starts %v, want %v", tc.late, tc.hold, start, tc.start)
+		}
+	}
+
+	// The same steps on the order itself: NextWake is 4 once a2 is
+	// held, 5 after C's arrival, none once a2 runs.
+	w := holdWorkload(true)
+	in, err := w.Compile(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, _ := jobOrder(in, "")
+	o := newOstrichOrder(in, w, inner, true)
+	wake := func(now, want int64, ok bool) {
+		t.Helper()
+		if got, gotOK := o.NextWake(now); got != want || gotOK != ok {
+			t.Errorf("NextWake(%d) = %d, %v; want %d, %v", now, got, gotOK, want, ok)
+		}
+	}
+	pass := func(now int64, free int, want ...int32) {
+		t.Helper()
+		o.BeginPass(now)
+		var got []int32
+		for ; free > 0; free-- {
+			if _, ok := o.Head(); !ok {
+				break
+			}
+			got = append(got, o.Pop())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("pass at %d started %v, want %v", now, got, want)
+		}
+	}
+	o.Push(0, 0)
+	o.Push(1, 0)
+	o.Push(3, 0)
+	pass(0, 2, 0, 1)
+	wake(0, 0, false)
+	o.Push(2, 2)
+	pass(2, 2, 3)
+	wake(2, 4, true)
+	o.Push(4, 3)
+	wake(3, 5, true)
+	pass(3, 1, 4)
+	pass(4, 1)
+	wake(4, 5, true)
+	pass(5, 1, 2)
+	wake(5, 0, false)
 }

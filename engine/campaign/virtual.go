@@ -14,9 +14,10 @@ import (
 // really tie.
 //
 // Time only moves forward: Submit and AdvanceTo take ticks that never
-// decrease. Completion and Start report the schedule as of the last tick,
-// assuming k stays as it is (the paper's C̃ = t + k W̃ / m); they change
-// whenever k does.
+// decrease. Completion reports the schedule as of the last tick, assuming
+// k stays as it is (the paper's C̃ = t + k W̃ / m, OStrich's priority); it
+// changes whenever k does. Start projects the virtual start exactly, up to
+// the next submission.
 type VirtualSchedule struct {
 	machines *big.Rat
 	now      *big.Rat
@@ -28,6 +29,10 @@ type VirtualSchedule struct {
 	userOf    []int      // per campaign; -1 until submitted
 	start     []*big.Rat // per campaign: virtual start, nil while queued
 	finish    []*big.Rat // per campaign: virtual completion, nil until then
+
+	// changes counts submissions and virtual completions: while it stays
+	// the same, so does every projected Start.
+	changes uint64
 }
 
 // NewVirtualSchedule returns an empty virtual schedule of machines
@@ -95,6 +100,7 @@ func (v *VirtualSchedule) AdvanceTo(tick int64) {
 				continue
 			}
 			v.finish[head] = done
+			v.changes++
 			v.queue[u] = q[1:]
 			if len(v.queue[u]) == 0 {
 				v.active--
@@ -114,6 +120,7 @@ func (v *VirtualSchedule) Submit(c, u int, tick, workTicks int64) {
 		panic(fmt.Sprintf("campaign: campaign %d submitted twice to the virtual schedule", c))
 	}
 	v.AdvanceTo(tick)
+	v.changes++
 	v.userOf[c] = u
 	v.remaining[c] = new(big.Rat).SetInt64(workTicks)
 	if len(v.queue[u]) == 0 {
@@ -147,16 +154,46 @@ func (v *VirtualSchedule) Completion(c int) *big.Rat {
 }
 
 // Start returns campaign c's virtual start: final once started, otherwise
-// the current estimate of its predecessor's virtual completion.
+// the time at which the user's earlier campaigns complete virtually if no
+// campaign is submitted meanwhile. Every active user is served at the same
+// rate until its queue empties (processor sharing among users), so when
+// user u has been served x more, every other user v has been served
+// min(R_v, x), R_v its work left, and the start is now + sum_v min(R_v, x)
+// / m with x the work left before c. Unlike Completion it follows the
+// virtual completions that lower k before the start; only a submission
+// can move it, and only later.
 func (v *VirtualSchedule) Start(c int) *big.Rat {
 	if v.start[c] != nil {
 		return v.start[c]
 	}
-	q := v.queue[v.userOf[c]]
-	for i, d := range q {
+	u := v.userOf[c]
+	if u < 0 {
+		panic(fmt.Sprintf("campaign: campaign %d is not in the virtual schedule", c))
+	}
+	before := new(big.Rat)
+	for _, d := range v.queue[u] {
 		if d == c {
-			return v.Completion(q[i-1])
+			break
+		}
+		before.Add(before, v.remaining[d])
+	}
+	served := new(big.Rat)
+	left := new(big.Rat)
+	for _, q := range v.queue {
+		left.SetInt64(0)
+		for _, d := range q {
+			left.Add(left, v.remaining[d])
+		}
+		if left.Cmp(before) < 0 {
+			served.Add(served, left)
+		} else {
+			served.Add(served, before)
 		}
 	}
-	panic(fmt.Sprintf("campaign: campaign %d is not in the virtual schedule", c))
+	served.Quo(served, v.machines)
+	return served.Add(served, v.now)
 }
+
+// started reports whether campaign c has started in the virtual schedule
+// by the last tick it was advanced to.
+func (v *VirtualSchedule) started(c int) bool { return v.start[c] != nil }

@@ -77,3 +77,41 @@ func TestVirtualScheduleRational(t *testing.T) {
 		t.Errorf("C1 = %s, want 1", got.RatString())
 	}
 }
+
+// TestVirtualStartProjection: 2 machines; at 0 user A submits a1 (work 4)
+// and a2 (work 1, queued behind a1), user B submits b1 (work 1). Under
+// k = 2 the paper's estimate of a1's completion is 0 + 2x4/2 = 4, but b1
+// completes at 1 (rate 1), and A alone then finishes a1's 3 left at rate
+// 2 by 1 + 3/2 = 5/2: Start(a2) = (min(5, 4) + min(1, 4))/2 = 5/2. If
+// instead user D submits d1 (work 6) at 1, k stays 2 after b1: a1's 3
+// left take 3 more, and Start(a2) = 1 + (min(4, 3) + min(6, 3))/2 = 4,
+// later, and final once a1 completes at 4.
+func TestVirtualStartProjection(t *testing.T) {
+	const a1, b1, a2, d1 = 0, 1, 2, 3
+	want := func(what string, got *big.Rat, num, den int64) {
+		t.Helper()
+		if got.Cmp(big.NewRat(num, den)) != 0 {
+			t.Errorf("%s = %s, want %d/%d", what, got.RatString(), num, den)
+		}
+	}
+	v := NewVirtualSchedule(2, 3, 4)
+	v.Submit(a1, 0, 0, 4)
+	v.Submit(b1, 1, 0, 1)
+	v.Submit(a2, 0, 0, 1)
+	want("t=0 C(a1)", v.Completion(a1), 4, 1)
+	want("t=0 start(a2)", v.Start(a2), 5, 2)
+	v.AdvanceTo(1)
+	want("t=1 start(a2)", v.Start(a2), 5, 2)
+	v.Submit(d1, 2, 1, 6)
+	want("t=1 after d1 start(a2)", v.Start(a2), 4, 1)
+	v.AdvanceTo(3)
+	if v.started(a2) {
+		t.Error("a2 started virtually by 3, want at 4")
+	}
+	want("t=3 start(a2)", v.Start(a2), 4, 1)
+	v.AdvanceTo(4)
+	if !v.started(a2) {
+		t.Error("a2 not started virtually by 4")
+	}
+	want("t=4 start(a2)", v.Start(a2), 4, 1)
+}

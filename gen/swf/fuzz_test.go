@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -30,7 +29,7 @@ func optionsFromBits(bits uint8) Options {
 }
 
 func FuzzReader(f *testing.F) {
-	head, err := os.ReadFile(headFile)
+	head, err := traceHead(f)
 	if err != nil {
 		f.Fatal(err)
 	}

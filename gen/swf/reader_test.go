@@ -1,24 +1,61 @@
 package swf
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// headFile is the first 300 lines of LPC-EGEE-2004-1.2-cln.swf.gz, byte
+// traceHead returns the first 300 lines of the shared LPC-EGEE log, byte
 // for byte (zcat | head -300): 71 header comment lines, then 229 jobs.
-const headFile = "testdata/lpc-egee-head300.swf"
+// Traces are read from ../shared/traces, never copied into the repository.
+func traceHead(tb testing.TB) ([]byte, error) {
+	tb.Helper()
+	r := openTrace(tb, Options{})
+	r.Close()
+	f, err := os.Open(lpcTrace)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var head bytes.Buffer
+	lines := bufio.NewScanner(zr)
+	for n := 0; n < 300 && lines.Scan(); n++ {
+		head.Write(lines.Bytes())
+		head.WriteByte('\n')
+	}
+	return head.Bytes(), lines.Err()
+}
 
-// headWant holds what the default rules must make of headFile, counted
+// traceHeadFile writes traceHead to a temporary file and returns its path.
+func traceHeadFile(tb testing.TB) string {
+	tb.Helper()
+	head, err := traceHead(tb)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "lpc-egee-head300.swf")
+	if err := os.WriteFile(path, head, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// headWant holds what the default rules must make of traceHead, counted
 // independently with
 //
-//	grep -v '^;' lpc-egee-head300.swf | awk '{ if ($11==5 && $4<=0) c++;
+//	zcat LPC-EGEE-2004-1.2-cln.swf.gz | head -300 | grep -v '^;' | awk '{ if ($11==5 && $4<=0) c++;
 //	  else if ($4==0) z++; else { k++; if ($9>0 && $4>$9) o++ } }'
 //
 // which gives c=5 cancelled before running, z=50 run time 0, k=174 kept,
@@ -37,7 +74,7 @@ func readAllFrom(t *testing.T, r *Reader) []Job {
 }
 
 func TestReadLPCEGEEHead(t *testing.T) {
-	plain, err := os.ReadFile(headFile)
+	plain, err := traceHead(t)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +140,7 @@ func TestReadLPCEGEEHead(t *testing.T) {
 }
 
 func TestHeaderLPCEGEE(t *testing.T) {
-	r, err := Open(headFile, Options{})
+	r, err := Open(traceHeadFile(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
