@@ -3,7 +3,6 @@ package analysis
 import (
 	"bytes"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -212,17 +211,5 @@ func TestPrintCampaignsGolden(t *testing.T) {
 	if err := Print(&out, r, expect); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/print_campaigns.golden"
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := out.String(); got != string(want) {
-		t.Errorf("printed:\n%s\nwant (%s):\n%s", got, golden, want)
-	}
+	checkGolden(t, "testdata/print_campaigns.golden", out.Bytes())
 }

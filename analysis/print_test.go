@@ -39,9 +39,20 @@ expect:
 	if err := Print(&out, r, expect); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/print_small.golden"
+	checkGolden(t, "testdata/print_small.golden", out.Bytes())
+	for i, line := range strings.Split(out.String(), "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("line %d is %d columns; want at most 100: %q", i+1, len([]rune(line)), line)
+		}
+	}
+}
+
+// checkGolden compares printed output with a golden file; -update rewrites
+// the file.
+func checkGolden(t *testing.T, golden string, got []byte) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,12 +60,7 @@ expect:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); got != string(want) {
+	if string(got) != string(want) {
 		t.Errorf("printed:\n%s\nwant (%s):\n%s", got, golden, want)
-	}
-	for i, line := range strings.Split(out.String(), "\n") {
-		if len([]rune(line)) > 100 {
-			t.Errorf("line %d is %d columns; want at most 100: %q", i+1, len([]rune(line)), line)
-		}
 	}
 }
