@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/platform"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -40,7 +42,7 @@ type Manifest struct {
 	Expect     analysis.Expectations `yaml:"expect"`
 
 	path     string // the file it came from
-	platform map[string]*engine.Platform
+	platform map[string]*platform.Platform
 	sources  []*source // per workload spec
 	lines    map[string]int
 }
@@ -208,14 +210,14 @@ func (m *Manifest) validate() error {
 		m.Platform = ""
 	}
 	if len(m.Platforms) == 0 {
-		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(engine.Presets(), ", "))
+		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))
 	}
-	m.platform = map[string]*engine.Platform{}
+	m.platform = map[string]*platform.Platform{}
 	for _, spec := range m.Platforms {
 		if _, dup := m.platform[spec]; dup {
 			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
 		}
-		p, err := engine.ParsePlatform(m.resolve(spec))
+		p, err := platform.Parse(m.resolve(spec))
 		if err != nil {
 			return fmt.Errorf("%s: %w", m.at("platform"), err)
 		}
@@ -350,7 +352,7 @@ func (m *Manifest) excludedPair(workload, policy string) bool {
 
 // resolve makes a platform file path relative to the manifest's folder.
 func (m *Manifest) resolve(spec string) string {
-	if _, err := engine.ParsePlatform(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
+	if _, err := platform.Parse(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
 		return spec
 	}
 	dir := m.path[:strings.LastIndexByte(m.path, '/')+1]

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
@@ -123,7 +125,7 @@ func traceSource(w *WorkloadSpec, dir string) (*source, error) {
 }
 
 // dagWorkload generates instance inst of a DAG source.
-func (s *source) dagWorkload(rootSeed uint64, inst int) (*engine.Workload, error) {
+func (s *source) dagWorkload(rootSeed uint64, inst int) (*workload.Workload, error) {
 	return gen.Generate(s.dag, rootSeed, inst)
 }
 

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/engine"
 )
 
@@ -98,21 +101,21 @@ func (w *Workload) Ordinals() []int {
 // "<user>#<ordinal>", share the user id, arrival the campaign's submit
 // time, and one single-core Kind1 task per campaign job, released
 // ReleaseTicks after the campaign's submission.
-func (w *Workload) Engine() *engine.Workload {
+func (w *Workload) Engine() *workload.Workload {
 	ord := w.Ordinals()
-	ew := &engine.Workload{Jobs: make([]engine.Job, len(w.Campaigns))}
+	ew := &workload.Workload{Jobs: make([]workload.Job, len(w.Campaigns))}
 	for i := range w.Campaigns {
 		c := &w.Campaigns[i]
 		arrival := c.SubmitTicks
-		tasks := make([]engine.Task, len(c.Jobs))
+		tasks := make([]workload.Task, len(c.Jobs))
 		for k, j := range c.Jobs {
 			id := j.ID
 			if id == "" {
 				id = "j" + strconv.Itoa(k+1)
 			}
-			tasks[k] = engine.Task{ID: id, ExecTicks: j.ExecTicks, Cores: 1, ReleaseTicks: j.ReleaseTicks}
+			tasks[k] = workload.Task{ID: id, ExecTicks: j.ExecTicks, Cores: 1, ReleaseTicks: j.ReleaseTicks}
 		}
-		ew.Jobs[i] = engine.Job{
+		ew.Jobs[i] = workload.Job{
 			ID:      w.Users[c.User].ID + "#" + strconv.Itoa(ord[i]),
 			Arrival: &arrival,
 			Share:   w.Users[c.User].ID,
@@ -130,7 +133,7 @@ func (w *Workload) Compile(machines int) (*engine.Instance, error) {
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
-	in, err := engine.Compile(w.Engine(), engine.Single(machines), engine.DefaultNetwork())
+	in, err := engine.Compile(w.Engine(), platform.Single(machines), engine.DefaultNetwork())
 	if err != nil {
 		return nil, fmt.Errorf("compile campaign workload: %w", err)
 	}
