@@ -69,14 +69,24 @@ type CampaignSpec struct {
 	Hold string `yaml:"hold"`
 }
 
-// campaignOptions returns the campaign choices with defaults filled in, so
+// campaignSettings are a manifest's campaign choices: how to schedule
+// (engine/campaign) and how to measure stretch (analysis).
+type campaignSettings struct {
+	schedule    campaign.Options
+	stretchBase string
+}
+
+// campaignSettings returns the campaign choices with defaults filled in, so
 // that leaving a key out and writing its default give the same cells.
-func (m *Manifest) campaignOptions() campaign.Options {
-	o := campaign.Options{JobOrder: campaign.JobOrderSPT, StretchBase: campaign.StretchBaseAlone, Hold: campaign.HoldVirtualStart}
+func (m *Manifest) campaignSettings() campaignSettings {
+	o := campaignSettings{
+		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
+		stretchBase: analysis.StretchBaseAlone,
+	}
 	if c := m.Campaign; c != nil {
-		o.JobOrder = cmp.Or(c.JobOrder, o.JobOrder)
-		o.StretchBase = cmp.Or(c.StretchBase, o.StretchBase)
-		o.Hold = cmp.Or(c.Hold, o.Hold)
+		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
+		o.stretchBase = cmp.Or(c.StretchBase, o.stretchBase)
+		o.schedule.Hold = cmp.Or(c.Hold, o.schedule.Hold)
 	}
 	return o
 }
@@ -230,8 +240,8 @@ func (m *Manifest) validate() error {
 		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
 			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
 		}
-		if c.StretchBase != "" && !slices.Contains(campaign.StretchBases(), c.StretchBase) {
-			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(campaign.StretchBases(), ", "))
+		if c.StretchBase != "" && !slices.Contains(analysis.StretchBases(), c.StretchBase) {
+			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(analysis.StretchBases(), ", "))
 		}
 		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))

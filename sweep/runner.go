@@ -18,9 +18,10 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/engine/campaign"
+	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // Cell statuses in the cells table.
@@ -249,12 +250,12 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 		row = append(row, typedValue(col.Integer, func() int64 { return col.Int(&metrics) }, func() float64 { return col.Float(&metrics) }))
 	}
 	if m.hasCampaigns() {
-		var sum *campaign.Summary
+		var sum *analysis.CampaignSummary
 		if campaignRows != nil {
-			s := campaign.Summarize(campaignRows)
+			s := analysis.SummarizeCampaigns(campaignRows)
 			sum = &s
 		}
-		for _, col := range campaign.SummaryColumns() {
+		for _, col := range analysis.CampaignColumns() {
 			if sum == nil {
 				row = append(row, store.Null())
 				continue
@@ -275,18 +276,18 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 
 // simulateCell runs the cell's policy on its workload instance; campaign
 // workloads also return their campaigns' measures.
-func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (*engine.Schedule, []campaign.Row, error) {
+func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (*engine.Schedule, []analysis.CampaignRow, error) {
 	in, err := cache.instance(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	if camp := cache.campaigns(c); camp != nil {
-		opts := m.campaignOptions()
-		s, err := campaign.Simulate(ctx, in, camp, c.Policy, opts)
+		opts := m.campaignSettings()
+		s, err := ecampaign.Simulate(ctx, in, camp, c.Policy, opts.schedule)
 		if err != nil {
 			return nil, nil, err
 		}
-		rows, err := campaign.RowsWith(camp, s, opts)
+		rows, err := analysis.CampaignRows(camp, s, opts.stretchBase)
 		return s, rows, err
 	}
 	arrivals, err := gen.Arrivals(in.Volumes(), m.platform[c.Platform].TotalCores(), c.Load)
@@ -321,7 +322,7 @@ func jobTableRows(c Cell, outcomes []engine.JobOutcome) ([]store.Row, error) {
 	return rows, nil
 }
 
-func campaignTableRows(c Cell, campaigns []campaign.Row) []store.Row {
+func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
 	rows := make([]store.Row, len(campaigns))
 	for i, r := range campaigns {
 		rows[i] = store.Row{
@@ -413,7 +414,7 @@ func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign
 			return nil, nil, fmt.Errorf("building %s instance %d: %w", cell.Workload, cell.Instance, err)
 		}
 		for _, name := range c.m.Platforms {
-			if compiled[name], err = w.Compile(c.m.platform[name].TotalCores()); err != nil {
+			if compiled[name], err = ecampaign.Compile(w, c.m.platform[name].TotalCores()); err != nil {
 				return nil, nil, fmt.Errorf("%s instance %d on %s: %w", cell.Workload, cell.Instance, name, err)
 			}
 		}
@@ -704,7 +705,7 @@ func (m *Manifest) CellsSchema() store.Schema {
 		cols = append(cols, store.Column{Name: c.Name, Type: typ(c.Integer), Nullable: true})
 	}
 	if m.hasCampaigns() {
-		for _, c := range campaign.SummaryColumns() {
+		for _, c := range analysis.CampaignColumns() {
 			cols = append(cols, store.Column{Name: c.Name, Type: typ(c.Integer), Nullable: true})
 		}
 	}

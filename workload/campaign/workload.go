@@ -7,10 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload"
-
-	"github.com/sweep-sched/sweep/engine"
 )
 
 // Profiles of the synthetic study (seed 001).
@@ -97,11 +94,12 @@ func (w *Workload) Ordinals() []int {
 	return out
 }
 
-// Engine returns the engine workload of w: job i is campaign i, with id
+// DAG returns w as a DAG workload, the form the simulator compiles: job i
+// is campaign i, with id
 // "<user>#<ordinal>", share the user id, arrival the campaign's submit
 // time, and one single-core Kind1 task per campaign job, released
 // ReleaseTicks after the campaign's submission.
-func (w *Workload) Engine() *workload.Workload {
+func (w *Workload) DAG() *workload.Workload {
 	ord := w.Ordinals()
 	ew := &workload.Workload{Jobs: make([]workload.Job, len(w.Campaigns))}
 	for i := range w.Campaigns {
@@ -123,21 +121,6 @@ func (w *Workload) Engine() *workload.Workload {
 		}
 	}
 	return ew
-}
-
-// Compile validates w and compiles it onto `single:machines`.
-func (w *Workload) Compile(machines int) (*engine.Instance, error) {
-	if machines < 1 {
-		return nil, fmt.Errorf("compile campaign workload: %d machines; want >= 1", machines)
-	}
-	if err := w.Validate(); err != nil {
-		return nil, err
-	}
-	in, err := engine.Compile(w.Engine(), platform.Single(machines), engine.DefaultNetwork())
-	if err != nil {
-		return nil, fmt.Errorf("compile campaign workload: %w", err)
-	}
-	return in, nil
 }
 
 // A WorkloadError locates a problem in a campaign workload.
