@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // CampaignOutlierStretch is the stretch above which seed 000 leaves a
@@ -238,7 +239,7 @@ func (s CampaignSample) Profiles() []string { return sortedKeys(s.UserMax) }
 // left out. It returns no sample when the run did not record campaigns;
 // part files that cannot be read are returned as problems.
 func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Problem, error) {
-	set, problems, err := store.ReadColumns(dir, "campaigns", []string{"cell_id", "user", "profile", "stretch"})
+	set, problems, err := store.ReadColumns(dir, table.Campaigns, []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.CampaignStretch})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading campaigns: %w", err)
 	}
@@ -247,7 +248,7 @@ func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Probl
 	}
 	for _, c := range set.Columns {
 		want := store.TypeString
-		if c.Name == "stretch" {
+		if c.Name == table.CampaignStretch {
 			want = store.TypeFloat64
 		}
 		if c.Type != want {
