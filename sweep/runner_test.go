@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -336,5 +337,18 @@ func TestParseShard(t *testing.T) {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestDefaultWorkersFollowGOMAXPROCS: with Jobs 0 a run uses
+// runtime.GOMAXPROCS(0) workers, which follows a container's CPU quota,
+// not runtime.NumCPU.
+func TestDefaultWorkersFollowGOMAXPROCS(t *testing.T) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	m := loadSmall(t)
+	m.Policies = m.Policies[:1]
+	if s := mustRun(t, m, RunOptions{Out: t.TempDir()}); s.Workers != 1 {
+		t.Errorf("%d workers under GOMAXPROCS=1; want 1", s.Workers)
 	}
 }
