@@ -125,6 +125,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}
+	for _, t := range plan.Traces {
+		meta["sweep.trace_report."+t.Workload] = t.Report.String()
+	}
 	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
 	if err != nil {
 		return sum, err

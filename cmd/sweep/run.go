@@ -102,6 +102,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	for _, t := range m.TraceReports() {
+		fmt.Fprintf(stderr, "trace workload %s: %s", t.Workload, t.Report)
+	}
 	var progress sweep.Progress = &lineProgress{w: stderr, every: 10 * time.Second}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		progress = &barProgress{w: stderr}
