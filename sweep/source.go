@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -63,14 +62,14 @@ func (s *source) allows(policy string) error {
 	return fmt.Errorf("policy %q is a campaign policy; DAG workloads take %s", policy, strings.Join(engine.Policies(), ", "))
 }
 
-// newSource checks a workload entry and resolves its source; dir is the
-// manifest's folder, against which a relative trace path is taken.
-func newSource(w *WorkloadSpec, dir string) (*source, error) {
+// newSource checks a workload entry and resolves its source; pathOf turns
+// a path named in the manifest (a trace) into the one to open.
+func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
 	case w.Trace != "":
-		return traceSource(w, dir)
+		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
 	case w.Generator == gen.ProfilesPreset:
@@ -101,7 +100,7 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	return &source{dag: params, canon: params.Canonical()}, nil
 }
 
-func traceSource(w *WorkloadSpec, dir string) (*source, error) {
+func traceSource(w *WorkloadSpec, path string) (*source, error) {
 	if w.Instances > 1 {
 		return nil, fmt.Errorf("instances %d: a trace is one workload; want 1 (or leave it out)", w.Instances)
 	}
@@ -109,10 +108,6 @@ func traceSource(w *WorkloadSpec, dir string) (*source, error) {
 		return nil, fmt.Errorf("set applies to generators, not traces")
 	}
 	w.Instances = 1
-	path := w.Trace
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
