@@ -63,7 +63,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 		inManifest[c.ID] = true
 		if id, ok := names[c.Name()]; ok && id != c.ID {
 			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
-				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersion, out)
+				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersions, out)
 		}
 	}
 	for id := range status {
