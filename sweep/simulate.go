@@ -34,7 +34,11 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	metrics, err := analysis.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
+	measured, err := analysis.MeasureJobs(outcomes)
+	if err != nil {
+		return nil, children, fmt.Errorf("metrics: %w", err)
+	}
+	metrics, err := analysis.ComputeMetricsOf(outcomes, measured, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
@@ -60,9 +64,10 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 		children.campaigns = campaignTableRows(c, campaignRows)
 	}
 	if m.Record.Jobs {
-		if children.jobs, err = jobTableRows(c, outcomes); err != nil {
-			return nil, children, err
-		}
+		children.jobs = jobTableRows(c, outcomes, measured)
+	}
+	if campaignRows == nil {
+		children.deciles = volumeDecileRows(c, analysis.VolumeDeciles(outcomes, measured))
 	}
 	return row, children, nil
 }

@@ -172,6 +172,17 @@ func ReadColumns(dir, table string, names []string) (*ColumnSet, []Problem, erro
 	return set, problems, nil
 }
 
+// ReadPart reads the named columns of the one part file at path (a
+// PartInfo.Path of ListParts): a reader that goes through a table part by
+// part holds one part's rows at a time.
+func ReadPart(path string, names []string) (*ColumnSet, error) {
+	columns, info, err := readPart(path, names)
+	if err != nil {
+		return nil, err
+	}
+	return &ColumnSet{Rows: int(info.Rows), Columns: columns, Parts: []PartInfo{info}}, nil
+}
+
 // schemaMismatch is a readable file whose columns do not match the request.
 type schemaMismatch struct{ msg string }
 
