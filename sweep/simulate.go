@@ -9,7 +9,6 @@ import (
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -88,9 +87,9 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 		rows, err := analysis.CampaignRows(camp, s, opts.stretchBase)
 		return s, rows, err
 	}
-	arrivals, err := gen.Arrivals(in.Volumes(), m.platform[c.Platform].TotalCores(), c.Load)
+	arrivals, err := cache.arrivals(c, in)
 	if err != nil {
-		return nil, nil, fmt.Errorf("arrivals: %w", err)
+		return nil, nil, err
 	}
 	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
 	return s, nil, err
