@@ -353,3 +353,14 @@ func (in *Instance) DEMT(opts DEMTOptions) (DEMTResult, error) {
 	}
 	return best, nil
 }
+
+// LPBoundaries returns the time boundaries of the interval LP bound
+// (moldable.md section 2): p_min, the batch lengths tau_0..tau_K of the
+// anchor and 2 tau_K, sorted, without duplicates.
+func LPBoundaries(lambdaStar, pMin float64, anchor Anchor) []float64 {
+	_, taus := BatchLengths(lambdaStar, pMin, anchor)
+	b := append([]float64{pMin}, taus...)
+	b = append(b, 2*taus[len(taus)-1])
+	slices.Sort(b)
+	return slices.Compact(b)
+}
