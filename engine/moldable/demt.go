@@ -293,7 +293,7 @@ func (s Selection) shelves(w *workload.Workload, order []int, compact bool) Sche
 	shelfStart := 0.0
 	for _, j := range order {
 		b := s.Batches[j]
-		tallest := 0.0
+		shelfEnd := shelfStart
 		first := 0
 		for _, it := range b.Selected {
 			item := b.Items[it]
@@ -311,9 +311,11 @@ func (s Selection) shelves(w *workload.Workload, order []int, compact bool) Sche
 			for p := range procs {
 				procs[p] = start
 			}
-			tallest = max(tallest, item.Length)
+			shelfEnd = max(shelfEnd, start)
 		}
-		shelfStart += tallest
+		// The end of the tallest item as computed, not shelfStart plus
+		// its length: the sum may round differently.
+		shelfStart = shelfEnd
 	}
 	return sched
 }
