@@ -59,8 +59,8 @@ func (m *Manifest) Cells() []Cell {
 		w := &m.Workloads[wi]
 		canon := m.sources[wi].canon
 		loads := m.Loads
-		if m.sources[wi].campaigns {
-			loads = []float64{0} // closed loop: no load ratio
+		if m.sources[wi].loadFree() {
+			loads = []float64{0} // closed loop or off-line: no load ratio
 		}
 		for inst := 0; inst < w.Instances; inst++ {
 			seed := gen.InstanceSeed(m.Seed, canon, inst)
@@ -77,6 +77,9 @@ func (m *Manifest) Cells() []Cell {
 						if m.sources[wi].campaigns {
 							o := m.campaignSettings()
 							model = "job-order=" + o.schedule.JobOrder + " stretch-base=" + o.stretchBase + " hold=" + o.schedule.Hold
+						}
+						if m.sources[wi].moldable != nil {
+							model = m.moldableModel()
 						}
 						meaning := strings.Join([]string{
 							"sweep-cell", ModelVersion, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),

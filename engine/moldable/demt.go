@@ -64,7 +64,8 @@ func DefaultDEMTOptions() DEMTOptions {
 	return DEMTOptions{Anchor: AnchorCmax, Tail: TailRepeat, Variant: VariantList, List: ListOvertake, Shuffles: 10}
 }
 
-func (o DEMTOptions) validate() error {
+// Validate checks every option against its valid values.
+func (o DEMTOptions) Validate() error {
 	if o.Anchor != AnchorCmax && o.Anchor != AnchorPmin {
 		return fmt.Errorf("DEMT anchor %q: want %s or %s", o.Anchor, AnchorCmax, AnchorPmin)
 	}
@@ -333,7 +334,7 @@ type DEMTResult struct {
 // and keep the best schedule by (sum w_i C_i, then C_max), replacing it
 // only when strictly better.
 func (in *Instance) DEMT(opts DEMTOptions) (DEMTResult, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return DEMTResult{}, err
 	}
 	w := in.Workload
