@@ -30,8 +30,8 @@ type MoldableCell struct {
 }
 
 // ReadMoldable reads the moldable cells of the results directory dir. It
-// returns ErrNotMoldable (wrapped) when the table has no moldable
-// measures, and the number of failed cells, which it leaves out.
+// returns ErrNotMoldable (wrapped) when the table has no rows or no
+// moldable measures, and the number of failed cells, which it leaves out.
 func ReadMoldable(dir string) (cells []MoldableCell, failed int, problems []store.Problem, err error) {
 	names := []string{table.Generator, table.Workload, table.Policy, table.Status, table.Instance,
 		table.MoldableTasks, table.MoldableCmax, table.MoldableSumWC, table.MoldableCmaxBound,
@@ -41,7 +41,9 @@ func ReadMoldable(dir string) (cells []MoldableCell, failed int, problems []stor
 		return nil, 0, nil, fmt.Errorf("reading moldable cells of %s: %w (%w)", dir, ErrNotMoldable, err)
 	}
 	if set.Rows == 0 {
-		return nil, 0, problems, fmt.Errorf("reading cells of %s: %w", dir, ErrNoCells)
+		// Nothing to tell a moldable run from another: the general
+		// analysis reports the empty table.
+		return nil, 0, problems, fmt.Errorf("reading moldable cells of %s: %w (%w)", dir, ErrNotMoldable, ErrNoCells)
 	}
 	col := set.Column
 	for i := range set.Rows {
