@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/analysis"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
@@ -134,5 +135,25 @@ func TestMoldableRun(t *testing.T) {
 	}
 	if !checked {
 		t.Error("no DEMT cell of high-n12 instance 1")
+	}
+	// The analysis reads the same table: 2 workloads x 6 algorithms, the
+	// average ratio being the sum of values over the sum of bounds.
+	r, err := analysis.AnalyzeMoldable(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Points) != 12 {
+		t.Fatalf("%d points, want 12", len(r.Points))
+	}
+	var sum, bound float64
+	for i := range set.Rows {
+		if col(table.Workload).Strings[i] == "cb-n20" && col(table.Policy).Strings[i] == emoldable.AlgListSAF {
+			sum += col(table.MoldableSumWC).Float64s[i]
+			bound += col(table.MoldableSumWCBound).Float64s[i]
+		}
+	}
+	p, ok := r.Point("dutot2004/cirne-berman", 20, emoldable.AlgListSAF)
+	if !ok || p.Instances != 2 || p.SumWC.Average != sum/bound {
+		t.Errorf("List-SAF on cirne-berman n=20: %+v, want 2 instances and average %v", p, sum/bound)
 	}
 }
