@@ -32,7 +32,7 @@ func TestSummarizeMoldable(t *testing.T) {
 	want := map[string]bool{
 		"DEMT's average C_max ratio is worse than every algorithm's but Gang's":  true,
 		"DEMT's average minsum ratio is worse than every algorithm's but Gang's": false, // n=50: DEMT 1 < SAF 1.5
-		"DEMT's average C_max ratio is no more than 2":                          false, // 2.2 at n=50
+		"DEMT's average C_max ratio is no more than 2":                           false, // 2.2 at n=50
 	}
 	for _, c := range r.Claims {
 		if holds, ok := want[c.Text]; ok {
