@@ -15,6 +15,8 @@ import (
 	"github.com/sweep-sched/sweep/workload"
 
 	"github.com/sweep-sched/sweep/gen"
+	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
+	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
 // settingsFlag collects repeated --set key=value flags in order.
@@ -32,7 +34,7 @@ func (s *settingsFlag) Set(v string) error {
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", "", "workload preset: "+strings.Join(gen.Presets(), ", "))
+	preset := fs.String("preset", "", "workload preset: "+strings.Join(append(gen.Presets(), gmoldable.Presets()...), ", "))
 	instance := fs.Int("instance", 0, "instance number (>= 0); each gives a different workload")
 	seed := fs.Uint64("seed", 1, "root seed")
 	var settings settingsFlag
@@ -58,6 +60,12 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if (*load == "") != (*platform == "") {
 		return errors.New("sweep gen: --load and --platform go together: arrivals need both the load ratio and the platform's cores")
+	}
+	if strings.HasPrefix(*preset, gmoldable.PresetPrefix) {
+		if *load != "" {
+			return errors.New("sweep gen: moldable workloads are off-line (every task at time 0): leave out --load and --platform")
+		}
+		return genMoldable(ctx, *preset, settings, *seed, *instance, *out, stdout)
 	}
 	p, err := gen.Lookup(*preset)
 	if err != nil {
@@ -153,4 +161,50 @@ func summarize(w *workload.Workload) string {
 	}
 	return fmt.Sprintf("%d jobs, %d tasks, %d edges, exec %d ticks, volume %d core-ticks, critical path (exec only, no delays) %d..%d ticks",
 		len(w.Jobs), tasks, edges, exec, volume, cpMin, cpMax)
+}
+
+// genMoldable writes one instance of a moldable-task preset (seed 002) as
+// JSON (workload/moldable's format) and prints a one-line summary.
+func genMoldable(ctx context.Context, preset string, settings []string, seed uint64, instance int, out string, stdout io.Writer) error {
+	p, err := gmoldable.Lookup(preset)
+	if err != nil {
+		return fmt.Errorf("sweep gen: %w", err)
+	}
+	params := p.Defaults()
+	if err := params.SetAll(settings); err != nil {
+		return fmt.Errorf("sweep gen: --set: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w, err := gmoldable.Generate(params, seed, instance)
+	if err != nil {
+		return fmt.Errorf("sweep gen: %w", err)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("sweep gen: writing workload: %w", err)
+	}
+	err = w.Write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sweep gen: writing workload %s: %w", out, err)
+	}
+	fmt.Fprintln(stdout, summarizeMoldable(w))
+	return nil
+}
+
+// summarizeMoldable describes a moldable workload in one line.
+func summarizeMoldable(w *mworkload.Workload) string {
+	var work, weight float64
+	shortest, longest := w.Tasks[0].Time(1), w.Tasks[0].Time(1)
+	for _, t := range w.Tasks {
+		work += t.Time(1)
+		weight += t.Weight
+		shortest, longest = min(shortest, t.Time(1)), max(longest, t.Time(1))
+	}
+	return fmt.Sprintf("%d moldable tasks on %d processors, sequential times %.4g..%.4g s (total %.6g s), total weight %.6g",
+		len(w.Tasks), w.Processors, shortest, longest, work, weight)
 }
