@@ -157,3 +157,38 @@ func TestMoldableRun(t *testing.T) {
 		t.Errorf("List-SAF on cirne-berman n=20: %+v, want 2 instances and average %v", p, sum/bound)
 	}
 }
+
+// TestMoldableManifestErrors: a bad moldable manifest names the line and
+// what would be valid.
+func TestMoldableManifestErrors(t *testing.T) {
+	base := `experiment: x
+seed: 1
+platform: single:16
+workloads:
+  - {generator: dutot2004/mixed, instances: 1, set: {tasks: 5, processors: 16}}
+policies: [DEMT]
+`
+	cases := []struct{ edit, want string }{
+		{"platform: single:16\n=>platform: single:8\n", "want platform single:16, not single:8"},
+		{"policies: [DEMT]\n=>policies: [DEMT, fcfs]\n", `policy "fcfs" does not schedule moldable tasks; moldable workloads take DEMT, Gang`},
+		{"policies: [DEMT]\n=>policies: [DEMT]\nloads: [1]\n", "moldable workloads are off-line, so leave loads out"},
+		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {anchor: lambda}\n", `line 7: moldable: DEMT anchor "lambda": want cmax or pmin`},
+		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {shuffles: -1}\n", `shuffles "-1": want a count in 1..1000000, or none`},
+		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {list: lazy}\n", `list mode "lazy": want overtake or strict`},
+		{"set: {tasks: 5, processors: 16}=>set: {tasks: 5, processors: 16, x-per: job}", "want one of processor, task"},
+	}
+	for _, c := range cases {
+		from, to, _ := strings.Cut(c.edit, "=>")
+		text := strings.Replace(base, from, to, 1)
+		if text == base {
+			t.Fatalf("edit %q did not apply", c.edit)
+		}
+		_, err := ParseManifest([]byte(text), "m.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one containing %q", c.edit, err, c.want)
+		}
+	}
+	if _, err := ParseManifest([]byte(base), "m.yaml"); err != nil {
+		t.Errorf("valid manifest: %v", err)
+	}
+}
