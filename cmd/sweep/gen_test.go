@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/gen"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/workload"
 	mworkload "github.com/sweep-sched/sweep/workload/moldable"
@@ -155,5 +157,32 @@ func TestRunGenMoldable(t *testing.T) {
 	}
 	if _, _, err := runGenTo(t, append(args, "--load", "1", "--platform", "single:8")...); err == nil || !strings.Contains(err.Error(), "off-line") {
 		t.Errorf("--load with a moldable preset: %v", err)
+	}
+}
+
+// TestGenCampaignPreset: `sweep gen` writes the campaign generator that
+// manifests accept (it used to refuse it), identical to gen.GenerateProfiles
+// with the same parameters, seed and instance.
+func TestGenCampaignPreset(t *testing.T) {
+	summary, data, err := runGenTo(t, "--preset", "ostrich2013/profiles", "--seed", "3", "--instance", "1",
+		"--set", "jobs=200", "--set", "users=4", "--set", "short-users=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := gen.DefaultProfilesParams()
+	p.Jobs, p.Users, p.ShortUsers = 200, 4, 2
+	w, err := gen.GenerateProfiles(p, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := w.Encode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, want.Bytes()) {
+		t.Errorf("sweep gen wrote a different workload than gen.GenerateProfiles")
+	}
+	if wantSummary := fmt.Sprintf("4 users, %d campaigns, 200 jobs\n", len(w.Campaigns)); summary != wantSummary {
+		t.Errorf("summary %q; want %q", summary, wantSummary)
 	}
 }
