@@ -122,3 +122,27 @@ func BenchmarkSolveDense400(b *testing.B) {
 		}
 	}
 }
+
+// TestMidSizeFastEqualsDense compares the two solvers where the GUB
+// simplex needs hundreds of pivots, weakly and highly parallel.
+func TestMidSizeFastEqualsDense(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dense simplex at n = 120")
+	}
+	rng := rand.New(rand.NewPCG(2004, 4))
+	for _, c := range []struct{ lo, hi float64 }{{0, 0.3}, {0.7, 1}} {
+		w := randomWorkload(rng, 120, 64, c.lo, c.hi)
+		p := problem(t, w, moldable.AnchorCmax)
+		fast, err := p.Solve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dense, err := p.SolveDense()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(fast.Value, dense.Value) {
+			t.Errorf("X in [%v, %v]: GUB %v (%d iterations), dense %v", c.lo, c.hi, fast.Value, fast.Iterations, dense.Value)
+		}
+	}
+}
