@@ -102,11 +102,15 @@ func BenchmarkSolve400(b *testing.B) {
 		w := randomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, c.lo, c.hi)
 		p := problem(b, w, moldable.AnchorCmax)
 		b.Run(c.name, func(b *testing.B) {
+			pivots := 0
 			for b.Loop() {
-				if _, err := p.Solve(); err != nil {
+				sol, err := p.Solve()
+				if err != nil {
 					b.Fatal(err)
 				}
+				pivots = sol.Iterations
 			}
+			b.ReportMetric(float64(pivots), "pivots/op")
 		})
 	}
 }
