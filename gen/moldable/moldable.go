@@ -411,6 +411,3 @@ func monotone(prev float64, k int, want float64) float64 {
 
 // Processors returns m, the processor count the workloads are built for.
 func (p Params) Processors() int { return p.cfg.processors }
-
-// Tasks returns n, the number of tasks of an instance.
-func (p Params) Tasks() int { return p.cfg.tasks }

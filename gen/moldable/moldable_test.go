@@ -135,7 +135,13 @@ func TestParamsErrors(t *testing.T) {
 	if _, err := Lookup("dutot2004/nope"); err == nil {
 		t.Error("Lookup accepted an unknown preset")
 	}
-	a := params(t, "mixed", "tasks=25")
+	a := params(t, "mixed", "tasks=25", "weight-max=1e1")
+	if v, err := a.Get("weight-max"); err != nil || v != "10" {
+		t.Errorf("Get(weight-max) = %q, %v; want the canonical 10", v, err)
+	}
+	if _, err := a.Get("bogus"); err == nil {
+		t.Error("Get(bogus) succeeded")
+	}
 	if !strings.HasPrefix(a.Canonical(), "dutot2004/mixed cb-sigma-max=2 high-mean=0.9") {
 		t.Errorf("canonical form %q", a.Canonical())
 	}
