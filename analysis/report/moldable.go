@@ -128,7 +128,8 @@ func ratioPlot(r *analysis.MoldableResult, generator, label string, of func(anal
 		bars.Color = plotutil.Color(i)
 		p.Add(bars)
 	}
-	p.Y.Min, p.Y.Max = 1, math.Ceil(top*1.05*10)/10
+	// Headroom above the data keeps the legend off the lines.
+	p.Y.Min, p.Y.Max = 1, math.Ceil(top*1.4*10)/10
 	xs := make([]float64, len(sizes))
 	for i, n := range sizes {
 		xs[i] = float64(n)
