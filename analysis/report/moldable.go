@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -18,6 +19,7 @@ import (
 // moldablePage is the report of a moldable-task run (seed 002).
 type moldablePage struct {
 	Workloads []moldableWorkload
+	Time      *figure // DEMT's run time against n, when the run has DEMT
 	Claims    []analysis.Claim
 	Held      int
 	Notes     string
@@ -72,7 +74,71 @@ func WriteMoldable(dir string, r *analysis.MoldableResult) (string, error) {
 		}
 		p.Workloads = append(p.Workloads, w)
 	}
+	if slices.Contains(r.Algorithms, emoldable.AlgDEMT) {
+		fig, err := runTimePlot(r)
+		if err != nil {
+			return "", fmt.Errorf("building the report: run time: %w", err)
+		}
+		svg, err := svgOf(fig, 16*vg.Centimeter, 10*vg.Centimeter)
+		if err != nil {
+			return "", fmt.Errorf("building the report: run time: %w", err)
+		}
+		p.Time = &figure{Title: "Run time of DEMT against n (lambda* included; machine-dependent)", SVG: svg}
+	}
 	return writeHTML(dir, moldableTemplate, p)
+}
+
+// runTimePlot draws the paper's last figure: DEMT's mean run time per
+// workload against n, with bars to the slowest instance.
+func runTimePlot(r *analysis.MoldableResult) (*plot.Plot, error) {
+	p := plot.New()
+	p.X.Label.Text = "n (tasks)"
+	p.Y.Label.Text = "seconds"
+	p.Legend.Top, p.Legend.Left = true, true
+	var xs []float64
+	for i, g := range r.Generators {
+		var pts errorPoints
+		for _, n := range r.Sizes(g) {
+			pt, ok := r.Point(g, n, emoldable.AlgDEMT)
+			if !ok {
+				continue
+			}
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(n), Y: pt.RunSecondsMean})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{0, pt.RunSecondsMax - pt.RunSecondsMean})
+			if !slices.Contains(xs, float64(n)) {
+				xs = append(xs, float64(n))
+			}
+		}
+		if err := addLine(p, i, analysis.ShortWorkload(g), pts.XYs); err != nil {
+			return nil, err
+		}
+		if len(pts.XYs) == 0 {
+			continue
+		}
+		bars, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = plotutil.Color(i)
+		p.Add(bars)
+	}
+	p.Y.Min = 0
+	slices.Sort(xs)
+	p.X.Tick.Marker = constantTicks(everyOther(xs))
+	return p, nil
+}
+
+// everyOther keeps every other tick of a long axis, so labels stay
+// readable.
+func everyOther(xs []float64) []float64 {
+	if len(xs) <= 8 {
+		return xs
+	}
+	var every []float64
+	for i := 0; i < len(xs); i += 2 {
+		every = append(every, xs[i])
+	}
+	return every
 }
 
 // ratioPlot draws one panel: the ratio of every algorithm against n. The
@@ -134,15 +200,7 @@ func ratioPlot(r *analysis.MoldableResult, generator, label string, of func(anal
 	for i, n := range sizes {
 		xs[i] = float64(n)
 	}
-	if len(xs) > 8 {
-		// Every other n keeps the labels readable.
-		var every []float64
-		for i := 0; i < len(xs); i += 2 {
-			every = append(every, xs[i])
-		}
-		xs = every
-	}
-	p.X.Tick.Marker = constantTicks(xs)
+	p.X.Tick.Marker = constantTicks(everyOther(xs))
 	return p, nil
 }
 
@@ -176,6 +234,9 @@ paper computes it), its bar runs from the smallest to the largest per-instance r
 <div class="figures">
 {{range .Figures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}</div>
+{{end}}
+{{with .Time}}<h2>Run time</h2>
+<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}
 <h2>Tables</h2>
 <pre>{{.Notes}}</pre>

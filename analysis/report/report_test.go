@@ -141,6 +141,7 @@ func TestReportFiguresMoldable(t *testing.T) {
 	checkFigures(t, string(page), []string{
 		"uniform-high: C_max ratio against n", "uniform-high: minsum ratio against n",
 		"cirne-berman: C_max ratio against n", "cirne-berman: minsum ratio against n",
+		"Run time of DEMT against n",
 	})
 	// The run has the high and Cirne-Berman workloads at one n: their
 	// claims about the best minsum algorithm are checked, with numbers.
