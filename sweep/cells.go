@@ -23,10 +23,12 @@ const (
 	// arithmetic), which moved campaign_stretch_trimmed_p99 by one unit in
 	// the last place in 5 of the 140 synthetic cells.
 	CampaignModelVersion = "2"
+	// MoldableModelVersion versions the moldable-task model of seed 002.
+	MoldableModelVersion = "1"
 )
 
 // ModelVersions names every model's version, for the Parquet metadata.
-const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion
+const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion
 
 // A Cell is one simulation: a workload instance at a load ratio on a
 // platform under a policy.
@@ -72,8 +74,8 @@ func (m *Manifest) Cells() []Cell {
 		w := &m.Workloads[wi]
 		canon := m.sources[wi].canon
 		loads := m.Loads
-		if m.sources[wi].campaigns {
-			loads = []float64{0} // closed loop: no load ratio
+		if m.sources[wi].loadFree() {
+			loads = []float64{0} // closed loop or off-line: no load ratio
 		}
 		for inst := 0; inst < w.Instances; inst++ {
 			seed := gen.InstanceSeed(m.Seed, canon, inst)
@@ -91,6 +93,9 @@ func (m *Manifest) Cells() []Cell {
 							version = CampaignModelVersion
 							o := m.campaignSettings()
 							model = "job-order=" + o.schedule.JobOrder + " stretch-base=" + o.stretchBase + " hold=" + o.schedule.Hold
+						}
+						if m.sources[wi].moldable != nil {
+							version, model = MoldableModelVersion, m.moldableModel()
 						}
 						meaning := strings.Join([]string{
 							"sweep-cell", version, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),
