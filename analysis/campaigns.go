@@ -68,6 +68,8 @@ var FiguresOfMerit = []Figure{
 	{"short_user_max_stretch_mean", "user max stretch, short users"},
 	{"long_user_max_stretch_mean", "user max stretch, long users"},
 	{"campaign_stretch_trimmed_mean", "mean stretch (<= 1000)"},
+	{"campaign_stretch_trimmed100_mean", "mean stretch (<= 100)"},
+	{"campaign_stretch_trimmed20_mean", "mean stretch (<= 20)"},
 	{"campaign_stretch_trimmed_exact1_share", "stretch exactly 1 (share)"},
 	{"campaign_stretch_trimmed_p50", "p50 stretch (<= 1000)"},
 	{"campaign_stretch_trimmed_p90", "p90 stretch (<= 1000)"},
