@@ -133,7 +133,8 @@ func mapValues(cells map[string]*Cell) []*Cell {
 }
 
 // FigureTable returns the figures of merit of workload: for each of
-// FiguresOfMerit, then each other metric that expect gives a value for, one row
+// FiguresOfMerit, then each other metric that expect gives a value or an
+// ordering for, one row
 // per policy (in Result.Policies order) with a successful cell of workload
 // that has a value or a paper value. A policy's value is the mean over its successful campaign cells
 // of workload, with the 95% confidence interval when there are two or more.
@@ -142,7 +143,7 @@ func (r *Result) FigureTable(workload string, expect Expectations) []FigureRow {
 	for _, f := range FiguresOfMerit {
 		metrics = append(metrics, f.Metric)
 	}
-	for _, m := range expect.valueMetrics(workload) {
+	for _, m := range append(expect.valueMetrics(workload), expect.orderingMetrics(workload)...) {
 		if !slices.Contains(metrics, m) {
 			metrics = append(metrics, m)
 		}
