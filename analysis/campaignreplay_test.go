@@ -3,12 +3,12 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
 	ec "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen/swf"
-	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // replayRow is what TestTraceReplayOptions checks of a campaign.
@@ -155,27 +155,50 @@ func TestBoundStaggeredSubmits(t *testing.T) {
 	}
 }
 
-// TestZeroWorkStretch: a campaign with no work has an infinite stretch,
-// above every cut, never exactly 1.
-func TestZeroWorkStretch(t *testing.T) {
-	w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: campaignJobs(1)}}}
-	in, err := ec.Compile(w, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ec.Simulate(context.Background(), in, w, "fcfs", ec.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Campaigns[0].Jobs[0].ExecTicks = 0 // as a zero-run job would be measured
-	rows, err := CampaignRows(w, s, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(rows[0].Stretch > 1e308) || rows[0].Exact1 {
-		t.Errorf("zero-work campaign: stretch %v exact1 %v; want +Inf, false", rows[0].Stretch, rows[0].Exact1)
-	}
-	if sum := SummarizeCampaigns(rows); sum.OutlierShare != 1 {
-		t.Errorf("zero-work campaign: outlier share %v; want 1 (dropped)", sum.OutlierShare)
+// TestZeroRunReplay replays testdata/zero.swf on 1 processor, whose jobs
+// 2 and 5 ran 0 seconds. Dropped (the default): u1#1 = job 1 at 0-5, u2#1
+// = job 3 at 10-12, u1#2 = job 4 at 20-23, every stretch 1. Kept, a job of
+// 0 seconds holds the processor 1 tick and adds no work. fcfs: job 1 at
+// 0-5; u2#1 (job 2, submitted at 1) runs at 5-6: no work, infinite
+// stretch; u2#2 at max(10, 6 + think 10 - 5) = 11, 11-13 (1); u1#2 at
+// max(20, 5 + 15) = 20: job 4 at 20-23, job 5 (released at 21) at 23-24:
+// flow 4 over max(3/1, 3) = 4/3. The log, where a job of 0 seconds also
+// holds its processor 1 tick: u2#1 at 5-6 (infinite stretch), u1#2
+// completes at 23 (job 5 at 21-22; stretch 1). Under fcfs, one
+// campaign in four is dropped from the trimmed statistics, whose mean is
+// (1 + 1 + 4/3) / 3 = 10/9; so are the untrimmed mean (10/9) and max (4/3)
+// and the users' maxima (u1 4/3, u2 1: mean 7/6).
+func TestZeroRunReplay(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		keep   bool
+		policy string
+		want   []replayRow
+	}{
+		{false, "fcfs", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 10, 12, 1}, {"u1#2", 20, 23, 1}}},
+		{true, "fcfs", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 11, 13, 1}, {"u1#2", 20, 24, 4.0 / 3}}},
+		{true, "ostrich", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 11, 13, 1}, {"u1#2", 20, 24, 4.0 / 3}}},
+		{true, "log", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 10, 12, 1}, {"u1#2", 20, 23, 1}}},
+	} {
+		w, _, err := swf.LoadCampaigns("testdata/zero.swf", swf.Options{KeepZeroRun: tc.keep}, swf.ReleasePerJob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := simulateCampaigns(t, w, 1, tc.policy)
+		got := make([]replayRow, len(rows))
+		for i, r := range rows {
+			got[i] = replayRow{fmt.Sprintf("%s#%d", r.User, r.Campaign), r.SubmitTicks, r.CompletionTicks, r.Stretch}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("keep %v, %s: campaigns\n got %v\nwant %v", tc.keep, tc.policy, got, tc.want)
+		}
+		if tc.keep && tc.policy == "fcfs" {
+			sum := SummarizeCampaigns(rows)
+			if sum.OutlierShare != 0.25 || math.Abs(sum.TrimmedMean-10.0/9) > 1e-15 || rows[1].Exact1 ||
+				math.Abs(sum.StretchMean-10.0/9) > 1e-15 || sum.StretchMax != 4.0/3 || math.Abs(sum.UserMaxMean-7.0/6) > 1e-15 {
+				t.Errorf("kept zero-run campaign: outlier share %v, trimmed mean %v, exact1 %v, mean %v, max %v, user max mean %v; want 0.25, 10/9, false, 10/9, 4/3, 7/6",
+					sum.OutlierShare, sum.TrimmedMean, rows[1].Exact1, sum.StretchMean, sum.StretchMax, sum.UserMaxMean)
+			}
+		}
 	}
 }

@@ -190,7 +190,12 @@ func BoundReleaseFlowTicks(c *campaign.Campaign, m int) int64 {
 // Trimmed statistics leave out campaigns with stretch > CampaignOutlierStretch, as
 // seed 000 does. Quantiles interpolate linearly between order statistics
 // (Hyndman-Fan type 7, the default of R and NumPy). A mean over users of a
-// profile is NaN when the workload has no such user.
+// profile is NaN when the workload has no such user. A campaign without
+// work (infinite stretch: a trace campaign of jobs that ran 0 seconds)
+// counts in the shares above 20, 100 and 1000 and so is dropped from every
+// trimmed statistic; the untrimmed mean and max and the per-user maxima
+// leave it out, so that they stay finite (NaN for a user who has no other
+// campaign).
 type CampaignSummary struct {
 	Campaigns    int64
 	StretchMean  float64
@@ -229,9 +234,21 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 	userMax := map[string]float64{}
 	profileOf := map[string]string{}
 	var users []string
+	finite := 0
 	for _, r := range rows {
-		sum += r.Stretch
-		s.StretchMax = max(s.StretchMax, r.Stretch)
+		if _, ok := userMax[r.User]; !ok {
+			users = append(users, r.User)
+			profileOf[r.User] = r.Profile
+			userMax[r.User] = math.NaN()
+		}
+		if !math.IsInf(r.Stretch, 1) {
+			finite++
+			sum += r.Stretch
+			s.StretchMax = max(s.StretchMax, r.Stretch)
+			if m := userMax[r.User]; math.IsNaN(m) || r.Stretch > m {
+				userMax[r.User] = r.Stretch
+			}
+		}
 		if r.Stretch > 20 {
 			over20++
 		} else {
@@ -251,14 +268,12 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 				exact1++
 			}
 		}
-		if _, ok := userMax[r.User]; !ok {
-			users = append(users, r.User)
-			profileOf[r.User] = r.Profile
-		}
-		userMax[r.User] = max(userMax[r.User], r.Stretch)
 	}
 	n := float64(len(rows))
-	s.StretchMean = sum / n
+	s.StretchMean = sum / float64(finite)
+	if finite == 0 {
+		s.StretchMax = math.NaN()
+	}
 	s.Over20Share = float64(over20) / n
 	s.OutlierShare = float64(outliers) / n
 	nt := float64(len(trimmed))
@@ -274,7 +289,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 		var total float64
 		var count int
 		for _, u := range users {
-			if any || profileOf[u] == profile {
+			if (any || profileOf[u] == profile) && !math.IsNaN(userMax[u]) {
 				total += userMax[u]
 				count++
 			}

@@ -280,6 +280,9 @@ func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Probl
 		}
 		k := key{c.Workload, c.Policy}
 		stretches[k] = append(stretches[k], values[i])
+		if math.IsInf(values[i], 1) {
+			continue // no work: no user maximum (see SummarizeCampaigns)
+		}
 		u := userKey{c.ID, users[i]}
 		if old, ok := userMax[u]; !ok || values[i] > old {
 			userMax[u] = values[i]

@@ -20,6 +20,8 @@ import (
 //	replay:
 //	  release: per-job        # each job at its logged submit, or `campaign`: all at the campaign's first
 //	  loop: closed            # next campaign at max(logged submit, completion + logged think), or `open`
+//	  zero-run: drop          # jobs that ran 0 seconds: drop, or keep (a campaign of only
+//	                          # such jobs has no work: infinite stretch, counted as dropped)
 //	  drop-failed: false      # drop jobs whose status is failed (0)
 //	  drop-cancelled: false   # drop cancelled jobs (status 5) that did run
 //	  exclude-users: []       # SWF user ids whose jobs are left out
@@ -33,13 +35,20 @@ import (
 type TraceReplay struct {
 	Release       string  `yaml:"release"`
 	Loop          string  `yaml:"loop"`
+	ZeroRun       string  `yaml:"zero-run"`
 	DropFailed    bool    `yaml:"drop-failed"`
 	DropCancelled bool    `yaml:"drop-cancelled"`
 	ExcludeUsers  []int64 `yaml:"exclude-users"`
 }
 
 // replayKeys are the keys of TraceReplay, for error messages.
-var replayKeys = []string{"release", "loop", "drop-failed", "drop-cancelled", "exclude-users"}
+var replayKeys = []string{"release", "loop", "zero-run", "drop-failed", "drop-cancelled", "exclude-users"}
+
+// The values of TraceReplay.ZeroRun.
+const (
+	zeroRunDrop = "drop"
+	zeroRunKeep = "keep"
+)
 
 // UnmarshalYAML decodes the replay section with strict keys, naming the
 // line of an unknown one.
@@ -72,11 +81,15 @@ func (r *TraceReplay) normalised() (TraceReplay, error) {
 	}
 	n.Release = cmp.Or(n.Release, string(swf.ReleasePerJob))
 	n.Loop = cmp.Or(n.Loop, ecampaign.LoopClosed)
+	n.ZeroRun = cmp.Or(n.ZeroRun, zeroRunDrop)
 	if !slices.Contains(swf.Releases(), swf.Release(n.Release)) {
 		return n, fmt.Errorf("replay: release %q; want one of %v", n.Release, swf.Releases())
 	}
 	if !slices.Contains(ecampaign.Loops(), n.Loop) {
 		return n, fmt.Errorf("replay: loop %q; want one of %s", n.Loop, strings.Join(ecampaign.Loops(), ", "))
+	}
+	if n.ZeroRun != zeroRunDrop && n.ZeroRun != zeroRunKeep {
+		return n, fmt.Errorf("replay: zero-run %q; want %s or %s", n.ZeroRun, zeroRunDrop, zeroRunKeep)
 	}
 	slices.Sort(n.ExcludeUsers)
 	n.ExcludeUsers = slices.Compact(n.ExcludeUsers)
@@ -89,11 +102,12 @@ func (r TraceReplay) canonical() string {
 	for i, u := range r.ExcludeUsers {
 		users[i] = strconv.FormatInt(u, 10)
 	}
-	return fmt.Sprintf("release=%s loop=%s drop-failed=%t drop-cancelled=%t exclude-users=%s",
-		r.Release, r.Loop, r.DropFailed, r.DropCancelled, strings.Join(users, ","))
+	return fmt.Sprintf("release=%s loop=%s zero-run=%s drop-failed=%t drop-cancelled=%t exclude-users=%s",
+		r.Release, r.Loop, r.ZeroRun, r.DropFailed, r.DropCancelled, strings.Join(users, ","))
 }
 
 // readerOptions are the SWF reader's options of a normalised replay.
 func (r TraceReplay) readerOptions(window swf.Window) swf.Options {
-	return swf.Options{Window: window, DropFailed: r.DropFailed, DropCancelled: r.DropCancelled, ExcludeUsers: r.ExcludeUsers}
+	return swf.Options{Window: window, KeepZeroRun: r.ZeroRun == zeroRunKeep, DropFailed: r.DropFailed,
+		DropCancelled: r.DropCancelled, ExcludeUsers: r.ExcludeUsers}
 }

@@ -33,7 +33,7 @@ func TestReplayCellIDs(t *testing.T) {
 		return out
 	}
 	defaults := ids("{}")
-	written := ids("{release: per-job, loop: closed, drop-failed: false, drop-cancelled: false, exclude-users: []}")
+	written := ids("{release: per-job, loop: closed, zero-run: drop, drop-failed: false, drop-cancelled: false, exclude-users: []}")
 	if len(defaults) != 3 || !slices.Equal(defaults, written) {
 		t.Errorf("ids with the defaults written %v; want those with them left out %v", written, defaults)
 	}
@@ -44,7 +44,7 @@ func TestReplayCellIDs(t *testing.T) {
 	for _, id := range defaults {
 		seen[id] = "defaults"
 	}
-	for _, replay := range []string{"{release: campaign}", "{loop: open}", "{drop-failed: true}", "{drop-cancelled: true}", "{exclude-users: [1]}"} {
+	for _, replay := range []string{"{release: campaign}", "{loop: open}", "{zero-run: keep}", "{drop-failed: true}", "{drop-cancelled: true}", "{exclude-users: [1]}"} {
 		for _, id := range ids(replay) {
 			if prev, dup := seen[id]; dup {
 				t.Errorf("replay %s: cell id %s is also %s's", replay, id, prev)
@@ -62,7 +62,8 @@ func TestReplayManifestErrors(t *testing.T) {
 	base := string(data)
 	const window = `window: {from: "2004-12-06", to: "2004-12-07"}`
 	for _, tc := range []struct{ name, from, to, want string }{
-		{"unknown key", window, window + "\n    replay: {order: lifo}", `line 15: replay: unknown key "order"; valid keys: release, loop, drop-failed, drop-cancelled, exclude-users`},
+		{"unknown key", window, window + "\n    replay: {order: lifo}", `line 15: replay: unknown key "order"; valid keys: release, loop, zero-run, drop-failed, drop-cancelled, exclude-users`},
+		{"zero-run", window, window + "\n    replay: {zero-run: clamp}", `workloads[1]: replay: zero-run "clamp"; want drop or keep`},
 		{"release", window, window + "\n    replay: {release: batch}", `workloads[1]: replay: release "batch"; want one of [per-job campaign]`},
 		{"loop", window, window + "\n    replay: {loop: half}", `workloads[1]: replay: loop "half"; want one of closed, open`},
 		{"generator", "set: {jobs: 400, users: 4, short-users: 2}", "set: {jobs: 400, users: 4, short-users: 2}\n    replay: {loop: open}", "workloads[0]: replay applies to trace workloads only"},

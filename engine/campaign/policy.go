@@ -151,7 +151,7 @@ func check(in *engine.Instance, w *campaign.Workload) error {
 		}
 		for g := first; g < end; g++ {
 			job := &w.Campaigns[j].Jobs[g-first]
-			if in.Cores(g) != 1 || in.Exec(g) != job.ExecTicks || in.Release(g) != job.ReleaseTicks {
+			if in.Cores(g) != 1 || in.Exec(g) != job.ScheduledTicks() || in.Release(g) != job.ReleaseTicks {
 				return fmt.Errorf("instance task %d differs from campaign %d job %d; compile the instance from this workload", g, j, g-first)
 			}
 		}
@@ -396,7 +396,9 @@ func ceilTick(r *big.Rat) int64 {
 }
 
 // logSchedule is the recorded schedule of a trace workload: every job
-// starts at its LogStartTicks; campaigns arrive at their submit time.
+// starts at its LogStartTicks; campaigns arrive at their submit time. A
+// job that ran 0 seconds holds its processor 1 tick, as under the other
+// policies (campaign.Job.ScheduledTicks).
 func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, error) {
 	n, nc := in.Tasks(), len(w.Campaigns)
 	s := &engine.Schedule{
@@ -419,7 +421,7 @@ func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, e
 			}
 			g := first + k
 			s.TaskStart[g] = *j.LogStartTicks
-			s.TaskFinish[g] = *j.LogStartTicks + j.ExecTicks
+			s.TaskFinish[g] = *j.LogStartTicks + j.ScheduledTicks()
 			if s.JobStart[c] < 0 || s.TaskStart[g] < s.JobStart[c] {
 				s.JobStart[c] = s.TaskStart[g]
 			}

@@ -47,7 +47,9 @@ func Releases() []Release { return []Release{ReleasePerJob, ReleaseCampaign} }
 //
 // The campaign model has sequential jobs only: a job with other than one
 // allocated processor is an error naming its line (LPC-EGEE has none after
-// the reader's drops), as is a run time below 1 second.
+// the reader's drops). A job that ran 0 seconds (which the reader returns
+// only with Options.KeepZeroRun) is a job of 0 ticks: it adds no work,
+// and a campaign of such jobs only has no work and an infinite stretch.
 func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 	if release != "" && !slices.Contains(Releases(), release) {
 		return nil, fmt.Errorf("campaign workload from SWF: release %q; want one of %v", release, Releases())
@@ -61,8 +63,8 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 		switch {
 		case j.AllocatedProcs != 1:
 			return nil, fmt.Errorf("SWF line %d (job %d): field \"allocated processors\" = %d; the campaign model wants sequential jobs (1 processor)", j.Line, j.Number, j.AllocatedProcs)
-		case j.RunSeconds < 1:
-			return nil, fmt.Errorf("SWF line %d (job %d): field \"run time\" = %d; want >= 1 second", j.Line, j.Number, j.RunSeconds)
+		case j.RunSeconds < 0:
+			return nil, fmt.Errorf("SWF line %d (job %d): field \"run time\" = %d; want >= 0 seconds", j.Line, j.Number, j.RunSeconds)
 		}
 	}
 	found := DetectCampaigns(jobs)
