@@ -37,7 +37,8 @@ type CampaignPair struct {
 	// most their median under Policy.
 	Users, UsersNotWorse int
 	// Intervals are percentile bootstrap intervals of the statistics of
-	// CampaignBootstrapMetrics, resampling the paired campaigns.
+	// CampaignBootstrapMetrics and of FlowShorterShare, resampling the
+	// paired campaigns.
 	Intervals []CampaignInterval
 }
 
@@ -70,6 +71,12 @@ var CampaignBootstrapMetrics = []string{
 	"campaign_stretch_trimmed20_mean",
 	"campaign_stretch_trimmed_exact1_share",
 }
+
+// FlowShorterShare names, in a CampaignPair's intervals, the share of the
+// paired campaigns whose flow time is shorter under a policy (Of) than
+// under the other, and for Of = "ref - policy" the difference of the two
+// shares. It follows the statistics of CampaignBootstrapMetrics.
+const FlowShorterShare = "campaign_flow_shorter_share"
 
 // bootstrapStatistic returns the statistic of metric (one of
 // CampaignBootstrapMetrics) over the stretches picked by indices.
@@ -202,6 +209,9 @@ func CompareCampaigns(dir string, r *Result) (*CampaignComparisons, []store.Prob
 func compareCampaignPair(workload, reference, policy string, groups []Group, measures map[string]*campaignMeasures) (CampaignPair, bool, error) {
 	pair := CampaignPair{Workload: workload, Reference: reference, Policy: policy}
 	var refStretch, otherStretch []float64
+	// faster is, per paired campaign, 1 when its flow is shorter under the
+	// reference, -1 under policy, 0 when equal.
+	var faster []int8
 	var refFaster, ties int
 	for _, g := range groups {
 		rc, oc := g.Cells[reference], g.Cells[policy]
@@ -218,8 +228,12 @@ func compareCampaignPair(workload, reference, policy string, groups []Group, mea
 			switch refFlow := rm.flow[k]; {
 			case refFlow < otherFlow:
 				refFaster++
+				faster = append(faster, 1)
 			case refFlow == otherFlow:
 				ties++
+				faster = append(faster, 0)
+			default:
+				faster = append(faster, -1)
 			}
 			refStretch = append(refStretch, rm.stretch[k])
 			otherStretch = append(otherStretch, om.stretch[k])
@@ -240,6 +254,21 @@ func compareCampaignPair(workload, reference, policy string, groups []Group, mea
 		pair.Intervals = append(pair.Intervals, CampaignInterval{Metric: metric, Of: reference},
 			CampaignInterval{Metric: metric, Of: policy}, CampaignInterval{Metric: metric, Of: reference + " - " + policy})
 	}
+	share := func(sign int8) func([]int) float64 {
+		return func(indices []int) float64 {
+			count := 0
+			for _, i := range indices {
+				if faster[i] == sign {
+					count++
+				}
+			}
+			return float64(count) / float64(len(indices))
+		}
+	}
+	refShare, otherShare := share(1), share(-1)
+	statistics = append(statistics, refShare, otherShare, func(indices []int) float64 { return refShare(indices) - otherShare(indices) })
+	pair.Intervals = append(pair.Intervals, CampaignInterval{Metric: FlowShorterShare, Of: reference},
+		CampaignInterval{Metric: FlowShorterShare, Of: policy}, CampaignInterval{Metric: FlowShorterShare, Of: reference + " - " + policy})
 	intervals, err := PercentileBootstrap(n, BootstrapResamples, BootstrapSeed(workload, reference, policy), 0.95, statistics...)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)

@@ -24,7 +24,8 @@ import (
 // user: A ostrich (1 + 1.5)/2 = 1.25, log 1.35; B ostrich 1001, log
 // 1500.75: ostrich is not worse for 2 of 2 users. The means of the
 // stretches <= 1000 (and <= 100, <= 20): ostrich 4.5/3 = 1.5, log 4.2/3 =
-// 1.4, difference 0.1; exactly 1: ostrich 1/3, log 0.
+// 1.4, difference 0.1; exactly 1: ostrich 1/3, log 0; flow shorter:
+// ostrich 1/2, log 1/4, difference 1/4.
 var campaignRows = []struct {
 	cell, user         string
 	ordinal            int64
@@ -97,6 +98,7 @@ func TestCompareCampaigns(t *testing.T) {
 		"campaign_stretch_trimmed20_mean":       {1.5, 1.4, 0.1},
 		"campaign_stretch_trimmed_exact1_share": {1.0 / 3, 0, 1.0 / 3},
 	}
+	want[FlowShorterShare] = [3]float64{0.5, 0.25, 0.25}
 	if len(p.Intervals) != 3*len(want) {
 		t.Fatalf("%d intervals; want %d", len(p.Intervals), 3*len(want))
 	}

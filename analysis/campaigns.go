@@ -77,6 +77,10 @@ var FiguresOfMerit = []Figure{
 	{"campaign_stretch_outlier_share", "stretch > 1000 (share, dropped)"},
 }
 
+// figureLabels label the campaign comparisons' statistics that are not
+// cells-table columns.
+var figureLabels = map[string]string{FlowShorterShare: "flow shorter (share)"}
+
 // FigureRow is one row of figures.parquet: the mean of Metric over the
 // instances of Workload under Policy, beside the paper's value.
 type FigureRow struct {
@@ -206,6 +210,9 @@ func (r *Result) Figures(expect Expectations) []FigureRow {
 func FigureLabel(metric string) string {
 	if i := slices.IndexFunc(FiguresOfMerit, func(f Figure) bool { return f.Metric == metric }); i >= 0 {
 		return FiguresOfMerit[i].Label
+	}
+	if label, ok := figureLabels[metric]; ok {
+		return label
 	}
 	return metric
 }

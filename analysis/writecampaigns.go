@@ -21,7 +21,8 @@ var (
 	// BootstrapResamples resamples of the paired campaigns, seeded by
 	// BootstrapSeed(workload, reference, policy)) of metric under the
 	// reference, under policy ("of" is the policy's name) and of their
-	// difference ("of" is "reference - policy").
+	// difference ("of" is "reference - policy"); metric is a cells-table
+	// column of CampaignBootstrapMetrics or FlowShorterShare.
 	campaignBootstrapSchema = store.Schema{Table: "campaign_bootstrap", Columns: []store.Column{
 		{Name: "workload", Type: store.TypeString}, {Name: "reference", Type: store.TypeString},
 		{Name: "policy", Type: store.TypeString}, {Name: "metric", Type: store.TypeString},
