@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -63,13 +65,18 @@ type UserMedian struct {
 
 // CampaignBootstrapMetrics are the statistics of a CampaignPair's
 // bootstrap intervals, named by their cells-table column: the mean
-// stretch at the cuts 1000 (seed 000's), 100 and 20, and the share of the
-// campaigns <= 1000 at exactly 1.
+// stretch at the cuts 1000 (seed 000's), 100 and 20, the share of the
+// campaigns <= 1000 at exactly 1, their quantiles and the share above
+// 1000 (seed 000's figures).
 var CampaignBootstrapMetrics = []string{
 	"campaign_stretch_trimmed_mean",
 	"campaign_stretch_trimmed100_mean",
 	"campaign_stretch_trimmed20_mean",
 	"campaign_stretch_trimmed_exact1_share",
+	"campaign_stretch_trimmed_p50",
+	"campaign_stretch_trimmed_p90",
+	"campaign_stretch_trimmed_p99",
+	"campaign_stretch_outlier_share",
 }
 
 // FlowShorterShare names, in a CampaignPair's intervals, the share of the
@@ -86,7 +93,24 @@ func bootstrapStatistic(metric string, stretch []float64) func(indices []int) fl
 		"campaign_stretch_trimmed100_mean": 100,
 		"campaign_stretch_trimmed20_mean":  20,
 	}[metric]
-	if metric == "campaign_stretch_trimmed_exact1_share" {
+	switch metric {
+	case "campaign_stretch_trimmed_p50":
+		return trimmedQuantile(stretch, 0.5)
+	case "campaign_stretch_trimmed_p90":
+		return trimmedQuantile(stretch, 0.9)
+	case "campaign_stretch_trimmed_p99":
+		return trimmedQuantile(stretch, 0.99)
+	case "campaign_stretch_outlier_share":
+		return func(indices []int) float64 {
+			outliers := 0
+			for _, i := range indices {
+				if stretch[i] > CampaignOutlierStretch {
+					outliers++
+				}
+			}
+			return float64(outliers) / float64(len(indices))
+		}
+	case "campaign_stretch_trimmed_exact1_share":
 		return func(indices []int) float64 {
 			var kept, exact1 int
 			for _, i := range indices {
@@ -110,6 +134,59 @@ func bootstrapStatistic(metric string, stretch []float64) func(indices []int) fl
 			}
 		}
 		return sum / float64(kept) // NaN when none is kept
+	}
+}
+
+// trimmedQuantile returns the statistic "quantile p of the stretches <=
+// CampaignOutlierStretch picked by indices" (type 7, as Quantile), without
+// sorting every resample: the stretches are ranked once, and a resample's
+// order statistics are read off the counts of its ranks, in O(n).
+func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
+	order := make([]int, len(stretch))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
+	rank := make([]int, len(stretch))
+	for r, i := range order {
+		rank[i] = r
+	}
+	counts := make([]int, len(stretch))
+	return func(indices []int) float64 {
+		clear(counts)
+		kept := 0
+		for _, i := range indices {
+			counts[rank[i]]++
+			if stretch[i] <= CampaignOutlierStretch {
+				kept++
+			}
+		}
+		if kept == 0 {
+			return math.NaN()
+		}
+		virtualIndex := float64(kept-1) * p
+		lo := int(math.Floor(virtualIndex))
+		hi := min(lo+1, kept-1)
+		// The order statistics lo and hi (0-based) of the kept stretches,
+		// which come first in rank order.
+		var a, b float64
+		seen := 0
+		for r, c := range counts {
+			if c == 0 {
+				continue
+			}
+			if seen <= lo && lo < seen+c {
+				a = stretch[order[r]]
+			}
+			if seen <= hi && hi < seen+c {
+				b = stretch[order[r]]
+				break
+			}
+			seen += c
+		}
+		// Quantile of the two neighbours at the weight is Quantile's own
+		// interpolation between them, so the arithmetic is numpy's.
+		return Quantile([]float64{a, b}, virtualIndex-float64(lo))
 	}
 }
 

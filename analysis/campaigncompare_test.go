@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,8 +25,10 @@ import (
 // user: A ostrich (1 + 1.5)/2 = 1.25, log 1.35; B ostrich 1001, log
 // 1500.75: ostrich is not worse for 2 of 2 users. The means of the
 // stretches <= 1000 (and <= 100, <= 20): ostrich 4.5/3 = 1.5, log 4.2/3 =
-// 1.4, difference 0.1; exactly 1: ostrich 1/3, log 0; flow shorter:
-// ostrich 1/2, log 1/4, difference 1/4.
+// 1.4, difference 0.1; exactly 1: ostrich 1/3, log 0; quantiles of
+// {1, 1.5, 2} (ostrich) and {1.2, 1.5, 1.5} (log), type 7: p50 1.5 and
+// 1.5, p90 1.9 and 1.5, p99 1.99 and 1.5; above 1000: 1/4 both; flow
+// shorter: ostrich 1/2, log 1/4, difference 1/4.
 var campaignRows = []struct {
 	cell, user         string
 	ordinal            int64
@@ -97,6 +100,10 @@ func TestCompareCampaigns(t *testing.T) {
 		"campaign_stretch_trimmed100_mean":      {1.5, 1.4, 0.1},
 		"campaign_stretch_trimmed20_mean":       {1.5, 1.4, 0.1},
 		"campaign_stretch_trimmed_exact1_share": {1.0 / 3, 0, 1.0 / 3},
+		"campaign_stretch_trimmed_p50":          {1.5, 1.5, 0},
+		"campaign_stretch_trimmed_p90":          {1.9, 1.5, 0.4},
+		"campaign_stretch_trimmed_p99":          {1.99, 1.5, 0.49},
+		"campaign_stretch_outlier_share":        {0.25, 0.25, 0},
 	}
 	want[FlowShorterShare] = [3]float64{0.5, 0.25, 0.25}
 	if len(p.Intervals) != 3*len(want) {
@@ -176,4 +183,27 @@ func TestPrintCampaignComparisonsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/print_campaign_comparisons.golden", out.Bytes())
+}
+
+// TestTrimmedQuantile: the rank-count quantile of a resample equals
+// Quantile of the resample's sorted stretches <= 1000, on 200 resamples
+// of a sample with ties, an infinite stretch and outliers.
+func TestTrimmedQuantile(t *testing.T) {
+	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001}
+	for _, p := range []float64{0, 0.5, 0.9, 0.99, 1} {
+		q := trimmedQuantile(stretch, p)
+		BootstrapIndices(len(stretch), 200, BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
+			var kept []float64
+			for _, i := range indices {
+				if stretch[i] <= CampaignOutlierStretch {
+					kept = append(kept, stretch[i])
+				}
+			}
+			slices.Sort(kept)
+			want, got := Quantile(kept, p), q(indices)
+			if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("p %v, resample %d %v: %v; want %v", p, r, indices, got, want)
+			}
+		})
+	}
 }
