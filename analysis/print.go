@@ -409,9 +409,17 @@ func (r *Result) printFigures(p *printer, workload string, expect Expectations) 
 	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		p.line("%s", strings.TrimRight(line, " "))
 	}
-	if withPaper == 0 {
+	orderings := r.OrderingTable(workload, expect)
+	held := r.printOrderings(p, orderings)
+	switch {
+	case withPaper == 0 && len(orderings) == 0:
 		p.line("no paper values for %s in the manifest's expect.values", workload)
-		return
+	case len(orderings) == 0:
+		p.line("reproduced: %d of %d paper values", matching, withPaper)
+	case withPaper == 0:
+		p.line("reproduced: %d of %d orderings held", held, len(orderings))
+	default:
+		p.line("reproduced: %d of %d paper values; %d of %d orderings held", matching, withPaper, held, len(orderings))
 	}
-	p.line("reproduced: %d of %d paper values", matching, withPaper)
+	r.printCampaignComparisons(p, workload)
 }

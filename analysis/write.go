@@ -156,10 +156,10 @@ func (r *Result) tables(expect Expectations) []tableRows {
 			mean, nullIfNaN(f.Low), nullIfNaN(f.High), paper, relation, tolerance, matches,
 		})
 	}
-	return []tableRows{
+	return append([]tableRows{
 		{tTestSchema, tTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
 		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
-	}
+	}, r.campaignTables(expect)...)
 }
 
 type tableRows struct {

@@ -62,9 +62,10 @@ type CampaignSpec struct {
 	// JobOrder orders jobs inside a campaign under ostrich: spt (default),
 	// lpt or fifo.
 	JobOrder string `yaml:"job-order"`
-	// StretchBase is the stretch denominator: alone (default; the
-	// campaign's flow time alone on the empty machine) or bound (seed
-	// 001's lower bound max(W/m, pmax)).
+	// StretchBase is the stretch denominator: bound (default; seed 001's
+	// lower bound max(W/m, pmax), pmax the longest job), bound-release
+	// (ours: pmax taken as the latest release + exec) or alone (ours: the
+	// campaign's flow time alone on the empty machine).
 	StretchBase string `yaml:"stretch-base"`
 	// Hold says whether ostrich holds a campaign until its virtual start:
 	// virtual-start (default; both papers) or none (work conserving).
@@ -83,7 +84,7 @@ type campaignSettings struct {
 func (m *Manifest) campaignSettings() campaignSettings {
 	o := campaignSettings{
 		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
-		stretchBase: analysis.StretchBaseAlone,
+		stretchBase: analysis.StretchBaseBound,
 	}
 	if c := m.Campaign; c != nil {
 		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
@@ -152,6 +153,7 @@ type WorkloadSpec struct {
 	// campaign workload, instead of a generator.
 	Trace  string       `yaml:"trace"`
 	Window *TraceWindow `yaml:"window"`
+	Replay *TraceReplay `yaml:"replay"`
 
 	line int
 }
@@ -243,9 +245,9 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			switch k := v.Content[i]; k.Value {
-			case "label", "generator", "instances", "set", "trace", "window":
+			case "label", "generator", "instances", "set", "trace", "window", "replay":
 			default:
-				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window", k.Line, k.Value)
+				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window, replay", k.Line, k.Value)
 			}
 		}
 	}

@@ -90,7 +90,7 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 	}
 	if camp := cache.campaigns(c); camp != nil {
 		opts := m.campaignSettings()
-		s, err := ecampaign.Simulate(ctx, in, camp, c.Policy, opts.schedule)
+		s, err := ecampaign.Simulate(ctx, in, camp, c.Policy, m.sources[c.spec].campaignOptions(opts.schedule))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -45,6 +45,7 @@ type traceWorkload struct {
 	path      string
 	campaigns *campaign.Workload
 	report    swf.Report
+	loop      string // ecampaign.Options.Loop
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
@@ -91,6 +92,8 @@ func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
+	case w.Replay != nil:
+		return nil, fmt.Errorf("replay applies to trace workloads only")
 	case strings.HasPrefix(w.Generator, gmoldable.PresetPrefix):
 		return moldableSource(w)
 	case w.Generator == gen.ProfilesPreset:
@@ -161,17 +164,21 @@ func traceSource(w *WorkloadSpec, path string) (*source, error) {
 		window = swf.DateWindow(w.Window.From, w.Window.To)
 		win = w.Window.From + ".." + w.Window.To
 	}
+	replay, err := w.Replay.normalised()
+	if err != nil {
+		return nil, err
+	}
 	// One pass over the file: the reader parses what the hash reads.
 	h := sha256.New()
-	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, swf.Options{Window: window})
+	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, replay.readerOptions(window), swf.Release(replay.Release))
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report}}
-	s.canon = fmt.Sprintf("trace sha256=%s window=%s", hex.EncodeToString(h.Sum(nil)), win)
+	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report, loop: replay.Loop}}
+	s.canon = fmt.Sprintf("trace sha256=%s window=%s %s", hex.EncodeToString(h.Sum(nil)), win, replay.canonical())
 	return s, nil
 }
 
@@ -197,6 +204,15 @@ func (m *Manifest) TraceReports() []TraceReport {
 // dagWorkload generates instance inst of a DAG source.
 func (s *source) dagWorkload(rootSeed uint64, inst int) (*workload.Workload, error) {
 	return gen.Generate(s.dag, rootSeed, inst)
+}
+
+// campaignOptions returns the scheduling options of the source's cells:
+// the manifest's, with a trace's replay loop.
+func (s *source) campaignOptions(o ecampaign.Options) ecampaign.Options {
+	if s.trace != nil {
+		o.Loop = s.trace.loop
+	}
+	return o
 }
 
 // campaignWorkload builds instance inst of a campaign source.

@@ -128,6 +128,13 @@ func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string
 		if err := addCampaigns(p, r, expect, samples); err != nil {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
+		counts, err := workloadUsers(dir)
+		if err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		if err := addUserCountFigures(p, r, expect, counts); err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
 	}
 	return writePage(dir, p)
 }
