@@ -259,6 +259,7 @@ func (t *RigidTrace) Month(m Month) (MonthWorkload, error) {
 			Jobs:               t.Jobs[first:],
 			MeasureFromSeconds: from,
 			MeasureToSeconds:   to,
+			UnixStartSeconds:   t.Header.UnixStartTime,
 		},
 		WarmUpJobs:   lo - first,
 		MeasuredJobs: hi - lo,

@@ -76,6 +76,9 @@ type Workload struct {
 	Name  string // where the jobs come from, for messages
 	Procs int    // N, the cluster's processors
 	Jobs  []Job
+	// UnixStartSeconds is the Unix time of second 0, so that calendar
+	// days (UTC) can be found; 0 when second 0 is itself a midnight.
+	UnixStartSeconds int64
 	// MeasureFromSeconds and MeasureToSeconds bound the submit times of the
 	// measured jobs, [from, to): the month of a trace month. The jobs
 	// before are the warm-up, those after the cool-down. Both zero means
