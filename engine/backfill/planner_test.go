@@ -54,8 +54,8 @@ func TestDDSOrder(t *testing.T) {
 func example6(cfg Tradeoff) (*sim, map[string]int) {
 	const h = 3600
 	w := &rigid.Workload{Name: "example 6", Procs: 4, Jobs: []rigid.Job{
-		{Number: 3, User: 3, SubmitSeconds: 0, Procs: 1, RunSeconds: 4 * h, RequestedSeconds: 4 * h},  // Q3
-		{Number: 1, User: 1, SubmitSeconds: 5 * h, Procs: 3, RunSeconds: 2 * h, RequestedSeconds: 2 * h}, // Q1
+		{Number: 3, User: 3, SubmitSeconds: 0, Procs: 1, RunSeconds: 4 * h, RequestedSeconds: 4 * h},      // Q3
+		{Number: 1, User: 1, SubmitSeconds: 5 * h, Procs: 3, RunSeconds: 2 * h, RequestedSeconds: 2 * h},  // Q1
 		{Number: 4, User: 4, SubmitSeconds: 13 * h, Procs: 2, RunSeconds: 4 * h, RequestedSeconds: 4 * h}, // running
 		{Number: 2, User: 2, SubmitSeconds: 14 * h, Procs: 2, RunSeconds: 1 * h, RequestedSeconds: 1 * h}, // Q2
 	}}

@@ -100,8 +100,8 @@ type sim struct {
 
 	usage     usageBook
 	shadowBuf []endEvent
-	planner *planner
-	sched   Schedule
+	planner   *planner
+	sched     Schedule
 }
 
 func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim {
