@@ -127,3 +127,31 @@ func TestKTHRelShare(t *testing.T) {
 		t.Errorf("top user's dev has the paper's sign in %d of 20 month-variants, want at least 16", signs)
 	}
 }
+
+// Tradeoff-fs on the ten KTH months: a lower running total |dev| than
+// RelShare(1d) in every month and variant, as the paper's Table VI.
+func TestKTHTradeoff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 month-variants of Tradeoff-fs take about 20 s; run without -short")
+	}
+	tr := kthTraceOrSkip(t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "month   var  top  dev(ours)  dev(paper)  |dev|(ours)  |dev|(paper)  running ours/paper  RelShare running  wait mean/max (h)  placements  budget-stopped\n")
+	for c, v := range variants {
+		paper := paperMonthly(c + 2)
+		var running, relShareRunning float64
+		for i, p := range paperKTH {
+			rel, _ := runMonth(t, tr, p.month, v, backfill.RelShare())
+			m, sched := runMonth(t, tr, p.month, v, backfill.TradeoffFS())
+			running += m.TotalAbsDevProcHours
+			relShareRunning += rel.TotalAbsDevProcHours
+			fmt.Fprintf(&b, "%s %-3s %4d %10.0f %11.0f %12.0f %13.0f %9.0f/%-9.0f %16.0f  %5.2f/%6.1f  %10d  %6d\n",
+				p.month, v, p.top, m.DevOf(p.top), p.topDev[c+2], m.TotalAbsDevProcHours, paper[i], running, p.running[c+2],
+				relShareRunning, m.MeanWaitSeconds/3600, m.MaxWaitSeconds/3600, sched.Stats.Placements, sched.Stats.BudgetExhausted)
+			if running >= relShareRunning {
+				t.Errorf("KTH %s %s: Tradeoff-fs running total |dev| %.0f, not below RelShare's %.0f", p.month, v, running, relShareRunning)
+			}
+		}
+	}
+	t.Log("\n" + b.String())
+}
