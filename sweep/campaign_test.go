@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // TestCampaignWorkloads runs synthetic campaign instances and a trace
@@ -42,7 +43,7 @@ func TestCampaignWorkloads(t *testing.T) {
 	}
 	var want int64
 	for i := 0; i < cells.Rows; i++ {
-		if cells.Column("status").Strings[i] != StatusOK || !cells.Column("load").IsNull(i) || cells.Column("campaign_stretch_mean").IsNull(i) {
+		if cells.Column("status").Strings[i] != table.StatusOK || !cells.Column("load").IsNull(i) || cells.Column("campaign_stretch_mean").IsNull(i) {
 			t.Fatalf("cell %d: status %s, load null %v", i, cells.Column("status").Strings[i], cells.Column("load").IsNull(i))
 		}
 		want += cells.Column("campaigns").Int64s[i]

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/platform"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -40,7 +42,7 @@ type Manifest struct {
 	Expect     analysis.Expectations `yaml:"expect"`
 
 	path     string // the file it came from
-	platform map[string]*engine.Platform
+	platform map[string]*platform.Platform
 	sources  []*source // per workload spec
 	lines    map[string]int
 }
@@ -67,14 +69,24 @@ type CampaignSpec struct {
 	Hold string `yaml:"hold"`
 }
 
-// campaignOptions returns the campaign choices with defaults filled in, so
+// campaignSettings are a manifest's campaign choices: how to schedule
+// (engine/campaign) and how to measure stretch (analysis).
+type campaignSettings struct {
+	schedule    campaign.Options
+	stretchBase string
+}
+
+// campaignSettings returns the campaign choices with defaults filled in, so
 // that leaving a key out and writing its default give the same cells.
-func (m *Manifest) campaignOptions() campaign.Options {
-	o := campaign.Options{JobOrder: campaign.JobOrderSPT, StretchBase: campaign.StretchBaseAlone, Hold: campaign.HoldVirtualStart}
+func (m *Manifest) campaignSettings() campaignSettings {
+	o := campaignSettings{
+		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
+		stretchBase: analysis.StretchBaseAlone,
+	}
 	if c := m.Campaign; c != nil {
-		o.JobOrder = cmp.Or(c.JobOrder, o.JobOrder)
-		o.StretchBase = cmp.Or(c.StretchBase, o.StretchBase)
-		o.Hold = cmp.Or(c.Hold, o.Hold)
+		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
+		o.stretchBase = cmp.Or(c.StretchBase, o.stretchBase)
+		o.schedule.Hold = cmp.Or(c.Hold, o.schedule.Hold)
 	}
 	return o
 }
@@ -208,14 +220,14 @@ func (m *Manifest) validate() error {
 		m.Platform = ""
 	}
 	if len(m.Platforms) == 0 {
-		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(engine.Presets(), ", "))
+		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))
 	}
-	m.platform = map[string]*engine.Platform{}
+	m.platform = map[string]*platform.Platform{}
 	for _, spec := range m.Platforms {
 		if _, dup := m.platform[spec]; dup {
 			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
 		}
-		p, err := engine.ParsePlatform(m.resolve(spec))
+		p, err := platform.Parse(m.resolve(spec))
 		if err != nil {
 			return fmt.Errorf("%s: %w", m.at("platform"), err)
 		}
@@ -228,8 +240,8 @@ func (m *Manifest) validate() error {
 		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
 			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
 		}
-		if c.StretchBase != "" && !slices.Contains(campaign.StretchBases(), c.StretchBase) {
-			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(campaign.StretchBases(), ", "))
+		if c.StretchBase != "" && !slices.Contains(analysis.StretchBases(), c.StretchBase) {
+			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(analysis.StretchBases(), ", "))
 		}
 		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
@@ -350,7 +362,7 @@ func (m *Manifest) excludedPair(workload, policy string) bool {
 
 // resolve makes a platform file path relative to the manifest's folder.
 func (m *Manifest) resolve(spec string) string {
-	if _, err := engine.ParsePlatform(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
+	if _, err := platform.Parse(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
 		return spec
 	}
 	dir := m.path[:strings.LastIndexByte(m.path, '/')+1]

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 func loadSmall(t *testing.T) *Manifest {
@@ -33,10 +34,10 @@ func mustRun(t *testing.T, m *Manifest, opts RunOptions) *Summary {
 	return sum
 }
 
-// table reads every column of a results table except wall_ms (a
+// tableRows reads every column of a results table except wall_ms (a
 // measurement, not a result) as one text line per row, sorted, with floats
 // written bit-exactly. It fails on a duplicate row key.
-func table(t *testing.T, dir, name string, key func(row []string) string) []string {
+func tableRows(t *testing.T, dir, name string, key func(row []string) string) []string {
 	t.Helper()
 	return tableOf(t, loadSmall(t), dir, name, key)
 }
@@ -45,7 +46,7 @@ func tableOf(t *testing.T, m *Manifest, dir, name string, key func(row []string)
 	t.Helper()
 	schema := m.CellsSchema()
 	if name == "jobs" {
-		schema = JobsSchema()
+		schema = table.JobsSchema()
 	}
 	var names []string
 	for _, c := range schema.Columns {
@@ -94,7 +95,7 @@ func sameTables(t *testing.T, want, got string) {
 		if name == "jobs" {
 			key = jobKey
 		}
-		a, b := table(t, want, name, key), table(t, got, name, key)
+		a, b := tableRows(t, want, name, key), tableRows(t, got, name, key)
 		if len(a) != len(b) {
 			t.Fatalf("%s: %d rows vs %d", name, len(a), len(b))
 		}
@@ -126,7 +127,7 @@ func TestSameNumbersWhateverTheCores(t *testing.T) {
 	}
 	sameTables(t, one, two)
 	sameTables(t, one, shards)
-	if rows := table(t, one, "cells", cellKey); len(rows) != 24 {
+	if rows := tableRows(t, one, "cells", cellKey); len(rows) != 24 {
 		t.Fatalf("%d cells rows, want 24", len(rows))
 	}
 }
@@ -181,7 +182,7 @@ func TestFailedCellsAreRecorded(t *testing.T) {
 	}
 	failed := 0
 	for i, id := range set.Column("cell_id").Strings {
-		if set.Column("status").Strings[i] == StatusFailed {
+		if set.Column("status").Strings[i] == table.StatusFailed {
 			failed++
 			if id != victim.ID || !strings.Contains(set.Column("error").Strings[i], "panic: injected fault") || !set.Column("slr_max").IsNull(i) {
 				t.Errorf("failed row %s: error %q, slr_max null %v", id, set.Column("error").Strings[i], set.Column("slr_max").IsNull(i))

@@ -11,8 +11,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/workload/campaign"
+
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/engine/campaign"
+	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/gen/swf"
 )
@@ -25,14 +29,14 @@ type source struct {
 	canon     string // everything that defines the workload, for cell ids
 
 	dag      gen.Params
-	profiles *campaign.ProfilesParams
+	profiles *gen.ProfilesParams
 	trace    string // path of an SWF trace
 	window   swf.Window
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
 // workloads and campaign scheduling's for campaign workloads.
-func Policies() []string { return append(engine.Policies(), campaign.Policies()...) }
+func Policies() []string { return append(engine.Policies(), ecampaign.Policies()...) }
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
@@ -42,10 +46,10 @@ func (s *source) allows(policy string) error {
 		return nil
 	case s.campaigns && policy == "log" && s.trace == "":
 		return fmt.Errorf("policy log replays a recorded schedule and needs a trace workload")
-	case s.campaigns && slices.Contains(campaign.Policies(), policy):
+	case s.campaigns && slices.Contains(ecampaign.Policies(), policy):
 		return nil
 	case s.campaigns:
-		return fmt.Errorf("policy %q is not a campaign policy; campaign workloads take %s", policy, strings.Join(campaign.Policies(), ", "))
+		return fmt.Errorf("policy %q is not a campaign policy; campaign workloads take %s", policy, strings.Join(ecampaign.Policies(), ", "))
 	}
 	return fmt.Errorf("policy %q is a campaign policy; DAG workloads take %s", policy, strings.Join(engine.Policies(), ", "))
 }
@@ -60,8 +64,8 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 		return traceSource(w, dir)
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
-	case w.Generator == campaign.ProfilesPreset:
-		p := campaign.DefaultProfilesParams()
+	case w.Generator == gen.ProfilesPreset:
+		p := gen.DefaultProfilesParams()
 		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
 			if err := p.Set(key, w.Set[key]); err != nil {
 				return nil, fmt.Errorf("set: %w", err)
@@ -74,7 +78,7 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	}
 	preset, err := gen.Lookup(w.Generator)
 	if err != nil {
-		return nil, fmt.Errorf("generator: %w (campaign generator: %s; or give trace: FILE)", err, campaign.ProfilesPreset)
+		return nil, fmt.Errorf("generator: %w (campaign generator: %s; or give trace: FILE)", err, gen.ProfilesPreset)
 	}
 	params := preset.Defaults()
 	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
@@ -123,15 +127,15 @@ func traceSource(w *WorkloadSpec, dir string) (*source, error) {
 }
 
 // dagWorkload generates instance inst of a DAG source.
-func (s *source) dagWorkload(rootSeed uint64, inst int) (*engine.Workload, error) {
+func (s *source) dagWorkload(rootSeed uint64, inst int) (*workload.Workload, error) {
 	return gen.Generate(s.dag, rootSeed, inst)
 }
 
 // campaignWorkload builds instance inst of a campaign source.
 func (s *source) campaignWorkload(rootSeed uint64, inst int) (*campaign.Workload, error) {
 	if s.profiles != nil {
-		return campaign.GenerateProfiles(*s.profiles, rootSeed, inst)
+		return gen.GenerateProfiles(*s.profiles, rootSeed, inst)
 	}
-	w, _, err := campaign.LoadSWF(s.trace, swf.Options{Window: s.window})
+	w, _, err := swf.LoadCampaigns(s.trace, swf.Options{Window: s.window})
 	return w, err
 }

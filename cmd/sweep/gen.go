@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/gen"
 )
 
@@ -94,14 +96,14 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // platformCores returns a platform's total core count.
 func platformCores(spec string) (int, error) {
-	p, err := engine.ParsePlatform(spec)
+	p, err := platform.Parse(spec)
 	if err != nil {
 		return 0, err
 	}
 	return p.TotalCores(), nil
 }
 
-func writeWorkload(path string, w *engine.Workload) error {
+func writeWorkload(path string, w *workload.Workload) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("writing workload: %w", err)
@@ -123,7 +125,7 @@ func writeWorkload(path string, w *engine.Workload) error {
 // summarize describes a generated workload in one line. Its critical path
 // is the longest path by execution time only (no network delays), which
 // relies on gen listing predecessors before their successors.
-func summarize(w *engine.Workload) string {
+func summarize(w *workload.Workload) string {
 	var tasks, edges int
 	var exec, volume int64
 	cpMin, cpMax := int64(-1), int64(0)

@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
@@ -56,7 +59,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *platformSpec == "" || *workloadPath == "" || *policy == "" {
 		return bad("--platform, --workload and --policy are required")
 	}
-	platform, err := engine.ParsePlatform(*platformSpec)
+	platform, err := platform.Parse(*platformSpec)
 	if err != nil {
 		return bad("--platform: %w", err)
 	}
@@ -64,7 +67,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return bad("--workload: %w", err)
 	}
-	w, err := engine.DecodeWorkload(f, *workloadPath)
+	w, err := workload.Decode(f, *workloadPath)
 	f.Close()
 	if err != nil {
 		return usageError{err}
