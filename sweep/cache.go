@@ -24,6 +24,7 @@ type cacheEntry struct {
 	compiled  map[string]*engine.Instance
 	campaigns *campaign.Workload // for campaign sources
 	err       error
+	rigid     rigidTraces // for rigid sources, read on first use
 }
 
 func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
@@ -85,6 +86,14 @@ func (c *instanceCache) campaigns(cell Cell) *campaign.Workload {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries[cell.group].campaigns
+}
+
+// rigidTraces returns the trace reader shared by the cells of a rigid
+// source.
+func (c *instanceCache) rigidTraces(cell Cell) *rigidTraces {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &c.entries[cell.group].rigid
 }
 
 func (c *instanceCache) release(cell Cell) {

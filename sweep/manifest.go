@@ -33,6 +33,7 @@ type Manifest struct {
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
 	Campaign   *CampaignSpec         `yaml:"campaign"`
+	FairShare  *FairShareSpec        `yaml:"fairshare"`
 	Workloads  []WorkloadSpec        `yaml:"workloads"`
 	Loads      []float64             `yaml:"loads"`
 	Policies   []string              `yaml:"policies"`
@@ -103,6 +104,11 @@ type WorkloadSpec struct {
 	// campaign workload, instead of a generator.
 	Trace  string       `yaml:"trace"`
 	Window *TraceWindow `yaml:"window"`
+	// Months makes a trace a rigid-job workload (seed 003): each calendar
+	// month (UTC) in the range is simulated as its own cell, under each
+	// estimate variant of Estimates (T: actual run times, R: requested).
+	Months    *MonthRange `yaml:"months"`
+	Estimates []string    `yaml:"estimates"`
 
 	line int
 }
@@ -129,6 +135,9 @@ type Record struct {
 	// Campaigns writes one row per campaign per cell to the campaigns
 	// table (campaign workloads).
 	Campaigns bool `yaml:"campaigns"`
+	// Users writes one row per user per cell to the users table
+	// (fair-share workloads).
+	Users bool `yaml:"users"`
 }
 
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -153,7 +162,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	dec.KnownFields(true)
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, campaign, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, campaign, fairshare, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil {
@@ -194,9 +203,9 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			switch k := v.Content[i]; k.Value {
-			case "label", "generator", "instances", "set", "trace", "window":
+			case "label", "generator", "instances", "set", "trace", "window", "months", "estimates":
 			default:
-				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window", k.Line, k.Value)
+				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window, months, estimates", k.Line, k.Value)
 			}
 		}
 	}
@@ -250,8 +259,12 @@ func (m *Manifest) validate() error {
 	if len(m.Workloads) == 0 {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
 	}
+	if _, err := m.fairShareSettings(); err != nil {
+		return fmt.Errorf("%s: %w", m.at("fairshare"), err)
+	}
 	labels := map[string]int{}
 	dagWorkloads := false
+	kinds := map[string]bool{}
 	for i := range m.Workloads {
 		w := &m.Workloads[i]
 		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
@@ -263,11 +276,15 @@ func (m *Manifest) validate() error {
 			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
 		}
 		m.sources = append(m.sources, src)
-		dagWorkloads = dagWorkloads || !src.campaigns
-		if src.campaigns {
+		kinds[src.kind()] = true
+		if len(kinds) > 1 && kinds["rigid"] {
+			return fmt.Errorf("%s: rigid trace-month workloads (months) cannot share a manifest with DAG or campaign workloads: their cells measure other things", where)
+		}
+		dagWorkloads = dagWorkloads || src.kind() == "dag"
+		if src.campaigns || src.rigid != nil {
 			for _, name := range m.Platforms {
 				if len(m.platform[name].Clusters) != 1 {
-					return fmt.Errorf("%s: campaign workloads run on identical processors: want a one-cluster platform such as single:64, not %s", where, name)
+					return fmt.Errorf("%s: %s workloads run on identical processors: want a one-cluster platform such as single:64, not %s", where, src.kind(), name)
 				}
 			}
 		}
@@ -284,7 +301,7 @@ func (m *Manifest) validate() error {
 		labels[w.Label] = i
 	}
 	if !dagWorkloads && len(m.Loads) > 0 {
-		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, so leave loads out", m.at("loads"))
+		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign and trace-month workloads replay their own submit times, so leave loads out", m.at("loads"))
 	}
 	if !dagWorkloads {
 		m.Loads = nil

@@ -47,7 +47,7 @@ func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
 }
 
 // childRows are a cell's rows in the tables other than cells.
-type childRows struct{ jobs, campaigns []store.Row }
+type childRows struct{ jobs, campaigns, users []store.Row }
 
 // ordered returns the rows in the order of Manifest.childSchemas.
 func (r childRows) ordered(m *Manifest) [][]store.Row {
@@ -57,6 +57,9 @@ func (r childRows) ordered(m *Manifest) [][]store.Row {
 	}
 	if m.Record.Campaigns {
 		out = append(out, r.campaigns)
+	}
+	if m.Record.Users {
+		out = append(out, r.users)
 	}
 	return out
 }
@@ -90,6 +93,9 @@ func failedRow(m *Manifest, c Cell, err error) store.Row {
 // has campaign workloads, the campaign summary columns (null for DAG
 // cells).
 func (m *Manifest) CellsSchema() store.Schema {
+	if m.hasRigid() {
+		return table.CellsSchema(table.FairShareMeasures())
+	}
 	var measures []table.Measure
 	for _, c := range analysis.MetricColumns() {
 		measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
@@ -100,6 +106,12 @@ func (m *Manifest) CellsSchema() store.Schema {
 		}
 	}
 	return table.CellsSchema(measures)
+}
+
+// hasRigid reports whether the manifest's workloads are trace months of
+// rigid jobs; then they all are.
+func (m *Manifest) hasRigid() bool {
+	return len(m.sources) > 0 && m.sources[0].rigid != nil
 }
 
 func (m *Manifest) hasCampaigns() bool {
@@ -119,6 +131,9 @@ func (m *Manifest) childSchemas() []store.Schema {
 	}
 	if m.Record.Campaigns {
 		out = append(out, table.CampaignsSchema())
+	}
+	if m.Record.Users {
+		out = append(out, table.UsersSchema())
 	}
 	return out
 }

@@ -25,6 +25,9 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if before != nil {
 		before(c)
 	}
+	if m.sources[c.spec].rigid != nil {
+		return runRigidCell(ctx, m, cache, c, start)
+	}
 	s, campaignRows, err := simulateCell(ctx, m, cache, c)
 	if err != nil {
 		return nil, children, err

@@ -32,16 +32,36 @@ type source struct {
 	profiles *gen.ProfilesParams
 	trace    string // path of an SWF trace
 	window   swf.Window
+	rigid    *rigidSource // trace months of rigid jobs (seed 003)
+}
+
+// kind names the model of the source's workloads.
+func (s *source) kind() string {
+	switch {
+	case s.rigid != nil:
+		return "rigid"
+	case s.campaigns:
+		return "campaign"
+	}
+	return "dag"
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
 // workloads and campaign scheduling's for campaign workloads.
-func Policies() []string { return append(engine.Policies(), ecampaign.Policies()...) }
+func Policies() []string {
+	return slices.Concat(engine.Policies(), ecampaign.Policies(), FairSharePolicies())
+}
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
 func (s *source) allows(policy string) error {
 	switch {
+	case s.rigid != nil && slices.Contains(FairSharePolicies(), policy):
+		return nil
+	case s.rigid != nil:
+		return fmt.Errorf("policy %q is not a fair-share policy; trace-month workloads take %s", policy, strings.Join(FairSharePolicies(), ", "))
+	case slices.Contains(FairSharePolicies(), policy):
+		return fmt.Errorf("policy %q needs a trace-month workload (trace with months)", policy)
 	case !s.campaigns && slices.Contains(engine.Policies(), policy):
 		return nil
 	case s.campaigns && policy == "log" && s.trace == "":
@@ -60,6 +80,12 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
+	case w.Months != nil && w.Trace == "":
+		return nil, fmt.Errorf("months apply to trace workloads only")
+	case len(w.Estimates) > 0 && w.Months == nil:
+		return nil, fmt.Errorf("estimates apply to trace-month workloads only (give months)")
+	case w.Trace != "" && w.Months != nil:
+		return rigidTraceSource(w, dir)
 	case w.Trace != "":
 		return traceSource(w, dir)
 	case w.Window != nil:

@@ -78,7 +78,7 @@ func (s Summary) DemandProcHours() float64 { return float64(s.DemandProcSeconds)
 // MeanJobProcHours returns the mean job size in processor-hours.
 func (s Summary) MeanJobProcHours() float64 { return s.DemandProcHours() / float64(s.Jobs) }
 
-// PerUserJobs and PerUserDemandProcHours are the means per user.
+// PerUserJobs returns the mean number of jobs per user.
 func (s Summary) PerUserJobs() float64 { return float64(s.Jobs) / float64(s.Users) }
 
 // PerUserDemandProcHours returns the mean demand per user.
@@ -87,10 +87,10 @@ func (s Summary) PerUserDemandProcHours() float64 { return s.DemandProcHours() /
 // Month is the measures of one month of a schedule.
 type Month struct {
 	Summary
-	// Users lists every user with a job in the system during the month,
+	// PerUser lists every user with a job in the system during the month,
 	// by user id.
-	Users []User
-	// TotalAbsDevProcHours sums |dev| over Users.
+	PerUser []User
+	// TotalAbsDevProcHours sums |dev| over PerUser.
 	TotalAbsDevProcHours float64
 	// Waits of the month's jobs, seconds; P99 is the nearest rank.
 	MeanWaitSeconds, MaxWaitSeconds, P99WaitSeconds float64
@@ -101,11 +101,11 @@ type Month struct {
 
 // DevOf returns the deviation of user u, 0 if it was not in the system.
 func (m *Month) DevOf(u int64) float64 {
-	i, ok := slices.BinarySearchFunc(m.Users, u, func(x User, u int64) int { return cmp.Compare(x.User, u) })
+	i, ok := slices.BinarySearchFunc(m.PerUser, u, func(x User, u int64) int { return cmp.Compare(x.User, u) })
 	if !ok {
 		return 0
 	}
-	return m.Users[i].DevProcHours
+	return m.PerUser[i].DevProcHours
 }
 
 // Measure computes the month's measures from a schedule of workload w
@@ -160,11 +160,11 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 		sumRaw += (wait + run) / run
 	}
 	for _, u := range byUser {
-		m.Users = append(m.Users, *u)
+		m.PerUser = append(m.PerUser, *u)
 	}
-	slices.SortFunc(m.Users, func(a, b User) int { return cmp.Compare(a.User, b.User) })
-	for i := range m.Users {
-		if u := &m.Users[i]; u.Jobs > 0 {
+	slices.SortFunc(m.PerUser, func(a, b User) int { return cmp.Compare(a.User, b.User) })
+	for i := range m.PerUser {
+		if u := &m.PerUser[i]; u.Jobs > 0 {
 			u.MeanWaitSeconds /= float64(u.Jobs)
 			u.MeanAccuracy /= float64(u.Jobs)
 		}
@@ -183,7 +183,7 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 		m.MeanSlowdown = sumRaw / float64(n)
 	}
 	deviations(w, startSeconds, m)
-	for _, u := range m.Users {
+	for _, u := range m.PerUser {
 		m.TotalAbsDevProcHours += math.Abs(u.DevProcHours)
 	}
 	return m, nil
@@ -195,8 +195,8 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 // each capped by its demand d = min(N, processors of its waiting and
 // running jobs), the share a capped user leaves going to the others.
 func deviations(w *rigid.Workload, startSeconds []int64, m *Month) {
-	index := make(map[int64]int, len(m.Users))
-	for i, u := range m.Users {
+	index := make(map[int64]int, len(m.PerUser))
+	for i, u := range m.PerUser {
 		index[u.User] = i
 	}
 	type event struct {
@@ -224,7 +224,7 @@ func deviations(w *rigid.Workload, startSeconds []int64, m *Month) {
 			event{end, u, 0, -n})
 	}
 	slices.SortFunc(events, func(a, b event) int { return cmp.Compare(a.seconds, b.seconds) })
-	users := len(m.Users)
+	users := len(m.PerUser)
 	waiting := make([]int, users)
 	running := make([]int, users)
 	dev := make([]float64, users)
@@ -259,7 +259,7 @@ func deviations(w *rigid.Workload, startSeconds []int64, m *Month) {
 		}
 	}
 	for u := range users {
-		m.Users[u].DevProcHours = dev[u] / 3600
+		m.PerUser[u].DevProcHours = dev[u] / 3600
 	}
 }
 

@@ -123,7 +123,7 @@ func TestWaitsAndSlowdowns(t *testing.T) {
 		{"slowdown tau 10", m.MeanSlowdownTau10, s10 / 100},
 		{"slowdown tau 60", m.MeanSlowdownTau60, s60 / 100},
 		{"slowdown unbounded", m.MeanSlowdown, raw / 100},
-		{"accuracy", m.Users[0].MeanAccuracy, 0.5},
+		{"accuracy", m.PerUser[0].MeanAccuracy, 0.5},
 	}
 	for _, c := range checks {
 		if math.Abs(c.got-c.want) > 1e-9 {
