@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/fairness"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/gen/swf"
@@ -94,6 +95,30 @@ func TestFairShareMonths(t *testing.T) {
 			t.Errorf("cell %s (%d): row differs from the direct simulation", id, month)
 		}
 		totals[id] = want.TotalAbsDevProcHours
+	}
+	analyzed, err := analysis.AnalyzeFairShare(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(analyzed.Cells) != 12 {
+		t.Fatalf("analysis read %d cells, want 12", len(analyzed.Cells))
+	}
+	for _, c := range analyzed.Cells {
+		if c.TotalAbsDev != totals[c.ID] {
+			t.Errorf("analysis: cell %s total |dev| %v, the run wrote %v", c.ID, c.TotalAbsDev, totals[c.ID])
+		}
+	}
+	var printed strings.Builder
+	if err := analysis.PrintFairShare(&printed, analyzed); err != nil {
+		t.Fatal(err)
+	}
+	// Table I of KTH 6/97 and 7/97 beside the paper's values (note,
+	// section 6), which they equal.
+	words := strings.Join(strings.Fields(printed.String()), " ")
+	for _, line := range []string{"1997-06 72 (72) 58 (58) 2697 (2697) 29 (29)", "1997-07 62 (62) 59 (59) 2182 (2182) 67 (67)"} {
+		if !strings.Contains(words, line) {
+			t.Errorf("analysis output lacks %q:\n%s", line, printed.String())
+		}
 	}
 	users, _, err := store.ReadColumns(one, table.Users, []string{table.CellID, table.UserDev})
 	if err != nil {
