@@ -48,10 +48,11 @@ type FairShareCell struct {
 // FairShareResult is the analysis of a fair-share run.
 type FairShareResult struct {
 	Cells []FairShareCell
-	// devs maps a cell id and user to the user's dev, when the run
-	// recorded the users table.
-	devs     map[string]map[int64]float64
-	Problems []store.Problem
+	// devs maps a cell id and user to the user's dev, and demands the
+	// same to the user's demand (processor-hours), when the run recorded
+	// the users table.
+	devs, demands map[string]map[int64]float64
+	Problems      []store.Problem
 }
 
 // IsFairShareRun reports whether the results directory holds fair-share
@@ -121,16 +122,18 @@ func AnalyzeFairShare(dir string) (*FairShareResult, error) {
 	slices.SortFunc(r.Cells, func(a, b FairShareCell) int {
 		return cmp.Or(cmp.Compare(a.Trace, b.Trace), cmp.Compare(a.Month, b.Month), cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Policy, b.Policy))
 	})
-	users, userProblems, err := store.ReadColumns(dir, table.Users, []string{table.CellID, table.UserID, table.UserDev})
+	users, userProblems, err := store.ReadColumns(dir, table.Users, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
 	if err == nil {
 		r.Problems = append(r.Problems, userProblems...)
-		r.devs = map[string]map[int64]float64{}
+		r.devs, r.demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
 		for i := range users.Rows {
 			id := users.Column(table.CellID).Strings[i]
 			if r.devs[id] == nil {
-				r.devs[id] = map[int64]float64{}
+				r.devs[id], r.demands[id] = map[int64]float64{}, map[int64]float64{}
 			}
-			r.devs[id][users.Column(table.UserID).Int64s[i]] = users.Column(table.UserDev).Float64s[i]
+			u := users.Column(table.UserID).Int64s[i]
+			r.devs[id][u] = users.Column(table.UserDev).Float64s[i]
+			r.demands[id][u] = users.Column(table.UserDemand).Float64s[i]
 		}
 	}
 	return r, nil
@@ -160,6 +163,36 @@ func (r *FairShareResult) devOf(c *FairShareCell, u int64) float64 {
 	}
 	return math.NaN()
 }
+
+// HasUsers reports whether the run recorded the users table.
+func (r *FairShareResult) HasUsers() bool { return r.devs != nil }
+
+// Dev returns the dev of user u in the successful cell of a trace month,
+// variant and policy; NaN when there is no such cell or row.
+func (r *FairShareResult) Dev(trace, month, variant, policy string, u int64) float64 {
+	return r.devOf(r.cell(trace, month, variant, policy), u)
+}
+
+// TopUsers returns up to n users of a trace month by demand, largest
+// first (the lower id on a tie), from the users table.
+func (r *FairShareResult) TopUsers(trace, month string, n int) []int64 {
+	c := r.anyCell(trace, month)
+	if c == nil {
+		return nil
+	}
+	demand := r.demands[c.ID]
+	var users []int64
+	for u, d := range demand {
+		if d > 0 {
+			users = append(users, u)
+		}
+	}
+	slices.SortFunc(users, func(a, b int64) int { return cmp.Or(cmp.Compare(demand[b], demand[a]), cmp.Compare(a, b)) })
+	return users[:min(n, len(users))]
+}
+
+// Months returns a trace's months, ascending.
+func (r *FairShareResult) Months(trace string) []string { return r.months(trace) }
 
 // Traces returns the traces of the run, by name.
 func (r *FairShareResult) Traces() []string {

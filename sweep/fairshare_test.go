@@ -10,6 +10,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/fairness"
+	"github.com/sweep-sched/sweep/analysis/report"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -119,6 +120,18 @@ func TestFairShareMonths(t *testing.T) {
 		if !strings.Contains(words, line) {
 			t.Errorf("analysis output lacks %q:\n%s", line, printed.String())
 		}
+	}
+	// The report draws the dev bars of each month and variant: 4 figures.
+	path, err := report.WriteFairShare(one, analyzed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(html), "<svg"); n != 4 || !strings.Contains(string(html), "kth 1997-07, variant R") {
+		t.Errorf("report has %d figures, want 4 (2 months x 2 variants) including kth 1997-07, variant R", n)
 	}
 	users, _, err := store.ReadColumns(one, table.Users, []string{table.CellID, table.UserDev})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/report"
 )
 
@@ -22,6 +23,18 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dir, err := parseDirArgs(fs, args)
 	if err != nil {
 		return err
+	}
+	if analysis.IsFairShareRun(dir) {
+		r, err := analysis.AnalyzeFairShare(dir)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		path, err := report.WriteFairShare(dir, r)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+		return nil
 	}
 	r, expect, err := analyzeRun("sweep report", dir, flags, stderr)
 	if err != nil {
