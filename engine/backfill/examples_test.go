@@ -92,6 +92,16 @@ func TestWorkedExamples(t *testing.T) {
 		{"4 tumbling", example4, rigid.EstimateExact, relshare, []int64{19, 23, 27, 26}},
 		{"4 sliding", example4, rigid.EstimateExact, sliding, []int64{19, 23, 26, 27}},
 		{"5 extra at the shadow", example5, rigid.EstimateExact, relshare, []int64{0, 0, 5, 0}},
+		// By hand: at 2 h the queue is J3, J5, J6, J4 and J1 holds 2
+		// processors until 4 h. The heuristic path (J3 at 4, J5 and J6
+		// at 2, J4 at 3) scores sum X = 2.5 + 1 + 1 + 3 = 7.5; the first
+		// strictly better path in DDS order is 3412 (J6 and J4 at 2, J3
+		// at 4, J5 at 3: 1 + 2 + 2.5 + 4/3 = 6.83), so J6 and J4 start at
+		// 2. At 3 h J5 (user C, no usage) is placed first and starts.
+		{"1 tradeoff-fs", example1, rigid.EstimateExact, backfill.TradeoffFS(), []int64{0, 0, 4, 2, 3, 2}},
+		// Conservative backfilling is the heuristic path alone: at 2 h J5
+		// and J6 start, J4 at 3.
+		{"1 conservative", example1, rigid.EstimateExact, backfill.Policy{Order: backfill.OrderRelShare, Allocation: backfill.AllocConservative}, []int64{0, 0, 4, 3, 2, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,5 +109,23 @@ func TestWorkedExamples(t *testing.T) {
 				t.Errorf("starts (h) by job = %v, want %v", got, tt.starts)
 			}
 		})
+	}
+}
+
+// With tw: fcfs-max, Tw is the largest wait under fcfs-easy: in Example 1
+// J3 waits from 1 h to 4 h.
+func TestTwFCFSMax(t *testing.T) {
+	w := exampleWorkload(4, []row{
+		{"A", 0, 2, 4, 4}, {"A", 0, 2, 2, 2}, {"B", 1, 3, 2, 2},
+		{"A", 1, 1, 1, 1}, {"C", 2, 1, 3, 3}, {"B", 2, 1, 1, 1},
+	})
+	p := backfill.TradeoffFS()
+	p.Planner.TwFCFSMax = true
+	sched, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sched.TwSeconds != 3*hour {
+		t.Errorf("Tw = %d s, want 3 h = %d s", sched.TwSeconds, 3*hour)
 	}
 }
