@@ -33,7 +33,7 @@ type Manifest struct {
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
 	Campaign   *CampaignSpec         `yaml:"campaign"`
-	FairShare  *FairShareSpec        `yaml:"fairshare"`
+	FairShare  *FairShareSpec        `yaml:"fairshare,omitempty"`
 	Workloads  []WorkloadSpec        `yaml:"workloads"`
 	Loads      []float64             `yaml:"loads"`
 	Policies   []string              `yaml:"policies"`
@@ -107,8 +107,8 @@ type WorkloadSpec struct {
 	// Months makes a trace a rigid-job workload (seed 003): each calendar
 	// month (UTC) in the range is simulated as its own cell, under each
 	// estimate variant of Estimates (T: actual run times, R: requested).
-	Months    *MonthRange `yaml:"months"`
-	Estimates []string    `yaml:"estimates"`
+	Months    *MonthRange `yaml:"months,omitempty"`
+	Estimates []string    `yaml:"estimates,omitempty"`
 
 	line int
 }
@@ -137,7 +137,7 @@ type Record struct {
 	Campaigns bool `yaml:"campaigns"`
 	// Users writes one row per user per cell to the users table
 	// (fair-share workloads).
-	Users bool `yaml:"users"`
+	Users bool `yaml:"users,omitempty"`
 }
 
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
