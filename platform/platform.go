@@ -49,6 +49,13 @@ func (p *Platform) TotalCores() int {
 // Presets lists the platform names that Parse accepts besides files.
 func Presets() []string { return []string{"burkimsher2013", "single:N"} }
 
+// IsPreset reports whether spec names a preset rather than a file; a
+// malformed preset such as single:0 is still a preset, which Parse
+// refuses.
+func IsPreset(spec string) bool {
+	return spec == "burkimsher2013" || strings.HasPrefix(spec, "single:")
+}
+
 // Parse returns the platform a specification names: a preset
 // (`burkimsher2013`, `single:N`) or the path of a platform file.
 func Parse(spec string) (*Platform, error) {

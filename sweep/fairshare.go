@@ -2,10 +2,13 @@ package sweep
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -141,14 +144,25 @@ func (s fairShareSettings) policy(name string) backfill.Policy {
 	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Allocation: s.allocation}
 }
 
-// rigidSource is a trace replayed month by month as rigid jobs.
+// rigidSource is a trace replayed month by month as rigid jobs. The trace
+// is hashed when the manifest is loaded and read as rigid jobs by the
+// run, once per cluster size (a job wider than the cluster is dropped).
 type rigidSource struct {
+	path     string
 	months   []swf.Month
 	variants []rigid.Variant
 }
 
-// rigidTraceSource checks a trace workload with months.
-func rigidTraceSource(w *WorkloadSpec, dir string) (*source, error) {
+// rigidTraceSource checks a trace workload with months; path is the
+// trace's path from the working directory.
+func rigidTraceSource(w *WorkloadSpec, path string) (*source, error) {
+	if w.Instances > 1 {
+		return nil, fmt.Errorf("instances %d: a trace is one workload, its months the cells; want 1 (or leave it out)", w.Instances)
+	}
+	if len(w.Set) > 0 {
+		return nil, fmt.Errorf("set applies to generators, not traces")
+	}
+	w.Instances = 1
 	if w.Window != nil {
 		return nil, fmt.Errorf("window and months exclude each other: months select the trace's calendar months")
 	}
@@ -163,7 +177,7 @@ func rigidTraceSource(w *WorkloadSpec, dir string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("months: to: %w", err)
 	}
-	rs := &rigidSource{}
+	rs := &rigidSource{path: path}
 	for m := from; !m.Start().After(to.Start()); {
 		rs.months = append(rs.months, m)
 		next := m.End()
@@ -185,14 +199,16 @@ func rigidTraceSource(w *WorkloadSpec, dir string) (*source, error) {
 		}
 		rs.variants = append(rs.variants, v)
 	}
-	src, err := traceSource(w, dir)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
 	}
-	src.campaigns = false
-	src.rigid = rs
-	src.canon = strings.Replace(src.canon, "window=all", "rigid", 1)
-	return src, nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	return &source{rigid: rs, canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
 }
 
 // rigidCells appends the cells of a rigid source: per estimate variant
@@ -210,7 +226,7 @@ func (m *Manifest) rigidCells(cells []Cell, wi, group int) []Cell {
 					if m.excluded(c) {
 						continue
 					}
-					c.setID([]string{"sweep-rigid-cell", ModelVersion, m.Experiment, fmt.Sprint(m.Seed), src.canon,
+					c.setID([]string{"sweep-rigid-cell", RigidModelVersion, m.Experiment, fmt.Sprint(m.Seed), src.canon,
 						month.String(), v.String(), m.platform[plat].Canonical(), settings.canon, pol})
 					cells = append(cells, c)
 				}
@@ -253,7 +269,7 @@ func (r *rigidTraces) get(path string, procs int) (*swf.RigidTrace, error) {
 func runRigidCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, start time.Time) (store.Row, childRows, error) {
 	src := m.sources[c.spec]
 	procs := m.platform[c.Platform].TotalCores()
-	trace, err := cache.rigidTraces(c).get(src.trace, procs)
+	trace, err := cache.rigidTraces(c).get(src.rigid.path, procs)
 	if err != nil {
 		return nil, childRows{}, err
 	}

@@ -20,6 +20,7 @@ type Plan struct {
 	ToRun    []Cell          // what a run launches
 	Stale    int             // cells in the directory that this manifest does not have
 	Problems []store.Problem // unreadable part files
+	Traces   []TraceReport   // lines the trace reader dropped or repaired
 }
 
 // An Axis counts the manifest's cells per value of one axis.
@@ -62,7 +63,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 		inManifest[c.ID] = true
 		if id, ok := names[c.Name()]; ok && id != c.ID {
 			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
-				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersion, out)
+				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersions, out)
 		}
 	}
 	for id := range status {
@@ -88,6 +89,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 		p.ToRun = append(p.ToRun, c)
 	}
 	p.Axes = m.axes(cells)
+	p.Traces = m.TraceReports()
 	return p, nil
 }
 
@@ -148,5 +150,8 @@ func (p *Plan) Write(w io.Writer) {
 	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(w, "warning   unreadable part file %s: %v (a run moves it aside and reruns its cells)\n", pr.Path, pr.Err)
+	}
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "trace     workload %s: %s", t.Workload, t.Report)
 	}
 }

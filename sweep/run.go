@@ -21,7 +21,8 @@ import (
 type RunOptions struct {
 	// Out is the results directory; empty means results/<experiment>.
 	Out string
-	// Jobs is the number of cells simulated at once; 0 means every core.
+	// Jobs is the number of cells simulated at once; 0 means
+	// runtime.GOMAXPROCS(0), every core the process may use.
 	Jobs int
 	// Shard selects part of the cells; the zero Shard means all.
 	Shard Shard
@@ -59,6 +60,7 @@ type Summary struct {
 	Ran         int
 	Failed      int // recorded failed in this run
 	Interrupted bool
+	Workers     int // cells simulated at once
 	Wall        time.Duration
 	Warnings    []string
 }
@@ -119,9 +121,12 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	meta := map[string]string{
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
-		"sweep.model_version":   ModelVersion,
+		"sweep.model_version":   ModelVersions,
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
+	}
+	for _, t := range plan.Traces {
+		meta["sweep.trace_report."+t.Workload] = t.Report.String()
 	}
 	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
 	if err != nil {
@@ -130,8 +135,11 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 
 	workers := opts.Jobs
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
+		// the GOMAXPROCS variable, which NumCPU ignores.
+		workers = runtime.GOMAXPROCS(0)
 	}
+	sum.Workers = workers
 	cache := newInstanceCache(m, plan.ToRun)
 	var done, failed atomic.Int64
 	if opts.Progress != nil {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -339,5 +341,48 @@ func TestParseShard(t *testing.T) {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestDefaultWorkersFollowGOMAXPROCS: with Jobs 0 a run uses
+// runtime.GOMAXPROCS(0) workers, which follows a container's CPU quota,
+// not runtime.NumCPU.
+func TestDefaultWorkersFollowGOMAXPROCS(t *testing.T) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	m := loadSmall(t)
+	m.Policies = m.Policies[:1]
+	if s := mustRun(t, m, RunOptions{Out: t.TempDir()}); s.Workers != 1 {
+		t.Errorf("%d workers under GOMAXPROCS=1; want 1", s.Workers)
+	}
+}
+
+// TestPathsRelativeToManifest: platform files and traces are found
+// relative to the manifest's folder, whatever the working directory; a
+// file beside the working directory with the same name does not count
+// (it used to be taken when the manifest's folder had none).
+func TestPathsRelativeToManifest(t *testing.T) {
+	root := t.TempDir()
+	grid := "name: g\nchildren:\n  - {cluster: c1, cores: 4, kind: Kind1}\n"
+	manifest := "experiment: paths\nseed: 1\nplatform: grid.yaml\nworkloads:\n  - generator: burkimsher2013/log-independent\n    instances: 1\n    set: {jobs: 10}\nloads: [1.0]\npolicies: [fifo-task]\n"
+	for path, text := range map[string]string{"cwd/grid.yaml": grid, "exp/m.yaml": manifest, "ok/m.yaml": manifest, "ok/grid.yaml": grid} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, path), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(filepath.Join(root, "cwd"))
+	_, err := LoadManifest("../exp/m.yaml")
+	if want := `platform "../exp/grid.yaml": not a preset`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("platform file beside the working directory only: %v; want an error containing %q", err, want)
+	}
+	m, err := LoadManifest("../ok/m.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.platform["grid.yaml"]; p == nil || p.TotalCores() != 4 {
+		t.Errorf("platform grid.yaml beside the manifest: %+v", p)
 	}
 }

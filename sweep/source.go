@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -30,8 +29,7 @@ type source struct {
 
 	dag      gen.Params
 	profiles *gen.ProfilesParams
-	trace    string // path of an SWF trace
-	window   swf.Window
+	trace    *traceWorkload
 	rigid    *rigidSource // trace months of rigid jobs (seed 003)
 }
 
@@ -44,6 +42,16 @@ func (s *source) kind() string {
 		return "campaign"
 	}
 	return "dag"
+}
+
+// A traceWorkload is an SWF trace read once, when the manifest is loaded:
+// its hash names it in cell ids, its report of dropped and repaired lines
+// is shown by plan and run and kept in the Parquet metadata, and its
+// campaigns are the source's one instance.
+type traceWorkload struct {
+	path      string
+	campaigns *campaign.Workload
+	report    swf.Report
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
@@ -64,7 +72,7 @@ func (s *source) allows(policy string) error {
 		return fmt.Errorf("policy %q needs a trace-month workload (trace with months)", policy)
 	case !s.campaigns && slices.Contains(engine.Policies(), policy):
 		return nil
-	case s.campaigns && policy == "log" && s.trace == "":
+	case s.campaigns && policy == "log" && s.trace == nil:
 		return fmt.Errorf("policy log replays a recorded schedule and needs a trace workload")
 	case s.campaigns && slices.Contains(ecampaign.Policies(), policy):
 		return nil
@@ -74,9 +82,9 @@ func (s *source) allows(policy string) error {
 	return fmt.Errorf("policy %q is a campaign policy; DAG workloads take %s", policy, strings.Join(engine.Policies(), ", "))
 }
 
-// newSource checks a workload entry and resolves its source; dir is the
-// manifest's folder, against which a relative trace path is taken.
-func newSource(w *WorkloadSpec, dir string) (*source, error) {
+// newSource checks a workload entry and resolves its source; pathOf turns
+// a path named in the manifest (a trace) into the one to open.
+func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
@@ -85,9 +93,9 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	case len(w.Estimates) > 0 && w.Months == nil:
 		return nil, fmt.Errorf("estimates apply to trace-month workloads only (give months)")
 	case w.Trace != "" && w.Months != nil:
-		return rigidTraceSource(w, dir)
+		return rigidTraceSource(w, pathOf(w.Trace))
 	case w.Trace != "":
-		return traceSource(w, dir)
+		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
 	case w.Generator == gen.ProfilesPreset:
@@ -118,7 +126,7 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	return &source{dag: params, canon: params.Canonical()}, nil
 }
 
-func traceSource(w *WorkloadSpec, dir string) (*source, error) {
+func traceSource(w *WorkloadSpec, path string) (*source, error) {
 	if w.Instances > 1 {
 		return nil, fmt.Errorf("instances %d: a trace is one workload; want 1 (or leave it out)", w.Instances)
 	}
@@ -126,30 +134,51 @@ func traceSource(w *WorkloadSpec, dir string) (*source, error) {
 		return nil, fmt.Errorf("set applies to generators, not traces")
 	}
 	w.Instances = 1
-	path := w.Trace
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
-	}
-	s := &source{campaigns: true, trace: path, window: swf.Window{}}
+	var window swf.Window
 	win := "all"
 	if w.Window != nil {
 		if w.Window.From == "" || w.Window.To == "" {
 			return nil, fmt.Errorf("window: want both from and to, as dates YYYY-MM-DD (to is excluded)")
 		}
-		s.window = swf.DateWindow(w.Window.From, w.Window.To)
+		window = swf.DateWindow(w.Window.From, w.Window.To)
 		win = w.Window.From + ".." + w.Window.To
 	}
+	// One pass over the file: the reader parses what the hash reads.
+	h := sha256.New()
+	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, swf.Options{Window: window})
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report}}
 	s.canon = fmt.Sprintf("trace sha256=%s window=%s", hex.EncodeToString(h.Sum(nil)), win)
 	return s, nil
+}
+
+// A TraceReport is what the SWF reader dropped, filtered, repaired and
+// noted in one trace workload of a manifest.
+type TraceReport struct {
+	Workload string // the workload's label
+	Report   swf.Report
+}
+
+// TraceReports returns the reports of the manifest's trace workloads, in
+// manifest order.
+func (m *Manifest) TraceReports() []TraceReport {
+	var out []TraceReport
+	for i, s := range m.sources {
+		if s.trace != nil {
+			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.trace.report})
+		}
+	}
+	return out
 }
 
 // dagWorkload generates instance inst of a DAG source.
@@ -162,6 +191,7 @@ func (s *source) campaignWorkload(rootSeed uint64, inst int) (*campaign.Workload
 	if s.profiles != nil {
 		return gen.GenerateProfiles(*s.profiles, rootSeed, inst)
 	}
-	w, _, err := swf.LoadCampaigns(s.trace, swf.Options{Window: s.window})
-	return w, err
+	// Every cell of the trace shares the workload read with the manifest;
+	// nothing writes to it.
+	return s.trace.campaigns, nil
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/workload"
 )
 
@@ -120,5 +122,32 @@ func TestSummarize(t *testing.T) {
 	want := "4 jobs, 9 tasks, 5 edges, exec 34 ticks, volume 34 core-ticks, critical path (exec only, no delays) 2..12 ticks"
 	if got := summarize(w); got != want {
 		t.Errorf("summarize(Graham) = %q; want %q", got, want)
+	}
+}
+
+// TestGenCampaignPreset: `sweep gen` writes the campaign generator that
+// manifests accept (it used to refuse it), identical to gen.GenerateProfiles
+// with the same parameters, seed and instance.
+func TestGenCampaignPreset(t *testing.T) {
+	summary, data, err := runGenTo(t, "--preset", "ostrich2013/profiles", "--seed", "3", "--instance", "1",
+		"--set", "jobs=200", "--set", "users=4", "--set", "short-users=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := gen.DefaultProfilesParams()
+	p.Jobs, p.Users, p.ShortUsers = 200, 4, 2
+	w, err := gen.GenerateProfiles(p, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := w.Encode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, want.Bytes()) {
+		t.Errorf("sweep gen wrote a different workload than gen.GenerateProfiles")
+	}
+	if wantSummary := fmt.Sprintf("4 users, %d campaigns, 200 jobs\n", len(w.Campaigns)); summary != wantSummary {
+		t.Errorf("summary %q; want %q", summary, wantSummary)
 	}
 }

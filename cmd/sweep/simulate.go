@@ -46,7 +46,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	schedule := fs.Bool("schedule", false, "also print every task's cluster, start and finish")
 	ccr := fs.String("ccr", "0.2", "communication to computation ratio of cross-cluster edges")
 	delay := fs.String("delay", string(engine.DelayCCR), "network delay formula: ccr (ceil(exec x CCR)) or fastgridsim (ceil(exec x (1-CCR)/CCR))")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
 			return err
 		}

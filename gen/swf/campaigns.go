@@ -3,6 +3,8 @@ package swf
 import (
 	"cmp"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strconv"
 
@@ -82,18 +84,29 @@ func Campaigns(jobs []Job) (*campaign.Workload, error) {
 // returns its campaign workload and the reader's report of dropped and
 // repaired lines.
 func LoadCampaigns(path string, opts Options) (*campaign.Workload, Report, error) {
-	r, err := Open(path, opts)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Report{}, fmt.Errorf("opening SWF log: %w", err)
+	}
+	defer f.Close()
+	return ReadCampaigns(f, path, opts)
+}
+
+// ReadCampaigns is LoadCampaigns on a log read from src, gzip-compressed or
+// plain, named source in errors and in the report.
+func ReadCampaigns(src io.Reader, source string, opts Options) (*campaign.Workload, Report, error) {
+	r, err := newReader(src, source, opts)
 	if err != nil {
 		return nil, Report{}, err
 	}
 	defer r.Close()
 	jobs, err := r.ReadAll()
 	if err != nil {
-		return nil, r.Report(), fmt.Errorf("reading %s: %w", path, err)
+		return nil, r.Report(), fmt.Errorf("reading %s: %w", source, err)
 	}
 	w, err := Campaigns(jobs)
 	if err != nil {
-		return nil, r.Report(), fmt.Errorf("%s: %w", path, err)
+		return nil, r.Report(), fmt.Errorf("%s: %w", source, err)
 	}
 	return w, r.Report(), nil
 }
