@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -145,10 +146,11 @@ func (s fairShareSettings) policy(name string) backfill.Policy {
 }
 
 // rigidSource is a trace replayed month by month as rigid jobs. The trace
-// is hashed when the manifest is loaded and read as rigid jobs by the
-// run, once per cluster size (a job wider than the cluster is dropped).
+// is read once, when the manifest is loaded (so a month outside it or
+// variant R without requested times is a manifest error); each cluster
+// size of the run then drops the jobs wider than it, once.
 type rigidSource struct {
-	path     string
+	trace    *swf.RigidTrace // every job, whatever its width
 	months   []swf.Month
 	variants []rigid.Variant
 }
@@ -177,7 +179,7 @@ func rigidTraceSource(w *WorkloadSpec, path string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("months: to: %w", err)
 	}
-	rs := &rigidSource{path: path}
+	rs := &rigidSource{}
 	for m := from; !m.Start().After(to.Start()); {
 		rs.months = append(rs.months, m)
 		next := m.End()
@@ -204,9 +206,25 @@ func rigidTraceSource(w *WorkloadSpec, path string) (*source, error) {
 		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
 	}
 	defer f.Close()
+	// One pass over the file: the reader parses what the hash reads. The
+	// width limit comes with each platform (rigidTraces).
 	h := sha256.New()
+	rs.trace, err = swf.NewRigidTrace(io.TeeReader(f, h), path, swf.RigidOptions{Procs: math.MaxInt})
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	for _, m := range rs.months {
+		if _, err := rs.trace.Month(m); err != nil {
+			return nil, fmt.Errorf("months: %w", err)
+		}
+	}
+	if slices.Contains(rs.variants, rigid.EstimateRequested) {
+		if err := rs.trace.CheckRequestedTimes(); err != nil {
+			return nil, fmt.Errorf("estimates: %w", err)
+		}
 	}
 	return &source{rigid: rs, canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
 }
@@ -236,7 +254,7 @@ func (m *Manifest) rigidCells(cells []Cell, wi, group int) []Cell {
 	return cells
 }
 
-// rigidTraces reads a rigid source's trace once per cluster size and
+// rigidTraces cuts a rigid source's trace to each cluster size once and
 // shares it among the cells of a run.
 type rigidTraces struct {
 	mu     sync.Mutex
@@ -249,7 +267,7 @@ type rigidTrace struct {
 	err   error
 }
 
-func (r *rigidTraces) get(path string, procs int) (*swf.RigidTrace, error) {
+func (r *rigidTraces) get(all *swf.RigidTrace, procs int) (*swf.RigidTrace, error) {
 	r.mu.Lock()
 	if r.bySize == nil {
 		r.bySize = map[int]*rigidTrace{}
@@ -260,7 +278,7 @@ func (r *rigidTraces) get(path string, procs int) (*swf.RigidTrace, error) {
 		r.bySize[procs] = t
 	}
 	r.mu.Unlock()
-	t.once.Do(func() { t.trace, t.err = swf.ReadRigid(path, swf.RigidOptions{Procs: procs}) })
+	t.once.Do(func() { t.trace, t.err = all.ForCluster(procs) })
 	return t.trace, t.err
 }
 
@@ -269,14 +287,9 @@ func (r *rigidTraces) get(path string, procs int) (*swf.RigidTrace, error) {
 func runRigidCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, start time.Time) (store.Row, childRows, error) {
 	src := m.sources[c.spec]
 	procs := m.platform[c.Platform].TotalCores()
-	trace, err := cache.rigidTraces(c).get(src.rigid.path, procs)
+	trace, err := cache.rigidTraces(c).get(src.rigid.trace, procs)
 	if err != nil {
 		return nil, childRows{}, err
-	}
-	if c.variant == rigid.EstimateRequested {
-		if err := trace.CheckRequestedTimes(); err != nil {
-			return nil, childRows{}, err
-		}
 	}
 	mw, err := trace.Month(c.month)
 	if err != nil {

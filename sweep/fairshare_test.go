@@ -166,6 +166,7 @@ func TestFairShareBadInput(t *testing.T) {
 		{"budget", "{budget: 2000}", "{budget: -1}", "budget -1; want placements >= 0"},
 		{"loads", "platform: single:100", "platform: single:100\nloads: [1.0]", "load ratios apply to DAG workloads"},
 		{"grid", "platform: single:100", "platform: burkimsher2013", "rigid workloads run on identical processors"},
+		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1]: rigid trace-month workloads (months) cannot share a manifest with DAG or campaign workloads"},
 	}
 	for _, tc := range tests {
 		text := strings.Replace(string(base), tc.from, tc.to, 1)
@@ -179,39 +180,48 @@ func TestFairShareBadInput(t *testing.T) {
 	}
 }
 
-// A month outside the trace and variant R on a log without requested
-// times fail their cells with messages naming the file; a job wider than
-// the cluster is dropped and counted.
-func TestFairShareFailedCells(t *testing.T) {
-	m, err := LoadManifest("testdata/fairshare-bad.yaml")
+// A job wider than the cluster is dropped and counted; a month outside
+// the trace and variant R on a log without requested times are manifest
+// errors naming the file.
+func TestFairShareTinyTrace(t *testing.T) {
+	m, err := LoadManifest("testdata/fairshare-tiny.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 1})
+	if sum := mustRun(t, m, RunOptions{Out: out, Jobs: 1}); sum.Ran != 1 || sum.Failed != 0 {
+		t.Fatalf("ran %d, failed %d; want 1, 0", sum.Ran, sum.Failed)
+	}
+	set, _, err := store.ReadColumns(out, table.Cells, []string{table.Workload, table.FairMonth, table.FairJobs, table.FairDroppedWideJobs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Ran != 4 || sum.Failed != 3 {
-		t.Fatalf("ran %d, failed %d; want 4 cells, 3 failed", sum.Ran, sum.Failed)
+	if set.Column(table.Workload).Strings[0] != "tiny-T" || set.Column(table.FairMonth).Int64s[0] != 197001 ||
+		set.Column(table.FairJobs).Int64s[0] != 2 || set.Column(table.FairDroppedWideJobs).Int64s[0] != 1 {
+		t.Errorf("cell %s month %d: %d jobs, %d dropped; want tiny-T 197001 with 2 jobs and the 8-processor job dropped",
+			set.Column(table.Workload).Strings[0], set.Column(table.FairMonth).Int64s[0], set.Column(table.FairJobs).Int64s[0], set.Column(table.FairDroppedWideJobs).Int64s[0])
 	}
-	set, _, err := store.ReadColumns(out, table.Cells, []string{table.Workload, table.Status, table.Error, table.FairMonth, table.FairJobs, table.FairDroppedWideJobs})
+
+	base, err := os.ReadFile("testdata/fairshare-tiny.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range set.Rows {
-		workload, status := set.Column(table.Workload).Strings[i], set.Column(table.Status).Strings[i]
-		errText := set.Column(table.Error).Strings[i]
-		switch {
-		case status == table.StatusOK:
-			if workload != "tiny-T" || set.Column(table.FairMonth).Int64s[i] != 197001 || set.Column(table.FairJobs).Int64s[i] != 2 || set.Column(table.FairDroppedWideJobs).Int64s[i] != 1 {
-				t.Errorf("ok cell %s: month %d, %d jobs, %d dropped; want tiny-T 1970-01 with 2 jobs and the 8-processor job dropped", workload,
-					set.Column(table.FairMonth).Int64s[i], set.Column(table.FairJobs).Int64s[i], set.Column(table.FairDroppedWideJobs).Int64s[i])
-			}
-		case strings.Contains(errText, "testdata/norequest.swf: month 1970-02 is outside the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"):
-		case workload == "tiny-R" && strings.Contains(errText, "testdata/norequest.swf: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them"):
-		default:
-			t.Errorf("cell %s: status %s, error %q", workload, status, errText)
+	tests := []struct{ name, from, to, want string }{
+		{"month outside", "to: 1970-01}", "to: 1970-02}", "line 8: workloads[0]: months: testdata/norequest.swf: month 1970-02 is outside the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"},
+		{"no requests", "estimates: [T]", "estimates: [T, R]", "line 8: workloads[0]: estimates: testdata/norequest.swf: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T"},
+		{"missing trace", "trace: norequest.swf", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
+		{"instances", "label: tiny", "label: tiny\n    instances: 2", "instances 2: a trace is one workload, its months the cells"},
+		{"window", "label: tiny", "label: tiny\n    window: {from: 1970-01-01, to: 1970-01-02}", "window and months exclude each other"},
+		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", "estimates apply to trace-month workloads only (give months)"},
+	}
+	for _, tc := range tests {
+		text := strings.Replace(string(base), tc.from, tc.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: the substitution did not apply", tc.name)
+		}
+		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -285,3 +285,29 @@ func (t *RigidTrace) CheckRequestedTimes() error {
 	}
 	return nil
 }
+
+// ForCluster returns the trace replayed on a cluster of procs processors:
+// the jobs wider than it are dropped and counted in ProcsAboveCluster, the
+// others are shared with t (do not modify them).
+func (t *RigidTrace) ForCluster(procs int) (*RigidTrace, error) {
+	if procs <= 0 {
+		return nil, fmt.Errorf("%s: cluster processors %d: want at least 1", t.Source, procs)
+	}
+	out := *t
+	out.Procs = procs
+	out.Jobs = make([]rigid.Job, 0, len(t.Jobs))
+	out.Lines = make([]int, 0, len(t.Lines))
+	out.Report.ProcsAboveClusterLines = slices.Clone(t.Report.ProcsAboveClusterLines)
+	for i, j := range t.Jobs {
+		if j.Procs > procs {
+			out.Report.ProcsAboveCluster++
+			if len(out.Report.ProcsAboveClusterLines) < issuesKeptPerReason {
+				out.Report.ProcsAboveClusterLines = append(out.Report.ProcsAboveClusterLines, t.Lines[i])
+			}
+			continue
+		}
+		out.Jobs = append(out.Jobs, j)
+		out.Lines = append(out.Lines, t.Lines[i])
+	}
+	return &out, nil
+}

@@ -103,6 +103,19 @@ func TestRigidTraceRules(t *testing.T) {
 	if err := tr.CheckRequestedTimes(); err != nil {
 		t.Error(err)
 	}
+
+	// On 8 processors the 16-processor job 5 (line 10) is dropped too.
+	small, err := tr.ForCluster(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Procs != 8 || small.Report.ProcsAboveCluster != 2 || !slices.Equal(small.Report.ProcsAboveClusterLines, []int{12, 10}) || len(small.Jobs) != 7 {
+		t.Errorf("ForCluster(8): %d processors, %d dropped at lines %v, %d jobs; want 8, 2 at [12 10], 7",
+			small.Procs, small.Report.ProcsAboveCluster, small.Report.ProcsAboveClusterLines, len(small.Jobs))
+	}
+	if len(tr.Jobs) != 8 || tr.Report.ProcsAboveCluster != 1 {
+		t.Error("ForCluster changed the trace it was called on")
+	}
 }
 
 func TestRigidTraceErrors(t *testing.T) {
