@@ -174,8 +174,13 @@ type TraceReport struct {
 func (m *Manifest) TraceReports() []TraceReport {
 	var out []TraceReport
 	for i, s := range m.sources {
-		if s.trace != nil {
+		switch {
+		case s.trace != nil:
 			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.trace.report})
+		case s.rigid != nil:
+			// The reader's part; the jobs each cluster drops as too wide
+			// are counted in the cells (dropped_wide_jobs).
+			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.rigid.trace.Report.Read})
 		}
 	}
 	return out
