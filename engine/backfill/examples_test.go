@@ -2,7 +2,9 @@ package backfill_test
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
@@ -127,5 +129,32 @@ func TestTwFCFSMax(t *testing.T) {
 	}
 	if sched.TwSeconds != 3*hour {
 		t.Errorf("Tw = %d s, want 3 h = %d s", sched.TwSeconds, 3*hour)
+	}
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	w := exampleWorkload(4, []row{{"A", 0, 2, 4, 4}})
+	tests := []struct {
+		name   string
+		w      *rigid.Workload
+		policy backfill.Policy
+		want   string
+	}{
+		{"too wide", exampleWorkload(4, []row{{"A", 0, 5, 1, 1}}), backfill.RelShare(), "simulating: workload example: job 0 (SWF job 1): processors 5: want 1..4 (the cluster)"},
+		{"order", w, backfill.Policy{Order: 7}, "order 7: want relshare or fcfs"},
+		{"window", w, backfill.Policy{WindowSeconds: -1}, "window -1 s: want at least 1 s (0 for a day)"},
+		{"budget", w, backfill.Policy{Planner: &backfill.Tradeoff{BudgetPlacements: -1}}, "budget -1 placements: want at least 0"},
+		{"alpha", w, backfill.Policy{Planner: &backfill.Tradeoff{AlphaPerHour: -1}}, "alpha -1 per hour: want at least 0"},
+	}
+	for _, tt := range tests {
+		_, err := backfill.Simulate(context.Background(), tt.w, rigid.EstimateExact, tt.policy)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := backfill.Simulate(ctx, w, rigid.EstimateExact, backfill.RelShare()); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
 	}
 }
