@@ -6,6 +6,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
+	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
@@ -24,7 +25,18 @@ type cacheEntry struct {
 	compiled  map[string]*engine.Instance
 	campaigns *campaign.Workload // for campaign sources
 	err       error
-	rigid     rigidTraces // for rigid sources, read on first use
+
+	// arrivals are the open-loop arrivals per platform and load, computed
+	// by the first of the load's policies and shared by the others.
+	arrivalsMu sync.Mutex
+	arrivals   map[arrivalKey][]int64
+
+	rigid rigidTraces // for rigid sources, cut to a cluster on first use
+}
+
+type arrivalKey struct {
+	platform string
+	load     float64
 }
 
 func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
@@ -79,6 +91,30 @@ func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
 		return nil, e.err
 	}
 	return e.compiled[cell.Platform], nil
+}
+
+// arrivals returns the arrivals of the cell's DAG instance at the cell's
+// load ratio on its platform (gen.Arrivals), computed once per instance,
+// platform and load. Simulate only reads them.
+func (c *instanceCache) arrivals(cell Cell, in *engine.Instance) ([]int64, error) {
+	c.mu.Lock()
+	e := c.entries[cell.group]
+	c.mu.Unlock()
+	e.arrivalsMu.Lock()
+	defer e.arrivalsMu.Unlock()
+	key := arrivalKey{cell.Platform, cell.Load}
+	if a, ok := e.arrivals[key]; ok {
+		return a, nil
+	}
+	a, err := gen.Arrivals(in.Volumes(), c.m.platform[cell.Platform].TotalCores(), cell.Load)
+	if err != nil {
+		return nil, fmt.Errorf("arrivals: %w", err)
+	}
+	if e.arrivals == nil {
+		e.arrivals = map[arrivalKey][]int64{}
+	}
+	e.arrivals[key] = a
+	return a, nil
 }
 
 // campaigns returns the cell's campaign workload, nil for DAG workloads.

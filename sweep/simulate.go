@@ -9,7 +9,6 @@ import (
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -37,7 +36,11 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	metrics, err := analysis.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
+	measured, err := analysis.MeasureJobs(outcomes)
+	if err != nil {
+		return nil, children, fmt.Errorf("metrics: %w", err)
+	}
+	metrics, err := analysis.ComputeMetricsOf(outcomes, measured, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
@@ -63,9 +66,10 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 		children.campaigns = campaignTableRows(c, campaignRows)
 	}
 	if m.Record.Jobs {
-		if children.jobs, err = jobTableRows(c, outcomes); err != nil {
-			return nil, children, err
-		}
+		children.jobs = jobTableRows(c, outcomes, measured)
+	}
+	if campaignRows == nil {
+		children.deciles = volumeDecileRows(c, analysis.VolumeDeciles(outcomes, measured))
 	}
 	return row, children, nil
 }
@@ -86,9 +90,9 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 		rows, err := analysis.CampaignRows(camp, s, opts.stretchBase)
 		return s, rows, err
 	}
-	arrivals, err := gen.Arrivals(in.Volumes(), m.platform[c.Platform].TotalCores(), c.Load)
+	arrivals, err := cache.arrivals(c, in)
 	if err != nil {
-		return nil, nil, fmt.Errorf("arrivals: %w", err)
+		return nil, nil, err
 	}
 	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
 	return s, nil, err

@@ -13,9 +13,10 @@ import "github.com/sweep-sched/sweep/sweep/store"
 
 // Table names: the folders of a results directory.
 const (
-	Cells     = "cells"
-	Jobs      = "jobs"
-	Campaigns = "campaigns"
+	Cells         = "cells"
+	Jobs          = "jobs"
+	Campaigns     = "campaigns"
+	VolumeDeciles = "volume_deciles"
 )
 
 // Cell statuses, the Status column.
@@ -96,6 +97,25 @@ func JobsSchema() store.Schema {
 		{Name: JobStart, Type: i}, {Name: JobFinish, Type: i}, {Name: JobVolume, Type: i},
 		{Name: JobCriticalPath, Type: i}, {Name: JobSLR, Type: f}, {Name: JobStretch, Type: f},
 		{Name: JobSpeedup, Type: f}, {Name: JobTasks, Type: i},
+	}}
+}
+
+// Columns of the volume_deciles table (after CellID): per DAG cell, one row
+// per populated decile of job volume (seed 004's Fig. 7), so that the
+// analysis needs no job rows.
+const (
+	Decile       = "decile" // 1 (smallest jobs) .. 10
+	DecileJobs   = "jobs"
+	DecileSLRSum = "slr_sum"
+	DecileSLRMax = "slr_max"
+)
+
+// VolumeDecilesSchema returns the volume_deciles table.
+func VolumeDecilesSchema() store.Schema {
+	i, f := store.TypeInt64, store.TypeFloat64
+	return store.Schema{Table: VolumeDeciles, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: Decile, Type: i}, {Name: DecileJobs, Type: i},
+		{Name: DecileSLRSum, Type: f}, {Name: DecileSLRMax, Type: f},
 	}}
 }
 
