@@ -352,7 +352,7 @@ func PrintFairShare(w io.Writer, r *FairShareResult) error {
 		if !claim.Holds {
 			mark = "DOES NOT HOLD"
 		}
-		fmt.Fprintf(w, "- %s: %s (%s)\n", claim.Text, mark, claim.Detail)
+		fmt.Fprintf(w, "- %s: %s (%s)\n", claim.Text, mark, claim.Evidence)
 	}
 	if failed > 0 {
 		fmt.Fprintf(w, "\n%d failed cells were left out\n", failed)
@@ -371,15 +371,9 @@ func (r *FairShareResult) anyCell(trace, month string) *FairShareCell {
 	return nil
 }
 
-// Claim is one of the paper's qualitative claims checked on a run.
-type Claim struct {
-	Text   string
-	Holds  bool
-	Detail string
-}
-
-// Claims checks the paper's qualitative claims that the run's cells can
-// decide; a claim whose cells are missing is left out.
+// Claims checks seed 003's qualitative claims (design note fairshare.md,
+// section 6) that the run's cells can decide; a claim whose cells are
+// missing is left out.
 func (r *FairShareResult) Claims() []Claim {
 	var claims []Claim
 	if months := r.months("kth"); len(months) > 0 {
@@ -406,24 +400,24 @@ func (r *FairShareResult) Claims() []Claim {
 			if !holds {
 				detail = "not in " + strings.Join(worst, ", ")
 			}
-			claims = append(claims, Claim{"Tradeoff-fs lowers the running total |dev| in every KTH month", holds, detail})
+			claims = append(claims, Claim{Workload: "kth", Text: "Tradeoff-fs lowers the running total |dev| in every KTH month", Holds: holds, Evidence: detail})
 		}
 	}
 	if a, b := r.cell("kth", "1996-10", "T", fairRelShare), r.cell("kth", "1996-10", "T", fairTradeoff); a != nil && b != nil {
 		da, db := r.devOf(a, 3), r.devOf(b, 3)
-		claims = append(claims, Claim{"KTH 10/96 user 3 is heavily under-share under RelShare, much less under Tradeoff-fs (T)",
-			da < 0 && math.Abs(db) < math.Abs(da)/2, fmt.Sprintf("dev %.0f vs %.0f", da, db)})
+		claims = append(claims, Claim{Workload: "kth", Text: "KTH 10/96 user 3 is heavily under-share under RelShare, much less under Tradeoff-fs (T)",
+			Holds: da < 0 && math.Abs(db) < math.Abs(da)/2, Evidence: fmt.Sprintf("dev %.0f vs %.0f", da, db)})
 	}
 	for _, v := range []string{"T", "R"} {
 		if a, b := r.cell("kth", "1996-11", v, fairRelShare), r.cell("kth", "1996-11", v, fairTradeoff); a != nil && b != nil {
 			da, db := r.devOf(a, 6), r.devOf(b, 6)
-			claims = append(claims, Claim{fmt.Sprintf("KTH 11/96 user 6 (mixed job sizes) does worse under Tradeoff-fs (%s)", v),
-				db < da, fmt.Sprintf("dev %.0f under RelShare, %.0f under Tradeoff-fs", da, db)})
+			claims = append(claims, Claim{Workload: "kth", Text: fmt.Sprintf("KTH 11/96 user 6 (mixed job sizes) does worse under Tradeoff-fs (%s)", v),
+				Holds: db < da, Evidence: fmt.Sprintf("dev %.0f under RelShare, %.0f under Tradeoff-fs", da, db)})
 		}
 	}
 	if a, b := r.cell("sdsc", "2000-06", "T", fairRelShare), r.cell("sdsc", "2000-06", "T", fairTradeoff); a != nil && b != nil {
-		claims = append(claims, Claim{"Tradeoff-fs cuts the maximum wait sharply on SDSC 06/00 (T; the paper: 94.2 h to 38.9 h)",
-			b.WaitMaxHours < 0.75*a.WaitMaxHours, fmt.Sprintf("%.1f h to %.1f h", a.WaitMaxHours, b.WaitMaxHours)})
+		claims = append(claims, Claim{Workload: "sdsc", Text: "Tradeoff-fs cuts the maximum wait sharply on SDSC 06/00 (T; the paper: 94.2 h to 38.9 h)",
+			Holds: b.WaitMaxHours < 0.75*a.WaitMaxHours, Evidence: fmt.Sprintf("%.1f h to %.1f h", a.WaitMaxHours, b.WaitMaxHours)})
 	}
 	return claims
 }

@@ -24,6 +24,7 @@ type cacheEntry struct {
 	remaining int // cells still to run
 	compiled  map[string]*engine.Instance
 	campaigns *campaign.Workload // for campaign sources
+	moldable  *moldableInstance  // for moldable sources
 	err       error
 
 	// arrivals are the open-loop arrivals per platform and load, computed
@@ -57,6 +58,9 @@ func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
 func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign.Workload, error) {
 	src := c.m.sources[cell.spec]
 	compiled := map[string]*engine.Instance{}
+	if src.moldable != nil {
+		return nil, nil, nil // see moldable
+	}
 	if src.campaigns {
 		w, err := src.campaignWorkload(c.m.Seed, cell.Instance)
 		if err != nil {
@@ -82,11 +86,23 @@ func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign
 	return compiled, nil, nil
 }
 
-func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
+// entry builds the cell's workload instance on first use.
+func (c *instanceCache) entry(cell Cell) *cacheEntry {
 	c.mu.Lock()
 	e := c.entries[cell.group]
 	c.mu.Unlock()
-	e.once.Do(func() { e.compiled, e.campaigns, e.err = c.build(cell) })
+	e.once.Do(func() {
+		if c.m.sources[cell.spec].moldable != nil {
+			e.moldable, e.err = buildMoldable(c.m, cell)
+			return
+		}
+		e.compiled, e.campaigns, e.err = c.build(cell)
+	})
+	return e
+}
+
+func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
+	e := c.entry(cell)
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -97,9 +113,7 @@ func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
 // load ratio on its platform (gen.Arrivals), computed once per instance,
 // platform and load. Simulate only reads them.
 func (c *instanceCache) arrivals(cell Cell, in *engine.Instance) ([]int64, error) {
-	c.mu.Lock()
-	e := c.entries[cell.group]
-	c.mu.Unlock()
+	e := c.entry(cell)
 	e.arrivalsMu.Lock()
 	defer e.arrivalsMu.Unlock()
 	key := arrivalKey{cell.Platform, cell.Load}
@@ -115,6 +129,12 @@ func (c *instanceCache) arrivals(cell Cell, in *engine.Instance) ([]int64, error
 	}
 	e.arrivals[key] = a
 	return a, nil
+}
+
+// moldable returns the cell's moldable instance with its lower bounds.
+func (c *instanceCache) moldable(cell Cell) (*moldableInstance, error) {
+	e := c.entry(cell)
+	return e.moldable, e.err
 }
 
 // campaigns returns the cell's campaign workload, nil for DAG workloads.

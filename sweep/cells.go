@@ -25,13 +25,15 @@ const (
 	// arithmetic), which moved campaign_stretch_trimmed_p99 by one unit in
 	// the last place in 5 of the 140 synthetic cells.
 	CampaignModelVersion = "2"
+	// MoldableModelVersion versions the moldable-task model of seed 002.
+	MoldableModelVersion = "1"
 	// RigidModelVersion versions the rigid-job fair-share model of seed
 	// 003.
 	RigidModelVersion = "1"
 )
 
 // ModelVersions names every model's version, for the Parquet metadata.
-const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " rigid=" + RigidModelVersion
+const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion + " rigid=" + RigidModelVersion
 
 // A Cell is one simulation: a workload instance at a load ratio on a
 // platform under a policy.
@@ -91,8 +93,8 @@ func (m *Manifest) Cells() []Cell {
 			continue
 		}
 		loads := m.Loads
-		if m.sources[wi].campaigns {
-			loads = []float64{0} // closed loop: no load ratio
+		if m.sources[wi].loadFree() {
+			loads = []float64{0} // closed loop or off-line: no load ratio
 		}
 		for inst := 0; inst < w.Instances; inst++ {
 			seed := gen.InstanceSeed(m.Seed, canon, inst)
@@ -110,6 +112,9 @@ func (m *Manifest) Cells() []Cell {
 							version = CampaignModelVersion
 							o := m.campaignSettings()
 							model = "job-order=" + o.schedule.JobOrder + " stretch-base=" + o.stretchBase + " hold=" + o.schedule.Hold
+						}
+						if m.sources[wi].moldable != nil {
+							version, model = MoldableModelVersion, m.moldableModel()
 						}
 						c.setID([]string{
 							"sweep-cell", version, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),

@@ -166,7 +166,7 @@ func TestFairShareBadInput(t *testing.T) {
 		{"budget", "{budget: 2000}", "{budget: -1}", "budget -1; want placements >= 0"},
 		{"loads", "platform: single:100", "platform: single:100\nloads: [1.0]", "load ratios apply to DAG workloads"},
 		{"grid", "platform: single:100", "platform: burkimsher2013", "rigid workloads run on identical processors"},
-		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1]: rigid trace-month workloads (months) cannot share a manifest with DAG or campaign workloads"},
+		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1]: rigid trace-month workloads (months) cannot share a manifest with other workloads"},
 	}
 	for _, tc := range tests {
 		text := strings.Replace(string(base), tc.from, tc.to, 1)

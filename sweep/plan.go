@@ -116,8 +116,15 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	for _, l := range m.Loads {
 		loads = append(loads, formatLoad(l))
 	}
+	noLoad := "none (closed loop)"
+	if m.hasMoldable() {
+		noLoad = "none (off-line)"
+		if m.hasCampaigns() {
+			noLoad = "none (closed loop or off-line)"
+		}
+	}
 	if len(loads) == 0 {
-		loads = []string{"none (closed loop)"} // campaign and trace-month workloads
+		loads = []string{noLoad}
 	}
 	return []Axis{
 		count("workload", workloads, func(c Cell) string {
@@ -130,7 +137,7 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
 		count("load", loads, func(c Cell) string {
 			if c.Load == 0 {
-				return "none (closed loop)"
+				return noLoad
 			}
 			return formatLoad(c.Load)
 		}),

@@ -98,21 +98,28 @@ func failedRow(m *Manifest, c Cell, err error) store.Row {
 }
 
 // CellsSchema is the cells table: the identity columns of table.CellHead,
-// then the metric columns of analysis.MetricColumns and, when the manifest
-// has campaign workloads, the campaign summary columns (null for DAG
-// cells).
+// then, when the manifest has DAG or campaign workloads, the metric
+// columns of analysis.MetricColumns; when it has campaign workloads, the
+// campaign summary columns (null for DAG cells); and when it has moldable
+// workloads, table.MoldableMeasures (null for the others, whose measures
+// are null in moldable cells).
 func (m *Manifest) CellsSchema() store.Schema {
 	if m.hasRigid() {
 		return table.CellsSchema(table.FairShareMeasures())
 	}
 	var measures []table.Measure
-	for _, c := range analysis.MetricColumns() {
-		measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
+	if m.hasSchedules() {
+		for _, c := range analysis.MetricColumns() {
+			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
+		}
 	}
 	if m.hasCampaigns() {
 		for _, c := range analysis.CampaignColumns() {
 			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
 		}
+	}
+	if m.hasMoldable() {
+		measures = append(measures, table.MoldableMeasures()...)
 	}
 	return table.CellsSchema(measures)
 }
@@ -123,6 +130,7 @@ func (m *Manifest) hasRigid() bool {
 	return len(m.sources) > 0 && m.sources[0].rigid != nil
 }
 
+// hasDAG reports whether the manifest has DAG workloads (seed 004).
 func (m *Manifest) hasDAG() bool {
 	for _, s := range m.sources {
 		if s.kind() == "dag" {
@@ -130,6 +138,34 @@ func (m *Manifest) hasDAG() bool {
 		}
 	}
 	return false
+}
+
+// hasSchedules reports whether the manifest has DAG or campaign
+// workloads, which the engine simulates.
+func (m *Manifest) hasSchedules() bool {
+	for _, s := range m.sources {
+		if k := s.kind(); k == "dag" || k == "campaign" {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Manifest) hasMoldable() bool {
+	for _, s := range m.sources {
+		if s.moldable != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNulls appends n nulls: the measures of other models.
+func appendNulls(row store.Row, n int) store.Row {
+	for range n {
+		row = append(row, store.Null())
+	}
+	return row
 }
 
 func (m *Manifest) hasCampaigns() bool {

@@ -27,6 +27,13 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if m.sources[c.spec].rigid != nil {
 		return runRigidCell(ctx, m, cache, c, start)
 	}
+	if m.sources[c.spec].moldable != nil {
+		row, err := moldableCell(ctx, m, cache, c)
+		if err != nil {
+			return nil, children, err
+		}
+		return append(cellHead(m, c, table.StatusOK, "", time.Since(start)), row...), children, nil
+	}
 	s, campaignRows, err := simulateCell(ctx, m, cache, c)
 	if err != nil {
 		return nil, children, err
@@ -61,6 +68,9 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 			}
 			row = append(row, typedValue(col.Integer, func() int64 { return col.Int(sum) }, func() float64 { return col.Float(sum) }))
 		}
+	}
+	if m.hasMoldable() {
+		row = appendNulls(row, len(table.MoldableMeasures()))
 	}
 	if m.Record.Campaigns {
 		children.campaigns = campaignTableRows(c, campaignRows)

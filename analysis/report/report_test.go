@@ -113,3 +113,39 @@ func TestReportFiguresCampaigns(t *testing.T) {
 		t.Error("report references a remote resource; it must open offline")
 	}
 }
+
+// TestReportFiguresMoldable: the small moldable run gets, per workload,
+// seed 002's two panels (C_max and minsum ratio against n) and the table
+// of the paper's claims.
+func TestReportFiguresMoldable(t *testing.T) {
+	m, err := sweep.LoadManifest("../../sweep/testdata/moldable.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := sweep.Run(context.Background(), m, sweep.RunOptions{Out: dir, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := analysis.AnalyzeMoldable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := WriteMoldable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFigures(t, string(page), []string{
+		"uniform-high: C_max ratio against n", "uniform-high: minsum ratio against n",
+		"cirne-berman: C_max ratio against n", "cirne-berman: minsum ratio against n",
+		"Run time of DEMT against n",
+	})
+	// The run has the high and Cirne-Berman workloads at one n: their
+	// claims about the best minsum algorithm are checked, with numbers.
+	if !regexp.MustCompile(`DEMT is the best on minsum</td><td>.*</td><td>at [01] of 1 n</td>`).Match(page) {
+		t.Errorf("report lacks the claim on the best minsum algorithm with its evidence")
+	}
+}

@@ -208,3 +208,27 @@ func UsersSchema() store.Schema {
 		{Name: UserMeanAccuracy, Type: f},
 	}}
 }
+
+// Measures of a moldable-task cell (seed 002) in the cells table: the
+// instance's size, the schedule's two criteria, their lower bounds
+// (lambda* of the MRT dual test, the safe interval LP) and the ratios of
+// one to the other, and the algorithm's own run time.
+const (
+	MoldableTasks      = "tasks"
+	MoldableCmax       = "cmax"
+	MoldableSumWC      = "sum_wc"
+	MoldableCmaxBound  = "cmax_bound"
+	MoldableSumWCBound = "sum_wc_bound"
+	MoldableCmaxRatio  = "cmax_ratio"
+	MoldableSumWCRatio = "sum_wc_ratio"
+	MoldableRunSeconds = "run_seconds" // a measurement: differs between runs
+)
+
+// MoldableMeasures returns the moldable measures in table order.
+func MoldableMeasures() []Measure {
+	return []Measure{
+		{Name: MoldableTasks, Integer: true}, {Name: MoldableCmax}, {Name: MoldableSumWC},
+		{Name: MoldableCmaxBound}, {Name: MoldableSumWCBound}, {Name: MoldableCmaxRatio},
+		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds},
+	}
+}
