@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 // Model versions are part of every cell's identity, one per model, so that
@@ -31,10 +33,13 @@ const (
 	CampaignModelVersion = "3"
 	// MoldableModelVersion versions the moldable-task model of seed 002.
 	MoldableModelVersion = "1"
+	// RigidModelVersion versions the rigid-job fair-share model of seed
+	// 003.
+	RigidModelVersion = "1"
 )
 
 // ModelVersions names every model's version, for the Parquet metadata.
-const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion
+const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion + " rigid=" + RigidModelVersion
 
 // A Cell is one simulation: a workload instance at a load ratio on a
 // platform under a policy.
@@ -55,13 +60,22 @@ type Cell struct {
 	// derives from the whole cell.
 	PolicySeed uint64
 
-	spec  int // index into Manifest.Workloads
-	group int // index of the workload instance, shared by its cells
+	// Month is the trace month of a rigid (fair-share) cell, YYYY-MM;
+	// its Instance is the month's index in the manifest's range.
+	Month string
+
+	spec    int // index into Manifest.Workloads
+	group   int // index of the workload instance, shared by its cells
+	variant rigid.Variant
+	month   swf.Month
 }
 
 // Name returns the cell's human-readable name,
 // workload/instance/load/platform/policy.
 func (c Cell) Name() string {
+	if c.Month != "" {
+		return fmt.Sprintf("%s/%s/%s/%s", c.Workload, c.Month, c.Platform, c.Policy)
+	}
 	load := "-"
 	if c.Load != 0 {
 		load = formatLoad(c.Load)
@@ -79,6 +93,11 @@ func (m *Manifest) Cells() []Cell {
 	for wi := range m.Workloads {
 		w := &m.Workloads[wi]
 		canon := m.sources[wi].canon
+		if m.sources[wi].rigid != nil {
+			cells = m.rigidCells(cells, wi, group)
+			group++
+			continue
+		}
 		loads := m.Loads
 		if m.sources[wi].loadFree() {
 			loads = []float64{0} // closed loop or off-line: no load ratio
@@ -103,13 +122,10 @@ func (m *Manifest) Cells() []Cell {
 						if m.sources[wi].moldable != nil {
 							version, model = MoldableModelVersion, m.moldableModel()
 						}
-						meaning := strings.Join([]string{
+						c.setID([]string{
 							"sweep-cell", version, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),
 							formatLoad(load), platCanon, model, pol,
-						}, "\x00")
-						sum := sha256.Sum256([]byte(meaning))
-						c.ID = hex.EncodeToString(sum[:12])
-						c.PolicySeed = binary.BigEndian.Uint64(sum[12:20])
+						})
 						cells = append(cells, c)
 					}
 				}
@@ -120,9 +136,20 @@ func (m *Manifest) Cells() []Cell {
 	return cells
 }
 
+// setID sets the cell's id and policy seed from everything that defines
+// its result.
+func (c *Cell) setID(meaning []string) {
+	sum := sha256.Sum256([]byte(strings.Join(meaning, "\x00")))
+	c.ID = hex.EncodeToString(sum[:12])
+	c.PolicySeed = binary.BigEndian.Uint64(sum[12:20])
+}
+
+// excluded reports whether an exclusion matches the cell; a workload
+// matches by its label, or for rigid cells also by the label of its
+// manifest entry (without the estimate variant).
 func (m *Manifest) excluded(c Cell) bool {
 	for _, x := range m.Exclude {
-		if (x.Workload == "" || x.Workload == c.Workload) && (x.Platform == "" || x.Platform == c.Platform) &&
+		if (x.Workload == "" || x.Workload == c.Workload || x.Workload == m.Workloads[c.spec].Label) && (x.Platform == "" || x.Platform == c.Platform) &&
 			(x.Policy == "" || x.Policy == c.Policy) && (x.Load == 0 || x.Load == c.Load) {
 			return true
 		}

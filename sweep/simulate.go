@@ -24,6 +24,9 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if before != nil {
 		before(c)
 	}
+	if m.sources[c.spec].rigid != nil {
+		return runRigidCell(ctx, m, cache, c, start)
+	}
 	if m.sources[c.spec].moldable != nil {
 		row, err := moldableCell(ctx, m, cache, c)
 		if err != nil {

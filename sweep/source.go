@@ -35,6 +35,20 @@ type source struct {
 	dag      gen.Params
 	profiles *gen.ProfilesParams
 	trace    *traceWorkload
+	rigid    *rigidSource // trace months of rigid jobs (seed 003)
+}
+
+// kind names the model of the source's workloads.
+func (s *source) kind() string {
+	switch {
+	case s.rigid != nil:
+		return "rigid"
+	case s.moldable != nil:
+		return "moldable"
+	case s.campaigns:
+		return "campaign"
+	}
+	return "dag"
 }
 
 // A traceWorkload is an SWF trace read once, when the manifest is loaded:
@@ -49,21 +63,28 @@ type traceWorkload struct {
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
-// workloads, campaign scheduling's for campaign workloads and the
-// moldable algorithms for moldable workloads.
+// workloads, campaign scheduling's for campaign workloads, the moldable
+// algorithms for moldable workloads and the fair-share policies for
+// trace-month workloads.
 func Policies() []string {
-	return slices.Concat(engine.Policies(), ecampaign.Policies(), emoldable.Algorithms())
+	return slices.Concat(engine.Policies(), ecampaign.Policies(), emoldable.Algorithms(), FairSharePolicies())
 }
 
 // loadFree reports whether the source's workloads run without a load
 // ratio.
-func (s *source) loadFree() bool { return s.campaigns || s.moldable != nil }
+func (s *source) loadFree() bool { return s.kind() != "dag" }
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
 func (s *source) allows(policy string) error {
 	isMoldable := slices.Contains(emoldable.Algorithms(), policy)
 	switch {
+	case s.rigid != nil && slices.Contains(FairSharePolicies(), policy):
+		return nil
+	case s.rigid != nil:
+		return fmt.Errorf("policy %q is not a fair-share policy; trace-month workloads take %s", policy, strings.Join(FairSharePolicies(), ", "))
+	case slices.Contains(FairSharePolicies(), policy):
+		return fmt.Errorf("policy %q needs a trace-month workload (trace with months)", policy)
 	case s.moldable != nil && isMoldable:
 		return nil
 	case s.moldable != nil:
@@ -88,6 +109,12 @@ func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
+	case w.Months != nil && w.Trace == "":
+		return nil, fmt.Errorf("months apply to trace workloads only")
+	case len(w.Estimates) > 0 && w.Months == nil:
+		return nil, fmt.Errorf("estimates apply to trace-month workloads only (give months)")
+	case w.Trace != "" && w.Months != nil:
+		return rigidTraceSource(w, pathOf(w.Trace))
 	case w.Trace != "":
 		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
@@ -194,8 +221,13 @@ type TraceReport struct {
 func (m *Manifest) TraceReports() []TraceReport {
 	var out []TraceReport
 	for i, s := range m.sources {
-		if s.trace != nil {
+		switch {
+		case s.trace != nil:
 			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.trace.report})
+		case s.rigid != nil:
+			// The reader's part; the jobs each cluster drops as too wide
+			// are counted in the cells (dropped_wide_jobs).
+			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.rigid.trace.Report.Read})
 		}
 	}
 	return out

@@ -107,6 +107,13 @@ type page struct {
 	// run has campaign cells but did not record the campaigns table.
 	CampaignFigures []figure
 	NoCampaignRows  bool
+
+	// FairShare says the run is of fair-share cells (seed 003), whose
+	// FairShareFigures are per-user dev bars; NoUserRows says that it did
+	// not record the users table.
+	FairShare        bool
+	FairShareFigures []figure
+	NoUserRows       bool
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its

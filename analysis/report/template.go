@@ -25,7 +25,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 </style>
 </head>
 <body>
-<h1>sweep report: {{.Reference}} against every policy</h1>
+<h1>sweep report: {{if .FairShare}}fair share, month by month{{else}}{{.Reference}} against every policy{{end}}</h1>
 {{if .DAG}}<p>Paired t-tests at alpha {{.Alpha}}. In the tables, each cell gives our dominance percentage,
 the paper's (grey) and the difference; <span class="ns">~</span> marks a difference that is not
 significant (for the paper: its text's reading of its bold cells); red differences exceed 10 points.</p>
@@ -78,6 +78,14 @@ quartiles by linear interpolation, whiskers at the most extreme values within 1.
 {{if .NoCampaignRows}}<p>The run did not record the campaigns table (record.campaigns), so there are no
 stretch distributions.</p>{{end}}
 {{end}}
+{{if .FairShare}}<h2>Per-user fair-share deviation (seed 003)</h2>
+<p>For each trace month and estimate variant, the dev of the month's five highest-demand users under each
+policy: processor-hours held minus the water-filling entitlement, integrated over the month; positive is
+over-share.</p>
+{{if .NoUserRows}}<p>The run did not record the users table (record.users), so there are no per-user bars.</p>{{end}}
+<div class="figures">
+{{range .FairShareFigures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{end}}</div>{{end}}
 <h2>Text output of sweep analyze</h2>
 <pre>{{.Notes}}</pre>
 </body>
