@@ -327,7 +327,7 @@ func TestBadInput(t *testing.T) {
 
 // holdOrder is a FIFO that holds every task until tick hold: a Waker.
 type holdOrder struct {
-	keyedOrder
+	*keyedOrder
 	hold int64
 	now  int64
 }
@@ -352,8 +352,8 @@ func TestWaker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Simulate(context.Background(), in, Options{Order: func(*View, int) Order {
-		return &holdOrder{keyedOrder: keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}, hold: 7}
+	s, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
+		return &holdOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey), hold: 7}
 	}})
 	if err != nil {
 		t.Fatal(err)
