@@ -281,9 +281,12 @@ func TestRandomStreams(t *testing.T) {
 // dense enough to queue.
 func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int64) *workload.Workload {
 	r := rand.New(rand.NewPCG(seed, 7))
+	// A share tree of unequal entitlements: a, b and c 1/3 each of the
+	// platform; a/x, a/y and a/z 1/9; c/x all of c's 1/3.
+	shares := []string{"a/x", "a/y", "a/z", "b", "c/x"}
 	w := &workload.Workload{}
 	for j := 0; j < jobs; j++ {
-		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: fmt.Sprintf("u%d", r.IntN(5)+1)}
+		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: shares[r.IntN(len(shares))]}
 		n := 1 + r.IntN(8)
 		for i := 0; i < n; i++ {
 			task := workload.Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1 + r.Int64N(maxExec), Cores: cores[r.IntN(len(cores))], Kind: "Kind1"}

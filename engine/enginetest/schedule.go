@@ -3,8 +3,10 @@ package enginetest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine"
@@ -31,18 +33,18 @@ func CheckSchedule(tb testing.TB, s *engine.Schedule, policy string) {
 //     before its predecessors finished, or before a cross-cluster edge's
 //     network delay elapsed;
 //   - the policy's order, checked after the pass at every tick on every
-//     cluster. Under a policy whose order is a function of the schedule
-//     (fifo-task, fifo-job, srtf, lrtf, pslr, and campaign fcfs), the
-//     strict head-of-queue rule: either nothing is waiting or the policy's
-//     head among the waiting tasks does not fit in the free cores, and
-//     every task started at that tick ranks before every task left
-//     waiting. Under random and fairshare, whose order is not a function of
-//     the schedule, only that some waiting task does not fit. Campaign
-//     ostrich (which may hold a campaign back until its virtual start) and
-//     log (a replay of a recorded schedule) have no order rule.
+//     cluster. Under a policy with static keys (fifo-task, fifo-job, srtf,
+//     lrtf, pslr, and campaign fcfs), the strict head-of-queue rule: either
+//     nothing is waiting or the policy's head among the waiting tasks does
+//     not fit in the free cores, and every task started at that tick ranks
+//     before every task left waiting. Under fairshare, whose keys change
+//     with every start, the passes are replayed (see checkFairShare). Under
+//     random only some waiting task may not fit. Campaign ostrich (which
+//     may hold a campaign back until its virtual start) and log (a replay
+//     of a recorded schedule) have no order rule.
 //
-// The ranks are DESIGN.md's sort keys, written out here independently of
-// the simulator's orders.
+// The keys are DESIGN.md's, written out here independently of the
+// simulator's orders.
 func Validate(s *engine.Schedule, policy string) error {
 	rule, ok := orderRules()[policy]
 	if !ok {
@@ -63,6 +65,9 @@ func Validate(s *engine.Schedule, policy string) error {
 			return err
 		}
 	}
+	if rule.fairShare {
+		return checkFairShare(s, ready)
+	}
 	return nil
 }
 
@@ -76,13 +81,15 @@ type orderRule struct {
 	// blocked asks, when ranksBefore is nil, that some waiting task not
 	// fit in the free cores after every pass.
 	blocked bool
+	// fairShare replays the fair-share passes instead.
+	fairShare bool
 }
 
 // orderRules is the table of known policies.
 func orderRules() map[string]orderRule {
 	return map[string]orderRule{
 		"random":    {blocked: true},
-		"fairshare": {blocked: true},
+		"fairshare": {fairShare: true},
 		"fifo-task": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int, _ int64) []int64 {
 			return []int64{ready[g], int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
@@ -264,4 +271,132 @@ func checkCluster(s *engine.Schedule, ready []int64, c int, policy string, rule 
 		}
 	}
 	return nil
+}
+
+// checkFairShare replays, at every tick, the passes of DESIGN.md's fair
+// share in platform order: a cluster's head is its waiting task of the
+// share with the highest factor, ties broken by the fifo-task keys; a head
+// that fits must start, and starts it at once, which changes the factors
+// for the next head. The tasks started at a tick must be exactly the heads
+// that fitted.
+func checkFairShare(s *engine.Schedule, ready []int64) error {
+	in := s.Instance
+	tree := newShareTree(in)
+	fifoTask := func(g int) []int64 { return []int64{ready[g], int64(in.TaskJob(g)), int64(g)} }
+	var ticks []int64
+	for g := range in.Tasks() {
+		ticks = append(ticks, s.TaskStart[g], s.TaskFinish[g], ready[g])
+	}
+	slices.Sort(ticks)
+	for _, tk := range slices.Compact(ticks) {
+		running := make([]int64, len(tree.parent)) // cores per share-tree node
+		busy := make([]int64, len(in.Platform.Clusters))
+		for g := range in.Tasks() {
+			if s.TaskStart[g] < tk && tk < s.TaskFinish[g] {
+				tree.add(running, in.TaskJob(g), int64(in.Cores(g)))
+				busy[s.TaskCluster[g]] += int64(in.Cores(g))
+			}
+		}
+		for c, cl := range in.Platform.Clusters {
+			var queue []int // waiting at the pass: ready, not started before tk
+			toStart := 0
+			for g := range in.Tasks() {
+				if int(s.TaskCluster[g]) == c && ready[g] <= tk && tk <= s.TaskStart[g] {
+					queue = append(queue, g)
+					if s.TaskStart[g] == tk {
+						toStart++
+					}
+				}
+			}
+			free := int64(cl.Cores) - busy[c]
+			for len(queue) > 0 {
+				head, headF := -1, 0.0
+				for _, g := range queue {
+					f := tree.factor(running, in.TaskJob(g))
+					if head < 0 || f > headF || (f == headF && slices.Compare(fifoTask(g), fifoTask(head)) < 0) {
+						head, headF = g, f
+					}
+				}
+				cores := int64(in.Cores(head))
+				if cores > free {
+					break
+				}
+				if s.TaskStart[head] != tk {
+					return fmt.Errorf("fairshare: at tick %d cluster %s has %d free cores but its head task %d (%d cores, factor %g) waits", tk, cl.Name, free, head, cores, headF)
+				}
+				free -= cores
+				tree.add(running, in.TaskJob(head), cores)
+				queue = slices.DeleteFunc(queue, func(g int) bool { return g == head })
+				toStart--
+			}
+			if toStart > 0 {
+				return fmt.Errorf("fairshare: at tick %d cluster %s starts %d tasks that were never its head", tk, cl.Name, toStart)
+			}
+		}
+	}
+	return nil
+}
+
+// shareTree is DESIGN.md's share tree: a job's share names a leaf whose
+// levels are separated by "/"; the root is the whole platform, and the
+// children of a node are entitled to equal parts of it.
+type shareTree struct {
+	parent   []int     // node -> parent, -1 for the root
+	entitled []float64 // node's entitled fraction of its parent
+	leafOf   []int     // job -> leaf node
+}
+
+func newShareTree(in *engine.Instance) *shareTree {
+	t := &shareTree{parent: []int{-1}}
+	index := map[string]int{"": 0}
+	var node func(path string) int
+	node = func(path string) int {
+		if n, ok := index[path]; ok {
+			return n
+		}
+		parent := 0
+		if i := strings.LastIndexByte(path, '/'); i >= 0 {
+			parent = node(path[:i])
+		}
+		index[path] = len(t.parent)
+		t.parent = append(t.parent, parent)
+		return len(t.parent) - 1
+	}
+	for _, share := range in.JobShares {
+		t.leafOf = append(t.leafOf, node(share))
+	}
+	children := make([]int, len(t.parent))
+	for _, p := range t.parent[1:] {
+		children[p]++
+	}
+	t.entitled = make([]float64, len(t.parent))
+	for n, p := range t.parent {
+		if p >= 0 {
+			t.entitled[n] = 1 / float64(children[p])
+		}
+	}
+	return t
+}
+
+// add counts cores more (or fewer) running for job on every node of its
+// path.
+func (t *shareTree) add(running []int64, job int, cores int64) {
+	for n := t.leafOf[job]; n >= 0; n = t.parent[n] {
+		running[n] += cores
+	}
+}
+
+// factor is the fair-share priority of job's leaf: the product up its
+// path of entitled share x parent's running cores / node's running cores,
+// infinite for a share that runs nothing. The floating-point operations
+// are the simulator's, in its order, so that equal factors stay equal.
+func (t *shareTree) factor(running []int64, job int) float64 {
+	f := 1.0
+	for n := t.leafOf[job]; t.parent[n] >= 0; n = t.parent[n] {
+		if running[n] == 0 {
+			return math.Inf(1)
+		}
+		f *= t.entitled[n] * float64(running[t.parent[n]]) / float64(running[n])
+	}
+	return f
 }

@@ -99,6 +99,8 @@ func TestValidate(t *testing.T) {
 		{"idle head", scheduleOf(in, 0, 4, 0, 0, 2, 4, 4, 8, 8), "fifo-task", "fifo-task: at tick 3 cluster c1 has 2 free cores but its head task 1 (1 cores) waits"},
 		{"idle/random", scheduleOf(in, 0, 4, 0, 0, 2, 4, 4, 8, 8), "random", "random: cluster c1 idles 2 cores at tick 3 while every waiting task fits"},
 		{"idle/ostrich", scheduleOf(in, 0, 4, 0, 0, 2, 4, 4, 8, 8), "ostrich", ""},
+		// One share: fair share is fifo-task.
+		{"order/fairshare", scheduleOf(in, 0, 3, 0, 2, 0, 4, 4, 8, 8), "fairshare", "fairshare: at tick 0 cluster c1 has 1 free cores but its head task 3 (1 cores, factor 1) waits"},
 		{"unknown policy", scheduleB(), "edf", `no order rule for policy "edf"`},
 	}
 	broken := func(name string, mutate func(s *engine.Schedule), wantErr string) {
@@ -127,5 +129,33 @@ func TestValidate(t *testing.T) {
 				t.Errorf("Validate: %v, want an error containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestValidateFairShare: on 2 cores, share u1 owns J1 (T1, T2 of 10
+// ticks) and J2 (T1 of 10), u2 owns J3 (T1 of 5), all arriving at 0;
+// global tasks J1.T1 0, J1.T2 1, J2.T1 2, J3.T1 3. Fair share at 0: both
+// shares idle (factors infinite), the fifo-task tie goes to J1.T1; then u1
+// has factor 1/2 x 1/1 and u2 is still infinite, so J3.T1 starts; J1.T2
+// at 5, J2.T1 at 10. The fifo-task schedule (J1.T1 and J1.T2 at 0) leaves
+// J3.T1 waiting while it is fair share's head.
+func TestValidateFairShare(t *testing.T) {
+	zero := int64(0)
+	task := func(id string, exec int64) workload.Task { return workload.Task{ID: id, ExecTicks: exec, Cores: 1} }
+	w := &workload.Workload{Jobs: []workload.Job{
+		{ID: "J1", Arrival: &zero, Share: "u1", Tasks: []workload.Task{task("T1", 10), task("T2", 10)}},
+		{ID: "J2", Arrival: &zero, Share: "u1", Tasks: []workload.Task{task("T1", 10)}},
+		{ID: "J3", Arrival: &zero, Share: "u2", Tasks: []workload.Task{task("T1", 5)}},
+	}}
+	in, err := engine.Compile(w, platform.Single(2), engine.DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enginetest.Validate(scheduleOf(in, 0, 5, 10, 0), "fairshare"); err != nil {
+		t.Errorf("fair-share schedule: %v, want valid", err)
+	}
+	want := "fairshare: at tick 0 cluster c1 has 1 free cores but its head task 3 (1 cores, factor +Inf) waits"
+	if err := enginetest.Validate(scheduleOf(in, 0, 0, 10, 10), "fairshare"); err == nil || err.Error() != want {
+		t.Errorf("fifo-task schedule: %v, want %q", err, want)
 	}
 }
