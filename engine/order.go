@@ -117,13 +117,13 @@ func (o *randomOrder) Pop() int32 {
 type shareUsage struct {
 	in      *Instance
 	tree    shareTree
-	running []int64                // per share-tree node
-	ends    pqueue.Queue[tickItem] // (finish tick, task) of the running tasks
+	running []int64   // per share-tree node
+	ends    tickQueue // (finish tick, task) of the running tasks
 }
 
 func newShareUsage(in *Instance) *shareUsage {
 	t := in.shareTree()
-	return &shareUsage{in: in, tree: t, running: make([]int64, len(t.parent)), ends: newTickQueue()}
+	return &shareUsage{in: in, tree: t, running: make([]int64, len(t.parent))}
 }
 
 // started counts task g from now until it finishes.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/sweep-sched/sweep/internal/pqueue"
 )
 
 // Options configures one simulation of an instance.
@@ -136,9 +134,9 @@ type sim struct {
 
 	wakers []Waker // the orders that hold work back
 
-	finishQ pqueue.Queue[tickItem] // (finish tick, task)
-	arriveQ pqueue.Queue[tickItem] // (arrival tick, job)
-	delayQ  pqueue.Queue[tickItem] // (ready tick, task) for tasks waiting on a network delay
+	finishQ tickQueue // (finish tick, task)
+	arriveQ tickQueue // (arrival tick, job)
+	delayQ  tickQueue // (ready tick, task) for tasks waiting on a network delay
 
 	ticks int64
 }
@@ -172,9 +170,6 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 		unfinishedVol: make([]int64, nc),
 		startWeighted: make([]int64, nc),
 		routes:        buildRoutes(in),
-		finishQ:       newTickQueue(),
-		arriveQ:       newTickQueue(),
-		delayQ:        newTickQueue(),
 	}
 	for j := range s.jobLeft {
 		s.jobLeft[j] = in.jobFirst[j+1] - in.jobFirst[j]
