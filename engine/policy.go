@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 )
 
-// A policy is a built-in ordering policy. Its orders makes, for one
-// simulation, exactly what Options.Order supplies for an order from
-// outside the package, so built-in and plugged-in orders reach the event
-// loop through the same Order interface and the loop knows no policy.
+// A policy is a built-in ordering policy. For one simulation it makes the
+// same kind of order constructor that Options.Order takes from outside the
+// package, so that built-in and plugged-in orders reach the event loop the
+// same way and the loop knows no policy by name.
 type policy struct {
 	name string
 	// orders returns the constructor of each cluster's empty order for

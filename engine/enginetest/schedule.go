@@ -3,6 +3,7 @@ package enginetest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -39,16 +40,17 @@ func CheckSchedule(tb testing.TB, s *engine.Schedule, policy string) {
 //     not fit in the free cores, and every task started at that tick ranks
 //     before every task left waiting. Under fairshare, whose keys change
 //     with every start, the passes are replayed (see checkFairShare). Under
-//     random only some waiting task may not fit. Campaign ostrich (which
+//     random, only that some waiting task does not fit. Campaign ostrich (which
 //     may hold a campaign back until its virtual start) and log (a replay
 //     of a recorded schedule) have no order rule.
 //
 // The keys are DESIGN.md's, written out here independently of the
 // simulator's orders.
 func Validate(s *engine.Schedule, policy string) error {
-	rule, ok := orderRules()[policy]
+	rules := orderRules()
+	rule, ok := rules[policy]
 	if !ok {
-		return fmt.Errorf("no order rule for policy %q", policy)
+		return fmt.Errorf("no order rule for policy %q; known policies: %v", policy, slices.Sorted(maps.Keys(rules)))
 	}
 	if err := checkShape(s); err != nil {
 		return err
@@ -75,8 +77,8 @@ func Validate(s *engine.Schedule, policy string) error {
 // policy serves the waiting tasks of a cluster.
 type orderRule struct {
 	// ranksBefore reports whether waiting task a is served before b at
-	// tick now, given each task's ready tick; nil if the order is not a
-	// function of the schedule.
+	// tick now, given each task's ready tick; nil for a policy without
+	// static keys.
 	ranksBefore func(s *engine.Schedule, ready []int64, a, b int, now int64) bool
 	// blocked asks, when ranksBefore is nil, that some waiting task not
 	// fit in the free cores after every pass.
@@ -90,23 +92,23 @@ func orderRules() map[string]orderRule {
 	return map[string]orderRule{
 		"random":    {blocked: true},
 		"fairshare": {fairShare: true},
-		"fifo-task": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int, _ int64) []int64 {
+		"fifo-task": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int) []int64 {
 			return []int64{ready[g], int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
-		"fifo-job": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int, _ int64) []int64 {
+		"fifo-job": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int) []int64 {
 			j := s.Instance.TaskJob(g)
 			return []int64{s.JobArrival[j], int64(j), ready[g], int64(g)}
 		})},
-		"srtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int, _ int64) []int64 {
+		"srtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
 			return []int64{s.Instance.Rank(g), int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
-		"lrtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int, _ int64) []int64 {
+		"lrtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
 			return []int64{-s.Instance.Rank(g), int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
 		"pslr": {ranksBefore: pslrRanksBefore},
 		// Campaign policies: a campaign is an engine job, its jobs are the
 		// job's tasks.
-		"fcfs": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int, _ int64) []int64 {
+		"fcfs": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
 			j := s.Instance.TaskJob(g)
 			return []int64{s.JobArrival[j], int64(j), int64(g)}
 		})},
@@ -115,10 +117,11 @@ func orderRules() map[string]orderRule {
 	}
 }
 
-// keyOrder ranks tasks by key, smaller first, compared field by field.
-func keyOrder(key func(s *engine.Schedule, ready []int64, g int, now int64) []int64) func(*engine.Schedule, []int64, int, int, int64) bool {
-	return func(s *engine.Schedule, ready []int64, a, b int, now int64) bool {
-		return slices.Compare(key(s, ready, a, now), key(s, ready, b, now)) < 0
+// keyOrder ranks tasks by a static key, smaller first, compared field by
+// field.
+func keyOrder(key func(s *engine.Schedule, ready []int64, g int) []int64) func(*engine.Schedule, []int64, int, int, int64) bool {
+	return func(s *engine.Schedule, ready []int64, a, b int, _ int64) bool {
+		return slices.Compare(key(s, ready, a), key(s, ready, b)) < 0
 	}
 }
 
