@@ -33,6 +33,16 @@ type Waker interface {
 	NextWake(now int64) (int64, bool)
 }
 
+// A Finisher is an Order whose priorities depend on what runs (fair share
+// counts the cores each share uses on the whole platform). The simulation
+// tells it when each task it gave out finishes, before the task's
+// successors become ready.
+type Finisher interface {
+	// Finished is told that task g, popped from this order, finished at
+	// now.
+	Finished(g int32, now int64)
+}
+
 // taskKey is a static priority: smaller keys first, compared field by
 // field; g (the global task index, in job then task order) breaks ties as
 // job index then task index.
@@ -109,16 +119,13 @@ func (o *randomOrder) Pop() int32 {
 }
 
 // shareUsage counts, over the whole platform, the cores running tasks of
-// every node of the share tree. It needs no hook in the event loop: the
-// orders report each start (the simulation starts every head it pops, at
-// once), and a task started at a tick ends exec ticks later, so the usage
-// replays the finishes itself. Every task runs at least one tick, so a
-// task started in a pass never ends within that pass's tick.
+// every node of the share tree. Every cluster's fair-share order updates
+// it: a task starts when its order pops it and ends when the order is told
+// it finished.
 type shareUsage struct {
 	in      *Instance
 	tree    shareTree
-	running []int64   // per share-tree node
-	ends    tickQueue // (finish tick, task) of the running tasks
+	running []int64 // per share-tree node
 }
 
 func newShareUsage(in *Instance) *shareUsage {
@@ -126,23 +133,11 @@ func newShareUsage(in *Instance) *shareUsage {
 	return &shareUsage{in: in, tree: t, running: make([]int64, len(t.parent))}
 }
 
-// started counts task g from now until it finishes.
-func (u *shareUsage) started(g int32, now int64) {
-	u.add(u.in.taskJob[g], int64(u.in.cores[g]))
-	u.ends.Push(tickItem{now + u.in.exec[g], g})
-}
-
-// advance uncounts the tasks that have finished by now, as the simulation
-// finishes them before any pass at now.
-func (u *shareUsage) advance(now int64) {
-	for u.ends.Len() > 0 && u.ends.Peek().tick <= now {
-		g := u.ends.Pop().id
-		u.add(u.in.taskJob[g], -int64(u.in.cores[g]))
-	}
-}
-
-func (u *shareUsage) add(job int32, cores int64) {
-	for n := u.tree.leafOf[job]; n >= 0; n = u.tree.parent[n] {
+// add counts task g's cores once more (sign 1) or once less (sign -1) on
+// every node of its share's path.
+func (u *shareUsage) add(g int32, sign int64) {
+	cores := sign * int64(u.in.cores[g])
+	for n := u.tree.leafOf[u.in.taskJob[g]]; n >= 0; n = u.tree.parent[n] {
 		u.running[n] += cores
 	}
 }
@@ -172,7 +167,6 @@ type fairShareOrder struct {
 	queues map[int32]*keyedOrder
 	leaves []int32 // leaves with a queue, in first-seen order
 	n      int
-	now    int64
 	cur    int32 // leaf of the current head, -1 if not chosen
 }
 
@@ -180,13 +174,9 @@ func newFairShareOrder(v *View, usage *shareUsage) *fairShareOrder {
 	return &fairShareOrder{view: v, usage: usage, queues: map[int32]*keyedOrder{}, cur: -1}
 }
 
-func (o *fairShareOrder) Len() int { return o.n }
-
-func (o *fairShareOrder) BeginPass(now int64) {
-	o.now = now
-	o.usage.advance(now)
-	o.cur = -1
-}
+func (o *fairShareOrder) Len() int                  { return o.n }
+func (o *fairShareOrder) BeginPass(int64)           { o.cur = -1 }
+func (o *fairShareOrder) Finished(g int32, _ int64) { o.usage.add(g, -1) }
 
 func (o *fairShareOrder) Push(g int32, now int64) {
 	leaf := o.usage.tree.leafOf[o.usage.in.taskJob[g]]
@@ -224,7 +214,7 @@ func (o *fairShareOrder) Head() (int32, bool) {
 func (o *fairShareOrder) Pop() int32 {
 	o.Head()
 	g := o.queues[o.cur].Pop()
-	o.usage.started(g, o.now)
+	o.usage.add(g, 1)
 	o.n--
 	o.cur = -1
 	return g

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/platform"
@@ -44,5 +46,49 @@ func TestWaker(t *testing.T) {
 	}
 	if got := s.TaskStart[0]; got != 7 {
 		t.Fatalf("T1 starts at %d, want 7", got)
+	}
+}
+
+// logOrder is a FIFO that logs what the simulation tells it: a Finisher.
+type logOrder struct {
+	*keyedOrder
+	log []string
+}
+
+func (o *logOrder) Push(g int32, now int64) {
+	o.log = append(o.log, fmt.Sprintf("push %d@%d", g, now))
+	o.keyedOrder.Push(g, now)
+}
+
+func (o *logOrder) Pop() int32 {
+	g := o.keyedOrder.Pop()
+	o.log = append(o.log, fmt.Sprintf("pop %d", g))
+	return g
+}
+
+func (o *logOrder) Finished(g int32, now int64) {
+	o.log = append(o.log, fmt.Sprintf("finished %d@%d", g, now))
+}
+
+// TestFinisher: on 1 core, T1 (2 ticks) -> T2 (3 ticks). The order is
+// told of T1's finish at 2 before T2 is pushed, and of T2's at 5.
+func TestFinisher(t *testing.T) {
+	arrival := int64(0)
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: &arrival, Tasks: []workload.Task{
+		{ID: "T1", ExecTicks: 2, Cores: 1}, {ID: "T2", ExecTicks: 3, Cores: 1, After: []string{"T1"}}}}}}
+	in, err := Compile(w, platform.Single(1), DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o *logOrder
+	if _, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
+		o = &logOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey)}
+		return o
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "push 0@0, pop 0, finished 0@2, push 1@2, pop 1, finished 1@5"
+	if got := strings.Join(o.log, ", "); got != want {
+		t.Errorf("log %s, want %s", got, want)
 	}
 }

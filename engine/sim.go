@@ -132,7 +132,8 @@ type sim struct {
 	routes   []routeNode
 	groupBuf []kindWidth
 
-	wakers []Waker // the orders that hold work back
+	wakers    []Waker    // the orders that hold work back
+	finishers []Finisher // per cluster: its order if that is a Finisher; nil if none is
 
 	finishQ tickQueue // (finish tick, task)
 	arriveQ tickQueue // (arrival tick, job)
@@ -195,9 +196,15 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	for c := range s.orders {
 		s.orders[c] = newOrder(view, c)
 	}
-	for _, o := range s.orders {
+	for c, o := range s.orders {
 		if w, ok := o.(Waker); ok {
 			s.wakers = append(s.wakers, w)
+		}
+		if f, ok := o.(Finisher); ok {
+			if s.finishers == nil {
+				s.finishers = make([]Finisher, nc)
+			}
+			s.finishers[c] = f
 		}
 	}
 	if err := rel.Start(s.submit); err != nil {
@@ -305,6 +312,9 @@ func (s *sim) finishTask(g int32) {
 	s.runningCores[c] -= cores
 	s.startWeighted[c] -= s.start[g] * cores
 	s.unfinishedVol[c] -= in.exec[g] * cores
+	if s.finishers != nil && s.finishers[c] != nil {
+		s.finishers[c].Finished(g, s.now)
+	}
 	for _, succ := range in.succ[in.succAt[g]:in.succAt[g+1]] {
 		ready := s.now
 		if s.cluster[succ] != c {
