@@ -28,11 +28,6 @@ func (a tickItem) less(b tickItem) bool {
 // mean), while the keyed orders' heaps on pqueue cost under 2%.
 type tickQueue struct{ items []tickItem }
 
-func (q *tickQueue) Len() int { return len(q.items) }
-
-// Peek returns the first event; q must not be empty.
-func (q *tickQueue) Peek() tickItem { return q.items[0] }
-
 func (q *tickQueue) Push(x tickItem) {
 	q.items = append(q.items, x)
 	h := q.items
