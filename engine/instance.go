@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/big"
 	"strings"
@@ -377,3 +378,21 @@ func (in *Instance) Exec(g int) int64 { return in.exec[g] }
 
 // Cores returns the cores task g needs.
 func (in *Instance) Cores(g int) int { return int(in.cores[g]) }
+
+// Kind returns the architecture kind of the cores task g runs on.
+func (in *Instance) Kind(g int) string { return in.kinds[in.kind[g]] }
+
+// Predecessors yields the global indices of task g's predecessors.
+func (in *Instance) Predecessors(g int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, p := range in.pred[in.predAt[g]:in.predAt[g+1]] {
+			if !yield(int(p)) {
+				return
+			}
+		}
+	}
+}
+
+// Delay returns the network delay in ticks of every edge leaving task g
+// whose ends run on different clusters.
+func (in *Instance) Delay(g int) int64 { return in.delayOut[g] }
