@@ -1,10 +1,11 @@
 package engine
 
-import "github.com/sweep-sched/sweep/workload"
+import "math"
 
-// never is the tick of no event. It is workload.MaxTicks, which bounds a
-// workload's ticks before network delays are added.
-const never = int64(workload.MaxTicks)
+// never is the tick of no event. Compile admits only instances whose every
+// tick, network delays included, stays below it (workload.MaxTicks bounds
+// arrivals, execs and releases; the delays must fit the rest).
+const never = math.MaxInt64
 
 // A tickItem is an event of the simulation: something happens to id, a
 // job or global task index, at tick.

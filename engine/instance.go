@@ -236,7 +236,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	var delays int64
 	for g := range in.exec {
 		d := rule.ticks(in.exec[g])
-		if d > math.MaxInt64-workload.MaxTicks-delays {
+		if d >= math.MaxInt64-workload.MaxTicks-delays {
 			j := in.taskJob[g]
 			ti := g - int(in.jobFirst[j])
 			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: "exec",
