@@ -394,3 +394,19 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("unknown policy: %v", err)
 	}
 }
+
+// TestTicksBeyond2To62: the largest admitted workloads have events past
+// 2^62 once network delays are added (the event loop's old 'no event'
+// tick, which ended it early with "did not finish"). J1 arrives at
+// 2^62 - 6 with T1 (5 ticks, Kind1) then T2 (1 tick, Kind2): with CCR 2
+// the cross-cluster delay is 10, so T2 starts at 2^62 + 9.
+func TestTicksBeyond2To62(t *testing.T) {
+	const arrival = 1<<62 - 6
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(arrival), Tasks: []workload.Task{
+		{ID: "T1", ExecTicks: 5, Cores: 1, Kind: "Kind1"},
+		{ID: "T2", ExecTicks: 1, Cores: 1, Kind: "Kind2", After: []string{"T1"}}}}}}
+	s := simulate(t, w, smallGrid(t), engine.Network{CCR: "2", Delay: engine.DelayCCR}, "fifo-task", 1)
+	if got, want := starts(s), fmt.Sprintf("T1@%d T2@%d", int64(arrival), int64(1<<62+9)); got != want {
+		t.Errorf("starts %s, want %s", got, want)
+	}
+}
