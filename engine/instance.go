@@ -109,6 +109,7 @@ type Instance struct {
 	succAt   []int32 // len(tasks)+1 offsets into succ
 	pred     []int32 // predecessors, CSR
 	predAt   []int32
+	shares   shareTree // the jobs' share tree, for the fairshare policy
 
 	kinds        []string
 	kindClusters [][]int32 // clusters of each kind
@@ -246,6 +247,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 		delays += d
 	}
 	in.computeRanks()
+	in.shares = in.shareTree()
 	return in, nil
 }
 

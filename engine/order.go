@@ -72,7 +72,9 @@ type keyedOrder struct {
 }
 
 func newKeyedOrder(v *View, key func(v *View, g int32, readyTick int64) taskKey) *keyedOrder {
-	return &keyedOrder{view: v, key: key, q: pqueue.New(taskKey.less)}
+	o := &keyedOrder{view: v, key: key, q: pqueue.New(taskKey.less)}
+	o.q.Grow(256) // ready queues reach thousands at overload
+	return o
 }
 
 func (o *keyedOrder) Len() int                { return o.q.Len() }
@@ -129,8 +131,7 @@ type shareUsage struct {
 }
 
 func newShareUsage(in *Instance) *shareUsage {
-	t := in.shareTree()
-	return &shareUsage{in: in, tree: t, running: make([]int64, len(t.parent))}
+	return &shareUsage{in: in, tree: in.shares, running: make([]int64, len(in.shares.parent))}
 }
 
 // add counts task g's cores once more (sign 1) or once less (sign -1) on
@@ -164,14 +165,14 @@ func (u *shareUsage) factor(leaf int32) float64 {
 type fairShareOrder struct {
 	view   *View
 	usage  *shareUsage
-	queues map[int32]*keyedOrder
-	leaves []int32 // leaves with a queue, in first-seen order
+	queues []*keyedOrder // per share-tree node; nil until a task of the leaf arrives
+	leaves []int32       // leaves with a queue, in first-seen order
 	n      int
 	cur    int32 // leaf of the current head, -1 if not chosen
 }
 
 func newFairShareOrder(v *View, usage *shareUsage) *fairShareOrder {
-	return &fairShareOrder{view: v, usage: usage, queues: map[int32]*keyedOrder{}, cur: -1}
+	return &fairShareOrder{view: v, usage: usage, queues: make([]*keyedOrder, len(usage.tree.parent)), cur: -1}
 }
 
 func (o *fairShareOrder) Len() int                  { return o.n }
@@ -180,8 +181,8 @@ func (o *fairShareOrder) Finished(g int32, _ int64) { o.usage.add(g, -1) }
 
 func (o *fairShareOrder) Push(g int32, now int64) {
 	leaf := o.usage.tree.leafOf[o.usage.in.taskJob[g]]
-	q, ok := o.queues[leaf]
-	if !ok {
+	q := o.queues[leaf]
+	if q == nil {
 		q = newKeyedOrder(o.view, fifoTaskKey)
 		o.queues[leaf] = q
 		o.leaves = append(o.leaves, leaf)

@@ -35,7 +35,8 @@ type pslrOrder struct {
 
 func newPSLROrder(v *View) *pslrOrder {
 	o := &pslrOrder{view: v}
-	o.grow(16)
+	// 256 leaves: a queue of thousands grows in a few steps, not a dozen.
+	o.grow(256)
 	return o
 }
 
@@ -121,10 +122,10 @@ func (o *pslrOrder) overtakes(loser, winner int32) int64 {
 	} else {
 		lo = hi
 		for step := int64(1); ; step *= 2 {
-			probe := lo + step
-			if probe >= never {
-				return never
+			if step >= never-lo {
+				return never // lo + step would pass every admitted tick
 			}
+			probe := lo + step
 			if o.precedes(loser, winner, probe) {
 				hi = probe
 				break

@@ -111,6 +111,10 @@ type sim struct {
 	in      *Instance
 	release Release
 	now     int64
+	// submitFunc is s.submit bound once: a method value passed through the
+	// Release interface escapes, so binding it at every job completion
+	// allocated once per job.
+	submitFunc func(job int, tick int64)
 
 	arrival  []int64
 	predLeft []int32
@@ -207,7 +211,8 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 			s.finishers[c] = f
 		}
 	}
-	if err := rel.Start(s.submit); err != nil {
+	s.submitFunc = s.submit
+	if err := rel.Start(s.submitFunc); err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
 	if err := s.run(ctx); err != nil {
@@ -334,7 +339,7 @@ func (s *sim) finishTask(g int32) {
 	s.jobLeft[j]--
 	if s.jobLeft[j] == 0 {
 		s.jobEnd[j] = s.now
-		s.release.JobFinished(int(j), s.now, s.submit)
+		s.release.JobFinished(int(j), s.now, s.submitFunc)
 	}
 }
 
