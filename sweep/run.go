@@ -62,7 +62,12 @@ type Summary struct {
 	Interrupted bool
 	Workers     int // cells simulated at once
 	Wall        time.Duration
-	Warnings    []string
+	// CellTime is the workers' time computing cells (simulation, measures,
+	// rows); WriterTime their time handing rows to the Parquet writer,
+	// waiting for it included. WriterTime / (CellTime + WriterTime) is the
+	// share of worker time the writer takes.
+	CellTime, WriterTime time.Duration
+	Warnings             []string
 }
 
 // Err summarises an unsuccessful run as an error; nil when every cell ran.
@@ -114,10 +119,6 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		return sum, nil
 	}
 
-	tag, err := store.NewTag(opts.Shard.Label(), start)
-	if err != nil {
-		return sum, err
-	}
 	meta := map[string]string{
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
@@ -128,11 +129,6 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report.String()
 	}
-	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
-	if err != nil {
-		return sum, err
-	}
-
 	workers := opts.Jobs
 	if workers <= 0 {
 		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
@@ -140,8 +136,12 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	sum.Workers = workers
+	writer, err := newWriterPool(workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(), meta, opts.Flush)
+	if err != nil {
+		return sum, err
+	}
 	cache := newInstanceCache(m, plan.ToRun)
-	var done, failed atomic.Int64
+	var done, failed, cellNanos, writerNanos atomic.Int64
 	if opts.Progress != nil {
 		opts.Progress.Start(len(plan.ToRun))
 	}
@@ -157,8 +157,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 			case <-stopProgress:
 				return
 			case <-tick.C:
-				// A flush error is sticky in the writer and surfaces at Close.
-				_ = writer.MaybeFlush()
+				writer.maybeFlush()
 				if opts.Progress != nil {
 					opts.Progress.Update(int(done.Load()), int(failed.Load()))
 				}
@@ -178,8 +177,11 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				cache.release(c)
 				return nil // launched after a stop: leave it for resume
 			}
+			began := time.Now()
 			row, children, err := runCell(gctx, m, cache, c, opts.beforeCell)
 			cache.release(c)
+			computed := time.Now()
+			cellNanos.Add(int64(computed.Sub(began)))
 			if err != nil && gctx.Err() != nil {
 				return nil // interrupted, not failed: it runs again on resume
 			}
@@ -187,7 +189,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				row, children = failedRow(m, c, err), childRows{}
 				failed.Add(1)
 			}
-			if werr := writer.Append(row, children.ordered(m)...); werr != nil {
+			werr := writer.append(row, children.ordered(m)...)
+			writerNanos.Add(int64(time.Since(computed)))
+			if werr != nil {
 				return fmt.Errorf("writing results: %w", werr)
 			}
 			done.Add(1)
@@ -200,8 +204,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	runErr := g.Wait()
 	close(stopProgress)
 	progressDone.Wait()
-	closeErr := writer.Close()
+	closeErr := writer.close()
 	sum.Ran, sum.Failed = int(done.Load()), int(failed.Load())
+	sum.CellTime, sum.WriterTime = time.Duration(cellNanos.Load()), time.Duration(writerNanos.Load())
 	sum.Interrupted = ctx.Err() != nil
 	sum.Wall = time.Since(start)
 	if opts.Progress != nil {

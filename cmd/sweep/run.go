@@ -123,6 +123,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		m.Experiment, sum.Cells, sum.InShard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Wall.Round(time.Millisecond))
 	if sum.Ran > 0 {
 		fmt.Fprintf(stdout, ", %.1f cells/s", float64(sum.Ran)/sum.Wall.Seconds())
+		busy := sum.CellTime + sum.WriterTime
+		fmt.Fprintf(stdout, "\nworkers: %d, %s computing cells, %s in the writer (%.2f%% of their time)",
+			sum.Workers, sum.CellTime.Round(time.Millisecond), sum.WriterTime.Round(time.Millisecond),
+			100*sum.WriterTime.Seconds()/busy.Seconds())
 	}
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
 	if err := sum.Err(); err != nil {

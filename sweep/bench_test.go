@@ -1,0 +1,76 @@
+package sweep
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// largestCell is seed 004's largest kind of cell: a 10,000-job
+// log-independent instance at load 1.2 on the paper's grid, with job rows.
+const largestCell = `experiment: bench
+seed: 1
+platform: burkimsher2013
+workloads:
+  - {generator: burkimsher2013/log-independent, instances: 1}
+loads: [1.2]
+policies: [pslr]
+record: {jobs: true}
+`
+
+// BenchmarkCellPath measures one worker's path for the largest cells: the
+// cell's computation (simulation, measures, rows), the hand-over of its
+// rows to a writer (encoding into Parquet builders, row groups and
+// flushes, all in the worker's own writer), and the serialised part, the
+// only time a worker can wait for another: taking a writer from the pool
+// and giving it back. It reports each per cell and serial-% = the
+// serialised part's share of the cell's whole path, the s of Amdahl's
+// law. With one shared writer, as before, the hand-over was serialised
+// too: write-% is what the serial share was then.
+func BenchmarkCellPath(b *testing.B) {
+	m, err := ParseManifest([]byte(largestCell), "bench.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cells := m.Cells()
+	cache := newInstanceCache(m, cells)
+	pool, err := newWriterPool(1, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, store.FlushPolicy{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.close()
+	c := cells[0]
+	// The first cell builds the instance, which every later cell shares.
+	if _, _, err := runCell(context.Background(), m, cache, c, nil); err != nil {
+		b.Fatal(err)
+	}
+	var compute, write, serial time.Duration
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		row, children, err := runCell(context.Background(), m, cache, c, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		w := <-pool.free
+		t2 := time.Now()
+		if err := w.Append(row, children.ordered(m)...); err != nil {
+			b.Fatal(err)
+		}
+		t3 := time.Now()
+		pool.free <- w
+		t4 := time.Now()
+		compute += t1.Sub(t0)
+		write += t3.Sub(t2)
+		serial += t2.Sub(t1) + t4.Sub(t3)
+	}
+	total := compute + write + serial
+	n := float64(b.N)
+	b.ReportMetric(compute.Seconds()*1e3/n, "cell-ms")
+	b.ReportMetric(write.Seconds()*1e3/n, "write-ms")
+	b.ReportMetric(100*write.Seconds()/total.Seconds(), "write-%")
+	b.ReportMetric(100*serial.Seconds()/total.Seconds(), "serial-%")
+}
