@@ -1,10 +1,10 @@
-# sweep: make build | test | bench | lint | reproduce | clean
+# sweep: make build | test | bench | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test lint bench reproduce clean
+.PHONY: build test lint bench bench-reproduce reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -21,6 +21,11 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
+# and the writer's share of the workers' time (scripts/bench-reproduce).
+bench-reproduce:
+	scripts/bench-reproduce results/bench-reproduce $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
 
 # Seed 004 at full scale: 5,250 schedules, then the paper's statistics.
 reproduce: build
