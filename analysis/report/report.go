@@ -49,9 +49,9 @@ type figure struct {
 
 // tableCell is one cell of a dominance table on the page.
 type tableCell struct {
-	Ours, Paper, Diff string
-	OursNS, PaperNS   bool
-	Far               bool // more than 10 points from the paper
+	Ours, Interval, Paper, Diff string
+	OursNS, PaperNS             bool
+	Far                         bool // the paper's value outside our interval
 }
 
 type tableRow struct {
@@ -225,6 +225,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 			cell := tableCell{Ours: "-", Paper: "-", Diff: ""}
 			if c.Ours != nil {
 				cell.Ours = fmt.Sprintf("%.1f", c.Ours.Percent)
+				cell.Interval = fmt.Sprintf("%.1f-%.1f", c.Ours.Low, c.Ours.High)
 				cell.OursNS = !c.Ours.Significant
 			}
 			if c.HasPaper {
@@ -244,7 +245,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 		table.Rows = append(table.Rows, row)
 	}
 	if withPaper > 0 {
-		table.Summary = fmt.Sprintf("%d of %d cells within 10 points of the paper", agree, withPaper)
+		table.Summary = fmt.Sprintf("the paper's value lies inside our 95%% interval in %d of %d cells", agree, withPaper)
 	}
 	return table
 }

@@ -16,7 +16,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS]")
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
