@@ -312,12 +312,18 @@ func FormatP(p float64) string {
 	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
-// FormatRatio renders exp(log ratio) with two significant digits.
+// FormatRatio renders exp(log ratio): with two significant digits, or
+// three decimals within 10% of 1, where two digits would print 1 for
+// ratios that still differ (0.997).
 func FormatRatio(logRatio float64) string {
-	if math.IsNaN(logRatio) {
+	ratio := math.Exp(logRatio)
+	switch {
+	case math.IsNaN(ratio):
 		return "-"
+	case ratio > 0.9 && ratio < 1.1:
+		return strconv.FormatFloat(ratio, 'f', 3, 64)
 	}
-	return strconv.FormatFloat(math.Exp(logRatio), 'g', 2, 64)
+	return strconv.FormatFloat(ratio, 'g', 2, 64)
 }
 
 // disagreeMark is appended to a rank-test p-value whose conclusion

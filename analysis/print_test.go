@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // significant (as ours). Fig. 9's pslr mean at 1.0 is 3.5 ± 2.054 (the
 // interval of TestAnalyzeSmallRun); at 1.2, (2.5+3.5+3)/3 = 3. The ratios
 // are exp of the effects of TestAnalyzeSmallRun: exp(-0.405) = 0.67,
-// exp(-0.158) = 0.85, exp(0.0527) = 1.1.
+// exp(-0.158) = 0.85, exp(0.0527) = 1.054 (three decimals near 1).
 func TestPrintGolden(t *testing.T) {
 	r, err := Analyze(smallRunDir(t), Settings{})
 	if err != nil {
