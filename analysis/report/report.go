@@ -51,7 +51,9 @@ type figure struct {
 type tableCell struct {
 	Ours, Interval, Paper, Diff string
 	OursNS, PaperNS             bool
-	Far                         bool // the paper's value outside our interval
+	// Compared says both values exist; Far then says the paper's value
+	// lies outside our interval.
+	Compared, Far bool
 }
 
 type tableRow struct {
@@ -95,9 +97,12 @@ type page struct {
 	DAG        bool
 	Reference  string
 	Alpha      float64
+	Holm       bool
+	Resamples  int
 	Loads      []string
 	Notes      string
 	Tables     []dominanceTable
+	Tests      []testTable
 	Means      []meanRow
 	Figures    []figure
 	DecileLoad string
@@ -160,7 +165,8 @@ func writePage(dir string, p *page) (string, error) {
 }
 
 func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
-	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha}
+	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha, Holm: r.Settings.Adjust == analysis.AdjustHolm,
+		Resamples: analysis.BootstrapResamples}
 	var notes bytes.Buffer
 	if err := analysis.Print(&notes, r, expect); err != nil {
 		return nil, err
@@ -175,16 +181,14 @@ func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 	}
 	for _, t := range analysis.PaperTables {
 		p.Tables = append(p.Tables, dominance(r, t, expect))
+		p.Tests = append(p.Tests, rankTests(r, t))
 	}
 	for _, policy := range r.Policies {
 		row := meanRow{Policy: policy}
 		for _, load := range r.Loads {
 			cell := "-"
 			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
-				cell = fmt.Sprintf("%.4g", m.Mean)
-				if !math.IsNaN(m.Low) {
-					cell += fmt.Sprintf(" ±%.2g", (m.High-m.Low)/2)
-				}
+				cell = formatMean(m.Mean, (m.High-m.Low)/2)
 			}
 			row.Cells = append(row.Cells, cell)
 		}
@@ -234,7 +238,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 				cell.PaperNS = !c.PaperSignificant
 				if c.Ours != nil {
 					cell.Diff = fmt.Sprintf("%+.1f", c.Ours.Percent-c.Paper)
-					cell.Far = !c.Agrees()
+					cell.Compared, cell.Far = true, !c.Agrees()
 				}
 				if c.Agrees() {
 					agree++
@@ -258,12 +262,7 @@ func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
 	if _, err := canvas.WriteTo(&out); err != nil {
 		return "", err
 	}
-	svg := out.Bytes()
-	// Drop the XML prolog and doctype, which are not allowed inside HTML.
-	if i := bytes.Index(svg, []byte("<svg")); i > 0 {
-		svg = svg[i:]
-	}
-	return template.HTML(svg), nil
+	return inlineSVG(out.Bytes()), nil
 }
 
 // boxPlot draws one box per policy from the pooled box-plot summaries, so
@@ -283,7 +282,7 @@ func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 	if err := addBoxes(p, boxes, names); err != nil {
 		return "", err
 	}
-	return svgOf(p, 16*vg.Centimeter, 9*vg.Centimeter)
+	return svgOf(p, figureWidth, figureHeight)
 }
 
 // addBoxes adds one box per summary, named on the x axis, and switches to
@@ -317,7 +316,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 	p := plot.New()
 	p.X.Label.Text = "load ratio"
 	p.Y.Label.Text = "mean worst-case SLR"
-	p.Legend.Top = true
+	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {
 		var xys plotter.XYs
@@ -326,7 +325,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 				xys = append(xys, plotter.XY{X: load, Y: m.Mean})
 			}
 		}
-		if err := addLine(p, i, policy, xys); err != nil {
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
 			return "", err
 		}
 		for _, xy := range xys {
@@ -335,7 +334,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
 	logScaleIfWide(p, lowest, highest)
-	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
 }
 
 // logScaleIfWide switches the y axis to a log scale when the values span
@@ -367,7 +366,7 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 	p.Y.Label.Text = "mean SLR (log scale)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {
 		var xys plotter.XYs
@@ -378,7 +377,7 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 				lowest, highest = min(lowest, row.SLRMean), max(highest, row.SLRMean)
 			}
 		}
-		if err := addLine(p, i, policy, xys); err != nil {
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
 			return "", err
 		}
 	}
@@ -394,12 +393,12 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 		deciles[i] = float64(i + 1)
 	}
 	p.X.Tick.Marker = constantTicks(deciles)
-	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
 }
 
 // addLine adds a policy's line with points, in the policy's colour and
-// dashes, and its legend entry; an empty line is skipped.
-func addLine(p *plot.Plot, i int, name string, xys plotter.XYs) error {
+// dashes, and its entry in legend; an empty line is skipped.
+func addLine(p *plot.Plot, legend *plot.Legend, i int, name string, xys plotter.XYs) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -412,6 +411,6 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs) error {
 	points.Color = plotutil.Color(i)
 	points.Shape = plotutil.Shape(i)
 	p.Add(line, points)
-	p.Legend.Add(name, line, points)
+	legend.Add(name, line, points)
 	return nil
 }

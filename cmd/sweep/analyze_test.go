@@ -113,7 +113,7 @@ func TestAnalyzeAndReport(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 6 {
 		t.Errorf("report has %d SVG figures; want 6", n)
 	}
-	for _, want := range []string{"Table 3: dominance over worst-case SLR", `100.0<span class="ns">~</span>`, "/ 54~", "no Fig. 7"} {
+	for _, want := range []string{"Table 3: dominance over worst-case SLR", `100.0<span class="ns">~</span>`, "paper 54~", "34.2-100.0", "t 0.5 &middot; W 0.32", "Definitions of the statistics", "no Fig. 7"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/sweep-sched/sweep/analysis"
+)
+
+// testCell is one comparison of a tests table: both p-values and the
+// effect size.
+type testCell struct {
+	T, W, Ratio, RatioInterval string
+	// Disagree says the two tests reach different conclusions.
+	Disagree bool
+}
+
+type testRow struct {
+	Policy string
+	Cells  []testCell
+}
+
+// testTable is the tests of the comparisons of one paper table.
+type testTable struct {
+	Title, Metric, Summary string
+	Rows                   []testRow
+}
+
+// rankTests builds the tests table of paper table t.
+func rankTests(r *analysis.Result, t analysis.PaperTable) testTable {
+	table := testTable{Title: t.Title, Metric: t.Metric}
+	var compared, disagree int
+	for _, policy := range r.Policies {
+		if policy == r.Settings.Reference {
+			continue
+		}
+		row := testRow{Policy: policy}
+		for _, load := range r.Loads {
+			cell := testCell{T: "-", W: "-", Ratio: "-"}
+			w, ok := r.FindRankTest(t.Metric, policy, load)
+			tt, okT := findTTest(r, t.Metric, policy, load)
+			if ok && okT {
+				compared++
+				cell.T = analysis.FormatP(tt.EffectiveP())
+				cell.W = analysis.FormatP(w.EffectiveP())
+				cell.Disagree = w.DisagreesWithTTest()
+				if cell.Disagree {
+					disagree++
+				}
+				if w.HasEffect {
+					cell.Ratio = analysis.FormatRatio(w.Effect.Estimate)
+					cell.RatioInterval = analysis.FormatRatio(w.Effect.Low) + "-" + analysis.FormatRatio(w.Effect.High)
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		table.Rows = append(table.Rows, row)
+	}
+	table.Summary = fmt.Sprintf("the two tests disagree on significance in %d of %d cells", disagree, compared)
+	return table
+}
+
+// findTTest returns the per-load t-test row of metric and policy.
+func findTTest(r *analysis.Result, metric, policy string, load float64) (analysis.TTestRow, bool) {
+	for _, row := range r.TTests {
+		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
+			return row, true
+		}
+	}
+	return analysis.TTestRow{}, false
+}
+
+// formatMean renders a mean and the half-width of its interval with three
+// significant digits each, in plain notation below a million ("294 ± 258"
+// rather than "293.8 ±2.6e+02").
+func formatMean(mean, halfWidth float64) string {
+	if math.IsNaN(halfWidth) {
+		return significant(mean)
+	}
+	return significant(mean) + " ± " + significant(halfWidth)
+}
+
+// significant renders x with three significant digits, without an
+// exponent when 0.001 <= |x| < 1e6.
+func significant(x float64) string {
+	abs := math.Abs(x)
+	if abs == 0 || math.IsNaN(x) || math.IsInf(x, 0) || abs < 1e-3 || abs >= 1e6 {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	exponent := int(math.Floor(math.Log10(abs)))
+	if exponent > 2 {
+		scale := math.Pow(10, float64(exponent-2))
+		return strconv.FormatFloat(math.Round(x/scale)*scale, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2-exponent, 64)
+}
