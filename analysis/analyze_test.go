@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // testCell is a row of a hand-made cells table. Metrics not named in
@@ -25,31 +26,27 @@ type testCell struct {
 	values                map[string]float64
 }
 
-// cellsSchema is the cells table as the runner writes it (the brief of
-// issue 5): identity columns, then every metric of MetricColumns.
+// cellsSchema is the cells table as the runner writes it: identity
+// columns, then every metric of MetricColumns.
 func cellsSchema() store.Schema {
-	s := store.Schema{Table: "cells", Columns: []store.Column{
-		{Name: "cell_id", Type: store.TypeString}, {Name: "experiment", Type: store.TypeString},
-		{Name: "workload", Type: store.TypeString}, {Name: "generator", Type: store.TypeString},
-		{Name: "instance", Type: store.TypeInt64}, {Name: "load", Type: store.TypeFloat64},
-		{Name: "platform", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
-		{Name: "seed", Type: store.TypeInt64}, {Name: "status", Type: store.TypeString},
-		{Name: "error", Type: store.TypeString, Nullable: true}, {Name: "wall_ms", Type: store.TypeInt64},
-	}}
+	var measures []table.Measure
 	for _, m := range MetricColumns() {
-		typ := store.TypeFloat64
-		if m.Integer {
-			typ = store.TypeInt64
-		}
-		s.Columns = append(s.Columns, store.Column{Name: m.Name, Type: typ, Nullable: true})
+		measures = append(measures, table.Measure{Name: m.Name, Integer: m.Integer})
 	}
-	return s
+	return table.CellsSchema(measures)
 }
 
 // writeCells writes cells as the cells table of dir.
 func writeCells(t *testing.T, dir string, cells []testCell) {
 	t.Helper()
-	w, err := store.NewPartWriter(dir, cellsSchema(), store.WriterOptions{Tag: "test"})
+	writeCellsPart(t, dir, "test", cells)
+}
+
+// writeCellsPart writes cells as one part file of dir's cells table, named
+// by tag.
+func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
+	t.Helper()
+	w, err := store.NewPartWriter(dir, cellsSchema(), store.WriterOptions{Tag: tag})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +191,35 @@ func TestPairCells(t *testing.T) {
 	cells, _, _ = ReadCells(dir)
 	if _, err := PairCells(cells, "pslr", nil); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
 		t.Errorf("duplicate cells: error %v; want one naming pslr-1.0-0 and pslr-dup", err)
+	}
+}
+
+// TestRetriedCellCountsOnce: `sweep run --retry-failed` appends an ok row
+// for a failed cell in a later part file and keeps the old failed row.
+// The ok row wins: the cell is neither failed nor unpaired. A cell whose ok
+// row was written twice (a requeued shard) is read once.
+func TestRetriedCellCountsOnce(t *testing.T) {
+	dir := smallRunDir(t)
+	retried := testCell{id: "srtf-1.2-2", instance: 2, load: 1.2, policy: "srtf", makespan: 12, volumeTotal: 100,
+		values: map[string]float64{"slr_max": 7, "slr_mean": 3.5, "cumulative_completion": 500}}
+	again := smallRun()[0]
+	writeCellsPart(t, dir, "retry", []testCell{retried, again})
+	cells, problems, err := ReadCells(dir)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("ReadCells: %v, problems %v", err, problems)
+	}
+	if len(cells) != len(smallRun()) {
+		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(smallRun()))
+	}
+	pairing, err := PairCells(cells, "pslr", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairing.Failed) != 0 {
+		t.Errorf("Failed = %v; want none: the retry succeeded", pairing.Failed)
+	}
+	if want := []string{"srtf-1.2-3"}; !reflect.DeepEqual(pairing.Unpaired, want) {
+		t.Errorf("Unpaired = %v; want %v (pslr-1.2-2 has its partner back)", pairing.Unpaired, want)
 	}
 }
 

@@ -7,11 +7,12 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // CampaignOutlierStretch is the stretch above which seed 000 leaves a
 // campaign out of its figures and statistics ("stretches of more than
-// 1000"), as engine/campaign.OutlierStretch (a test checks that they agree).
+// 1000").
 const CampaignOutlierStretch = 1000
 
 // A ValueColumn is a numeric column of the cells table that the analysis
@@ -27,31 +28,6 @@ type ValueColumn struct {
 // campaigns; it tells campaign cells from DAG cells.
 const CampaignsColumn = "campaigns"
 
-// CampaignColumns returns the campaign summary columns that the runner adds
-// to the cells table of a manifest with campaign workloads, in its order:
-// the columns of engine/campaign.SummaryColumns, which imports this package
-// and so cannot be imported here (a test checks that the two agree).
-// Shares are fractions from 0 to 1; "trimmed" statistics leave out the
-// campaigns with stretch > 1000, as seed 000 does.
-func CampaignColumns() []ValueColumn {
-	lower := func(name string) ValueColumn { return ValueColumn{Name: name, Better: LowerIsBetter} }
-	return []ValueColumn{
-		{Name: CampaignsColumn, Integer: true, Better: Descriptive},
-		lower("campaign_stretch_mean"),
-		lower("campaign_stretch_max"),
-		lower("campaign_stretch_over20_share"),
-		lower("campaign_stretch_outlier_share"),
-		lower("campaign_stretch_trimmed_mean"),
-		{Name: "campaign_stretch_trimmed_exact1_share", Better: HigherIsBetter},
-		lower("campaign_stretch_trimmed_p50"),
-		lower("campaign_stretch_trimmed_p90"),
-		lower("campaign_stretch_trimmed_p99"),
-		lower("user_max_stretch_mean"),
-		lower("short_user_max_stretch_mean"),
-		lower("long_user_max_stretch_mean"),
-	}
-}
-
 // valueColumns returns MetricColumns as value columns, followed by
 // CampaignColumns when campaign is set: the order of Cell.Values.
 func valueColumns(campaign bool) []ValueColumn {
@@ -60,7 +36,9 @@ func valueColumns(campaign bool) []ValueColumn {
 		columns = append(columns, ValueColumn{Name: m.Name, Integer: m.Integer, Better: m.Better})
 	}
 	if campaign {
-		columns = append(columns, CampaignColumns()...)
+		for _, c := range CampaignColumns() {
+			columns = append(columns, ValueColumn{Name: c.Name, Integer: c.Integer, Better: c.Better})
+		}
 	}
 	return columns
 }
@@ -261,7 +239,7 @@ func (s CampaignSample) Profiles() []string { return sortedKeys(s.UserMax) }
 // left out. It returns no sample when the run did not record campaigns;
 // part files that cannot be read are returned as problems.
 func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Problem, error) {
-	set, problems, err := store.ReadColumns(dir, "campaigns", []string{"cell_id", "user", "profile", "stretch"})
+	set, problems, err := store.ReadColumns(dir, table.Campaigns, []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.CampaignStretch})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading campaigns: %w", err)
 	}
@@ -270,7 +248,7 @@ func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Probl
 	}
 	for _, c := range set.Columns {
 		want := store.TypeString
-		if c.Name == "stretch" {
+		if c.Name == table.CampaignStretch {
 			want = store.TypeFloat64
 		}
 		if c.Type != want {

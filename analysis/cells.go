@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // ErrNoCells is returned by ReadCells when the results directory holds no
@@ -70,7 +71,7 @@ func comparePairKeys(a, b PairKey) int {
 
 // cellColumns are the identifying columns of the cells table that the
 // analysis reads, before the metrics.
-var cellColumns = []string{"cell_id", "workload", "generator", "instance", "load", "platform", "policy", "status", "error"}
+var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.Instance, table.Load, table.Platform, table.Policy, table.Status, table.Error}
 
 // ReadCells reads the cells table of the results directory dir. Part files
 // that cannot be read are returned as problems and contribute no cells. It
@@ -82,12 +83,12 @@ var cellColumns = []string{"cell_id", "workload", "generator", "instance", "load
 // file has them, as in a run of a manifest with campaign workloads.
 func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	metrics := valueColumns(true)
-	set, problems, err := store.ReadColumns(dir, "cells", append(slices.Clone(cellColumns), columnNames(metrics)...))
+	set, problems, err := store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	if err != nil {
 		// A run without campaign workloads has no campaign columns; any
 		// other problem shows again without them.
 		metrics = valueColumns(false)
-		set, problems, err = store.ReadColumns(dir, "cells", append(slices.Clone(cellColumns), columnNames(metrics)...))
+		set, problems, err = store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading cells: %w", err)
@@ -111,11 +112,11 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 		}
 		return c.Strings
 	}
-	ids, workloads, generators := str("cell_id"), str("workload"), str("generator")
-	platforms, policies, statuses, errorTexts := str("platform"), str("policy"), str("status"), str("error")
-	instances, err := col("instance", store.TypeInt64)
+	ids, workloads, generators := str(table.CellID), str(table.Workload), str(table.Generator)
+	platforms, policies, statuses, errorTexts := str(table.Platform), str(table.Policy), str(table.Status), str(table.Error)
+	instances, err := col(table.Instance, store.TypeInt64)
 	columnErr = cmp.Or(columnErr, err)
-	loads, err := col("load", store.TypeFloat64)
+	loads, err := col(table.Load, store.TypeFloat64)
 	columnErr = cmp.Or(columnErr, err)
 	metricData := make([]*store.ColumnData, len(metrics))
 	for i, m := range metrics {
@@ -142,8 +143,8 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 			Values: make([]float64, len(metrics)),
 		}
 		switch statuses[r] {
-		case "ok":
-		case "failed":
+		case table.StatusOK:
+		case table.StatusFailed:
 			c.Failed = true
 		default:
 			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status %q; want ok or failed", dir, c.ID, statuses[r])
@@ -164,7 +165,28 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
 		c.Campaign = campaigns >= 0 && !metricData[campaigns].IsNull(r)
 	}
-	return cells, problems, nil
+	return oneRowPerCell(cells), problems, nil
+}
+
+// oneRowPerCell keeps one row per cell id, in first-read order. An ok row
+// wins over failed ones: `sweep run --retry-failed` appends the retried
+// cell's ok row and leaves its old failed row in an older part file. Of
+// several rows with the same status the first is kept: a cell written
+// twice (a requeued shard) has the same numbers in both, by determinism.
+func oneRowPerCell(cells []Cell) []Cell {
+	at := make(map[string]int, len(cells))
+	out := cells[:0]
+	for _, c := range cells {
+		i, seen := at[c.ID]
+		switch {
+		case !seen:
+			at[c.ID] = len(out)
+			out = append(out, c)
+		case out[i].Failed && !c.Failed:
+			out[i] = c
+		}
+	}
+	return out
 }
 
 // A Group is the successful cells that share a pair key, one per policy.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // DecileCount is the number of volume classes of Fig. 7 of seed 004.
@@ -74,14 +75,14 @@ func cellDeciles(job, volume []int64, slr []float64) [DecileCount]decileStats {
 // pairing, per load and policy (policies in the given order). It returns
 // nil when the run recorded no job rows.
 func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []store.Problem, error) {
-	parts, problems, err := store.ListParts(dir, "jobs")
+	parts, problems, err := store.ListParts(dir, table.Jobs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading jobs: %w", err)
 	}
 	if len(parts) == 0 {
 		return nil, problems, nil
 	}
-	set, problems, err := store.ReadColumns(dir, "jobs", []string{"cell_id", "job", "volume", "slr"})
+	set, problems, err := store.ReadColumns(dir, table.Jobs, []string{table.CellID, table.Job, table.JobVolume, table.JobSLR})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading jobs: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/platform"
 )
 
 // paperInstance compiles instance 0 of a Table 2 preset on burkimsher2013
@@ -20,7 +21,7 @@ func paperInstance(b *testing.B, preset string, load float64) *engine.Instance {
 	if err != nil {
 		b.Fatal(err)
 	}
-	platform := engine.Burkimsher2013()
+	platform := platform.Burkimsher2013()
 	if err := gen.SetArrivals(w, platform.TotalCores(), load); err != nil {
 		b.Fatal(err)
 	}

@@ -2,8 +2,12 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
+
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // DelayFormula names how the network delay of an edge follows from its
@@ -81,7 +85,7 @@ func (d delayRule) ticks(exec int64) int64 {
 // upward ranks and critical paths computed once. It is immutable, so every
 // load and policy of a workload instance can simulate it concurrently.
 type Instance struct {
-	Platform *Platform
+	Platform *platform.Platform
 	Network  Network
 
 	JobIDs    []string
@@ -139,13 +143,13 @@ func (in *Instance) Arrivals() []int64 { return in.arrival }
 
 // Compile checks a workload against a platform and network and returns
 // the instance that Simulate runs. Errors name the job, task and field.
-func Compile(w *Workload, p *Platform, net Network) (*Instance, error) {
+func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance, error) {
 	rule, err := net.rule()
 	if err != nil {
 		return nil, err
 	}
 	if len(w.Jobs) == 0 {
-		return nil, &WorkloadError{Job: -1, Task: -1, Field: "jobs", Msg: "no jobs; want at least one"}
+		return nil, &workload.Error{Job: -1, Task: -1, Field: "jobs", Msg: "no jobs; want at least one"}
 	}
 	in := &Instance{Platform: p, Network: net}
 	kindIndex := map[string]int32{}
@@ -189,7 +193,7 @@ func Compile(w *Workload, p *Platform, net Network) (*Instance, error) {
 		if in.arrival != nil {
 			in.arrival[ji] = *j.Arrival
 		}
-		preds, err := taskOrder(j, ji)
+		preds, err := j.Predecessors(ji)
 		if err != nil {
 			return nil, err
 		}
@@ -198,11 +202,11 @@ func Compile(w *Workload, p *Platform, net Network) (*Instance, error) {
 			t := &j.Tasks[ti]
 			k, ok := kindIndex[t.KindOrDefault()]
 			if !ok {
-				return nil, &WorkloadError{Job: ji, JobID: j.ID, Task: ti, TaskID: t.ID, Field: "kind",
+				return nil, &workload.Error{Job: ji, JobID: j.ID, Task: ti, TaskID: t.ID, Field: "kind",
 					Msg: fmt.Sprintf("%q is not a kind of platform %s; valid kinds: %s", t.KindOrDefault(), p.Name, strings.Join(in.kinds, ", "))}
 			}
 			if int32(t.Cores) > in.kindMaxCores[k] {
-				return nil, &WorkloadError{Job: ji, JobID: j.ID, Task: ti, TaskID: t.ID, Field: "cores",
+				return nil, &workload.Error{Job: ji, JobID: j.ID, Task: ti, TaskID: t.ID, Field: "cores",
 					Msg: fmt.Sprintf("%d cores is wider than every %s cluster of platform %s (widest: %d cores)", t.Cores, in.kinds[k], p.Name, in.kindMaxCores[k])}
 			}
 			in.TaskIDs = append(in.TaskIDs, t.ID)
@@ -226,8 +230,19 @@ func Compile(w *Workload, p *Platform, net Network) (*Instance, error) {
 	in.jobFirst[len(w.Jobs)] = int32(len(in.TaskIDs))
 	in.buildSuccessors()
 	in.delayOut = make([]int64, nTasks)
+	// workload.Validate bounds arrivals plus execs by MaxTicks; delays add
+	// at most one per task to any chain, so their sum must fit the rest.
+	var delays int64
 	for g := range in.exec {
-		in.delayOut[g] = rule.ticks(in.exec[g])
+		d := rule.ticks(in.exec[g])
+		if d > math.MaxInt64-workload.MaxTicks-delays {
+			j := in.taskJob[g]
+			ti := g - int(in.jobFirst[j])
+			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: "exec",
+				Msg: fmt.Sprintf("%d: with network delays of ceil(exec x %s) the schedule's ticks could overflow 64 bits", in.exec[g], net.CCR)}
+		}
+		in.delayOut[g] = d
+		delays += d
 	}
 	in.computeRanks()
 	return in, nil

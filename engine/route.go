@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/sweep-sched/sweep/platform"
+
 // routeNode is a platform node as routing sees it: its children (nodes)
 // or its cluster, and the widest cluster of every kind below it.
 type routeNode struct {
@@ -17,8 +19,8 @@ type kindWidth struct {
 
 func buildRoutes(in *Instance) []routeNode {
 	var nodes []routeNode
-	var add func(n *Node) int32
-	add = func(n *Node) int32 {
+	var add func(n *platform.Node) int32
+	add = func(n *platform.Node) int32 {
 		id := int32(len(nodes))
 		nodes = append(nodes, routeNode{cluster: -1, maxCores: make([]int32, len(in.kinds))})
 		if n.Cluster >= 0 {

@@ -7,23 +7,26 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
 )
 
-func loadWorkload(t *testing.T, path string) *Workload {
+func loadWorkload(t *testing.T, path string) *workload.Workload {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := DecodeWorkload(f, path)
+	w, err := workload.Decode(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
 
-func simulate(t testing.TB, w *Workload, p *Platform, net Network, policy string, seed uint64) *Schedule {
+func simulate(t testing.TB, w *workload.Workload, p *platform.Platform, net Network, policy string, seed uint64) *Schedule {
 	t.Helper()
 	in, err := Compile(w, p, net)
 	if err != nil {
@@ -83,7 +86,7 @@ t=6 T5 T6 finish: T8 11/6 > T9 16/12: start T8 T9.`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy, func(t *testing.T) {
-			s := simulate(t, w, Single(3), DefaultNetwork(), tc.policy, 1)
+			s := simulate(t, w, platform.Single(3), DefaultNetwork(), tc.policy, 1)
 			checkSchedule(t, s, tc.policy)
 			if got := starts(s); got != tc.want {
 				t.Errorf("starts\n got %s\nwant %s\nderivation:%s", got, tc.want, tc.derivation)
@@ -93,7 +96,7 @@ t=6 T5 T6 finish: T8 11/6 > T9 16/12: start T8 T9.`},
 }
 
 func TestGrahamRanks(t *testing.T) {
-	in, err := Compile(loadWorkload(t, "testdata/graham.json"), Single(3), DefaultNetwork())
+	in, err := Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +117,8 @@ func at(t int64) *int64 { return &t }
 
 // smallGrid is burkimsher2013 in miniature: c1, c2, c3 of 4 Kind1 cores
 // and c4 of 4 Kind2 cores under one router.
-func smallGrid(t testing.TB) *Platform {
-	p, err := NewPlatform("small", []Cluster{{"c1", 4, "Kind1"}, {"c2", 4, "Kind1"}, {"c3", 4, "Kind1"}, {"c4", 4, "Kind2"}})
+func smallGrid(t testing.TB) *platform.Platform {
+	p, err := platform.New("small", []platform.Cluster{{Name: "c1", Cores: 4, Kind: "Kind1"}, {Name: "c2", Cores: 4, Kind: "Kind1"}, {Name: "c3", Cores: 4, Kind: "Kind1"}, {Name: "c4", Cores: 4, Kind: "Kind2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,15 +142,15 @@ func smallGrid(t testing.TB) *Platform {
 // With the fastgridsim formula the delay is ceil(2 x 0.8/0.2) = 8: T2
 // starts at 16 and CP(J5) = 2 + 8 + 10 = 20.
 func TestRoutingAndDelays(t *testing.T) {
-	k1 := func(id string, exec int64, cores int, after ...string) Task {
-		return Task{ID: id, ExecTicks: exec, Cores: cores, Kind: "Kind1", After: after}
+	k1 := func(id string, exec int64, cores int, after ...string) workload.Task {
+		return workload.Task{ID: id, ExecTicks: exec, Cores: cores, Kind: "Kind1", After: after}
 	}
-	w := &Workload{Jobs: []Job{
-		{ID: "J1", Arrival: at(0), Tasks: []Task{k1("T1", 10, 4)}},
-		{ID: "J2", Arrival: at(0), Tasks: []Task{k1("T1", 10, 2)}},
-		{ID: "J3", Arrival: at(1), Tasks: []Task{k1("T1", 5, 4)}},
-		{ID: "J4", Arrival: at(2), Tasks: []Task{k1("T1", 1, 1)}},
-		{ID: "J5", Arrival: at(3), Tasks: []Task{
+	w := &workload.Workload{Jobs: []workload.Job{
+		{ID: "J1", Arrival: at(0), Tasks: []workload.Task{k1("T1", 10, 4)}},
+		{ID: "J2", Arrival: at(0), Tasks: []workload.Task{k1("T1", 10, 2)}},
+		{ID: "J3", Arrival: at(1), Tasks: []workload.Task{k1("T1", 5, 4)}},
+		{ID: "J4", Arrival: at(2), Tasks: []workload.Task{k1("T1", 1, 1)}},
+		{ID: "J5", Arrival: at(3), Tasks: []workload.Task{
 			k1("T1", 2, 1),
 			{ID: "T2", ExecTicks: 10, Cores: 1, Kind: "Kind2", After: []string{"T1"}},
 			k1("T3", 1, 1, "T1"),
@@ -188,17 +191,17 @@ func TestRoutingAndDelays(t *testing.T) {
 //
 // fifo-task would start J1.T1 and J1.T2 at 0 and J3 only at 10.
 func TestFairShare(t *testing.T) {
-	task := func(id string, exec int64) Task { return Task{ID: id, ExecTicks: exec, Cores: 1} }
-	w := &Workload{Jobs: []Job{
-		{ID: "J1", Arrival: at(0), Share: "u1", Tasks: []Task{task("T1", 10), task("T2", 10)}},
-		{ID: "J2", Arrival: at(0), Share: "u1", Tasks: []Task{task("T1", 10)}},
-		{ID: "J3", Arrival: at(0), Share: "u2", Tasks: []Task{task("T1", 5)}},
+	task := func(id string, exec int64) workload.Task { return workload.Task{ID: id, ExecTicks: exec, Cores: 1} }
+	w := &workload.Workload{Jobs: []workload.Job{
+		{ID: "J1", Arrival: at(0), Share: "u1", Tasks: []workload.Task{task("T1", 10), task("T2", 10)}},
+		{ID: "J2", Arrival: at(0), Share: "u1", Tasks: []workload.Task{task("T1", 10)}},
+		{ID: "J3", Arrival: at(0), Share: "u2", Tasks: []workload.Task{task("T1", 5)}},
 	}}
 	for _, tc := range []struct{ policy, want string }{
 		{"fairshare", "T1@0 T2@5 T1@10 T1@0"},
 		{"fifo-task", "T1@0 T2@0 T1@10 T1@10"},
 	} {
-		s := simulate(t, w, Single(2), DefaultNetwork(), tc.policy, 1)
+		s := simulate(t, w, platform.Single(2), DefaultNetwork(), tc.policy, 1)
 		checkSchedule(t, s, tc.policy)
 		if got := starts(s); got != tc.want {
 			t.Errorf("%s: starts %s, want %s", tc.policy, got, tc.want)
@@ -209,14 +212,14 @@ func TestFairShare(t *testing.T) {
 // randomWorkload builds jobs of 1-8 tasks with forward edges (p = 0.35),
 // random kinds, widths and arrivals: small enough for the validator,
 // dense enough to queue.
-func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int64) *Workload {
+func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int64) *workload.Workload {
 	r := rand.New(rand.NewPCG(seed, 7))
-	w := &Workload{}
+	w := &workload.Workload{}
 	for j := 0; j < jobs; j++ {
-		job := Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: fmt.Sprintf("u%d", r.IntN(5)+1)}
+		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: fmt.Sprintf("u%d", r.IntN(5)+1)}
 		n := 1 + r.IntN(8)
 		for i := 0; i < n; i++ {
-			task := Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1 + r.Int64N(maxExec), Cores: cores[r.IntN(len(cores))], Kind: "Kind1"}
+			task := workload.Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1 + r.Int64N(maxExec), Cores: cores[r.IntN(len(cores))], Kind: "Kind1"}
 			if r.Float64() < 0.2 {
 				task.Kind = "Kind2"
 			}
@@ -241,14 +244,14 @@ func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int6
 func TestRandomWorkloadsValid(t *testing.T) {
 	cases := []struct {
 		name     string
-		platform *Platform
+		platform *platform.Platform
 		jobs     int
 		maxExec  int64
 		cores    []int
 		span     int64
 	}{
 		{"small-grid", smallGrid(t), 60, 20, []int{1, 2, 3, 4}, 80},
-		{"burkimsher2013", Burkimsher2013(), 400, 300, []int{1, 5, 10, 15, 20}, 300},
+		{"burkimsher2013", platform.Burkimsher2013(), 400, 300, []int{1, 5, 10, 15, 20}, 300},
 	}
 	for _, tc := range cases {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -283,13 +286,13 @@ func TestDeterministic(t *testing.T) {
 // it starts at 6 although cores are free from 1; T3 after T1 (exec 2) is
 // released at 1 + 1 = 2 but waits for T1 until 3.
 func TestRelease(t *testing.T) {
-	w := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(1), Tasks: []Task{
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(1), Tasks: []workload.Task{
 		{ID: "T1", ExecTicks: 2, Cores: 1},
 		{ID: "T2", ExecTicks: 1, Cores: 1, ReleaseTicks: 5},
 		{ID: "T3", ExecTicks: 1, Cores: 1, ReleaseTicks: 1, After: []string{"T1"}},
 	}}}}
 	for _, policy := range Policies() {
-		s := simulate(t, w, Single(4), DefaultNetwork(), policy, 1)
+		s := simulate(t, w, platform.Single(4), DefaultNetwork(), policy, 1)
 		checkSchedule(t, s, policy)
 		if got, want := starts(s), "T1@1 T2@6 T3@3"; got != want {
 			t.Errorf("%s: starts %s, want %s", policy, got, want)
@@ -298,63 +301,27 @@ func TestRelease(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	tests := []struct {
-		name, json, want string
-	}{
-		{"malformed", `{"jobs": [`, "malformed JSON"},
-		{"unknown field", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "nodes": 2}]}]}`, `unknown field "nodes"`},
-		{"zero exec", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 0, "cores": 1}]}]}`, `job 0 ("J1") task 0 ("T1") field "exec": 0; want an execution time >= 1 tick`},
-		{"negative exec", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": -3, "cores": 1}]}]}`, `field "exec": -3`},
-		{"dangling after", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "after": ["T7"]}]}]}`, `field "after": names "T7", which is not a task of this job`},
-		{"cycle", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "after": ["T2"]}, {"id": "T2", "exec": 1, "cores": 1, "after": ["T1"]}]}]}`, "dependency cycle"},
-		{"duplicate task", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1}, {"id": "T1", "exec": 1, "cores": 1}]}]}`, "duplicate of task 0"},
-		{"wrong type", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": "ten", "cores": 1}]}]}`, `field "jobs.tasks.exec"`},
-	}
-	for _, tc := range tests {
-		_, err := DecodeWorkload(strings.NewReader(tc.json), "w.json")
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "w.json") {
-			t.Errorf("%s: error %v, want one naming w.json and containing %q", tc.name, err, tc.want)
-		}
-	}
-	wide := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 1, Cores: 5, Kind: "Kind2"}}}}}
+	wide := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 1, Cores: 5, Kind: "Kind2"}}}}}
 	_, err := Compile(wide, smallGrid(t), DefaultNetwork())
 	if err == nil || !strings.Contains(err.Error(), `5 cores is wider than every Kind2 cluster of platform small (widest: 4 cores)`) {
 		t.Errorf("wide task: %v", err)
 	}
-	alien := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 1, Cores: 1, Kind: "GPU"}}}}}
+	alien := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 1, Cores: 1, Kind: "GPU"}}}}}
 	_, err = Compile(alien, smallGrid(t), DefaultNetwork())
 	if err == nil || !strings.Contains(err.Error(), `"GPU" is not a kind of platform small; valid kinds: Kind1, Kind2`) {
 		t.Errorf("unknown kind: %v", err)
 	}
-	in, _ := Compile(loadWorkload(t, "testdata/graham.json"), Single(3), DefaultNetwork())
+	// Two tasks of 2^61 ticks fit the horizon, but with CCR 2 their
+	// delays (2^62 each) could push a chain's ticks past 2^63.
+	huge := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{
+		{ID: "T1", ExecTicks: 1 << 61, Cores: 1}, {ID: "T2", ExecTicks: 1 << 61, Cores: 1, After: []string{"T1"}}}}}}
+	_, err = Compile(huge, smallGrid(t), Network{CCR: "2", Delay: DelayCCR})
+	if err == nil || !strings.Contains(err.Error(), `job 0 ("J1") task 0 ("T1") field "exec": 2305843009213693952: with network delays of ceil(exec x 2)`) {
+		t.Errorf("delay overflow: %v", err)
+	}
+	in, _ := Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), DefaultNetwork())
 	if _, err := Simulate(context.Background(), in, Options{Policy: "edf"}); err == nil || !strings.Contains(err.Error(), `unknown policy "edf"; valid policies: [random fifo-task`) {
 		t.Errorf("unknown policy: %v", err)
-	}
-}
-
-func TestParsePlatform(t *testing.T) {
-	p, err := ParsePlatform("burkimsher2013")
-	if err != nil || p.TotalCores() != 4000 || len(p.Clusters) != 4 || p.Clusters[3].Kind != "Kind2" {
-		t.Fatalf("burkimsher2013: %+v %v", p, err)
-	}
-	if p, err := ParsePlatform("single:7"); err != nil || p.TotalCores() != 7 {
-		t.Fatalf("single:7: %v %v", p, err)
-	}
-	for spec, want := range map[string]string{
-		"single:0":          "want single:N with N a whole number of cores >= 1",
-		"nosuch.yaml":       "not a preset (burkimsher2013, single:N) and no such file",
-		"testdata/bad.yaml": `line 4: field nodes not found`,
-	} {
-		if _, err := ParsePlatform(spec); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", spec, err, want)
-		}
-	}
-	p, err = ParsePlatform("testdata/tree.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := p.TotalCores(); got != 14 || p.Clusters[2].Name != "e2" || p.Root.Children[1].Name != "east" {
-		t.Errorf("tree.yaml: %d cores, clusters %+v", got, p.Clusters)
 	}
 }
 
@@ -380,8 +347,8 @@ func (o *holdOrder) NextWake(now int64) (int64, bool) {
 // although nothing else happens then (the job arrives at 0 and no task
 // runs before 7).
 func TestWaker(t *testing.T) {
-	w := &Workload{Jobs: []Job{{ID: "J1", Arrival: at(0), Tasks: []Task{{ID: "T1", ExecTicks: 2, Cores: 1}}}}}
-	in, err := Compile(w, Single(1), DefaultNetwork())
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 2, Cores: 1}}}}}
+	in, err := Compile(w, platform.Single(1), DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // Arrivals returns the arrival tick of each job for load ratio load on a
@@ -75,7 +75,7 @@ func loadRatio(load float64) (num, den uint64, err error) {
 
 // SetArrivals sets every job's arrival for load ratio load on a platform of
 // platformCores cores (see Arrivals), from the jobs' volumes.
-func SetArrivals(w *engine.Workload, platformCores int, load float64) error {
+func SetArrivals(w *workload.Workload, platformCores int, load float64) error {
 	volumes := make([]int64, len(w.Jobs))
 	for i := range w.Jobs {
 		volumes[i] = w.Jobs[i].Volume()

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // Task kinds (architectures).
@@ -52,7 +52,7 @@ func InstanceSeed(root uint64, canonicalParams string, instance int) [2]uint64 {
 // The draws, in order: all job sizes; then per job its shape (task count,
 // edges, or block widths and lengths), its split into task execution
 // times, each task's cores and kind, and the job's share.
-func Generate(p Params, rootSeed uint64, instance int) (*engine.Workload, error) {
+func Generate(p Params, rootSeed uint64, instance int) (*workload.Workload, error) {
 	if instance < 0 {
 		return nil, fmt.Errorf("generate %s: instance %d: want >= 0", p.preset, instance)
 	}
@@ -67,7 +67,7 @@ func Generate(p Params, rootSeed uint64, instance int) (*engine.Workload, error)
 		return nil, fmt.Errorf("generate %s instance %d: %w", p.preset, instance, err)
 	}
 	b := newBuilder(c)
-	w := &engine.Workload{Jobs: make([]engine.Job, len(sizes))}
+	w := &workload.Workload{Jobs: make([]workload.Job, len(sizes))}
 	for k, size := range sizes {
 		if err := b.job(rng, &w.Jobs[k], k, size); err != nil {
 			return nil, fmt.Errorf("generate %s instance %d: %w", p.preset, instance, err)
@@ -124,13 +124,13 @@ func newBuilder(c *config) *builder {
 func (r intRange) draw(rng *rand.Rand) int { return r.Min + rng.IntN(r.Max-r.Min+1) }
 
 // job fills j, the job at position k, of size ticks.
-func (b *builder) job(rng *rand.Rand, j *engine.Job, k int, size int64) error {
+func (b *builder) job(rng *rand.Rand, j *workload.Job, k int, size int64) error {
 	c := b.cfg
 	j.ID = "J" + strconv.Itoa(k+1)
 	var err error
 	switch c.shape {
 	case shapeIndependent:
-		j.Tasks = []engine.Task{{ID: b.taskIDs[0], ExecTicks: size}}
+		j.Tasks = []workload.Task{{ID: b.taskIDs[0], ExecTicks: size}}
 	case shapeProbabilistic:
 		err = b.probabilistic(rng, j, size)
 	case shapeFan:
@@ -165,13 +165,13 @@ func tooSmall(size int64, tasks int) error {
 // probabilistic draws a task count, makes each earlier task a predecessor
 // with probability dep-prob (task i before task j in a fixed order, so
 // the graph is acyclic) and splits size by uniform weights.
-func (b *builder) probabilistic(rng *rand.Rand, j *engine.Job, size int64) error {
+func (b *builder) probabilistic(rng *rand.Rand, j *workload.Job, size int64) error {
 	c := b.cfg
 	n := c.tasks.draw(rng)
 	if size < int64(n) {
 		return tooSmall(size, n)
 	}
-	j.Tasks = make([]engine.Task, n)
+	j.Tasks = make([]workload.Task, n)
 	after := make([]string, 0, n*(n-1)/2)
 	for i := range j.Tasks {
 		start := len(after)
@@ -195,7 +195,7 @@ func (b *builder) probabilistic(rng *rand.Rand, j *engine.Job, size int64) error
 
 // split sets the tasks' execution times: one tick each plus shares of the
 // rest of size in proportion to b.weights.
-func (b *builder) split(tasks []engine.Task, size int64) {
+func (b *builder) split(tasks []workload.Task, size int64) {
 	b.parts = b.parts[:0]
 	for range tasks {
 		b.parts = append(b.parts, 1)
@@ -213,7 +213,7 @@ func (b *builder) split(tasks []engine.Task, size int64) {
 //
 // Within a block the tasks are: the fan-out task, then the chains level by
 // level (level l of chain c at 1 + l*width + c), then the fan-in task.
-func (b *builder) fans(rng *rand.Rand, j *engine.Job, size int64) error {
+func (b *builder) fans(rng *rand.Rand, j *workload.Job, size int64) error {
 	n, edges := 0, len(b.blocks)-1
 	for i := range b.blocks {
 		bl := &b.blocks[i]
@@ -236,7 +236,7 @@ func (b *builder) fans(rng *rand.Rand, j *engine.Job, size int64) error {
 			b.blocks[i].ticks = b.parts[i]
 		}
 	}
-	j.Tasks = make([]engine.Task, n)
+	j.Tasks = make([]workload.Task, n)
 	after := make([]string, 0, edges)
 	ids := b.taskIDs
 	// link appends predecessors and returns them as a capacity-limited slice.

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // generate builds one instance of a preset with overrides, failing the test
 // on error.
-func generate(t *testing.T, preset string, instance int, settings ...string) (*engine.Workload, Params) {
+func generate(t *testing.T, preset string, instance int, settings ...string) (*workload.Workload, Params) {
 	t.Helper()
 	p, err := Lookup(preset)
 	if err != nil {
@@ -95,7 +95,7 @@ func TestPresetsAtTable2Scale(t *testing.T) {
 // fan-out after the previous fan-in, with widths and lengths within the
 // ranges and between minBlocks and maxBlocks blocks. A path (width 1) can
 // be cut into blocks several ways, so it searches all lengths.
-func matchFanBlocks(tasks []engine.Task, s int, width, length intRange, minBlocks, maxBlocks int) bool {
+func matchFanBlocks(tasks []workload.Task, s int, width, length intRange, minBlocks, maxBlocks int) bool {
 	if s == len(tasks) {
 		return minBlocks <= 0
 	}
@@ -275,7 +275,7 @@ func TestTaskAttributeFrequencies(t *testing.T) {
 	}
 }
 
-func encode(t *testing.T, w *engine.Workload) []byte {
+func encode(t *testing.T, w *workload.Workload) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := w.Encode(&b); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // TestCampaignWorkloads runs synthetic campaign instances and a trace
@@ -13,7 +14,6 @@ import (
 // exactly the campaigns the cells count, and the same numbers with -j 1
 // and -j 2.
 func TestCampaignWorkloads(t *testing.T) {
-	needTrace(t)
 	m, err := LoadManifest("testdata/campaigns.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func TestCampaignWorkloads(t *testing.T) {
 	}
 	var want int64
 	for i := 0; i < cells.Rows; i++ {
-		if cells.Column("status").Strings[i] != StatusOK || !cells.Column("load").IsNull(i) || cells.Column("campaign_stretch_mean").IsNull(i) {
+		if cells.Column("status").Strings[i] != table.StatusOK || !cells.Column("load").IsNull(i) || cells.Column("campaign_stretch_mean").IsNull(i) {
 			t.Fatalf("cell %d: status %s, load null %v", i, cells.Column("status").Strings[i], cells.Column("load").IsNull(i))
 		}
 		want += cells.Column("campaigns").Int64s[i]
@@ -61,18 +61,7 @@ func TestCampaignWorkloads(t *testing.T) {
 	}
 }
 
-// needTrace skips a test whose manifest replays the shared LPC-EGEE log
-// when the log is absent.
-func needTrace(t *testing.T) {
-	t.Helper()
-	const trace = "../../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz"
-	if _, err := os.Stat(trace); err != nil {
-		t.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this", trace)
-	}
-}
-
 func TestCampaignManifestErrors(t *testing.T) {
-	needTrace(t)
 	base, err := os.ReadFile("testdata/campaigns.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +71,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
 		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to DAG workloads"},
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
-		{"missing trace", "LPC-EGEE-2004-1.2-cln.swf.gz", "nosuch.swf", "trace: open "},
+		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
 		{"job order", "platform: single:8", "platform: single:8\ncampaign: {job-order: edf}", `line 7: campaign: job-order "edf"; want spt, lpt or fifo`},
 		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of alone, bound`},
@@ -96,6 +85,51 @@ func TestCampaignManifestErrors(t *testing.T) {
 		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestTraceReport: what the SWF reader drops, filters, repairs and notes in
+// a trace workload is shown by plan and kept in every part file's
+// metadata. tiny.swf has 10 comment lines and 21 job lines; the window
+// (Dec 6 2004, Europe/Paris) filters the 2 jobs of Dec 7; job 5 runs 0 s
+// (dropped), job 7's allocated processors come from its request
+// (repaired), job 9's wait is unknown and job 12 is submitted before job
+// 11 (noted): 18 jobs remain.
+func TestTraceReport(t *testing.T) {
+	m, err := LoadManifest("testdata/campaigns.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	p, err := m.Plan(out, Shard{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	p.Write(&b)
+	want := []string{
+		"trace     workload head: ../gen/swf/testdata/tiny.swf: 31 lines = 18 jobs + 1 dropped + 2 filtered + 10 comment + 0 blank",
+		"1      dropped   run time 0",
+		"2      filtered  submit time outside the window",
+		"1      repaired  allocated processors -1 or 0: requested used",
+		"1      noted     wait time -1 (campaigns take 0)",
+		"1      noted     submit time below an earlier job's",
+	}
+	for _, w := range want {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("plan lacks %q:\n%s", w, b.String())
+		}
+	}
+	m.Policies = []string{"log"}
+	mustRun(t, m, RunOptions{Out: out, Jobs: 1})
+	parts, _, err := store.ListParts(out, table.Cells)
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("no cells parts: %v", err)
+	}
+	for _, part := range parts {
+		if got := part.Metadata["sweep.trace_report.head"]; !strings.Contains(got, want[0][len("trace     workload head: "):]) {
+			t.Errorf("%s: metadata sweep.trace_report.head = %q", part.Path, got)
 		}
 	}
 }

@@ -75,8 +75,8 @@ func (m *Manifest) Cells() []Cell {
 						}
 						model := net.CCR + " " + string(net.Delay)
 						if m.sources[wi].campaigns {
-							o := m.campaignOptions()
-							model = "job-order=" + o.JobOrder + " stretch-base=" + o.StretchBase + " hold=" + o.Hold
+							o := m.campaignSettings()
+							model = "job-order=" + o.schedule.JobOrder + " stretch-base=" + o.stretchBase + " hold=" + o.schedule.Hold
 						}
 						meaning := strings.Join([]string{
 							"sweep-cell", ModelVersion, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/platform"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -40,7 +42,7 @@ type Manifest struct {
 	Expect     analysis.Expectations `yaml:"expect"`
 
 	path     string // the file it came from
-	platform map[string]*engine.Platform
+	platform map[string]*platform.Platform
 	sources  []*source // per workload spec
 	lines    map[string]int
 }
@@ -67,14 +69,24 @@ type CampaignSpec struct {
 	Hold string `yaml:"hold"`
 }
 
-// campaignOptions returns the campaign choices with defaults filled in, so
+// campaignSettings are a manifest's campaign choices: how to schedule
+// (engine/campaign) and how to measure stretch (analysis).
+type campaignSettings struct {
+	schedule    campaign.Options
+	stretchBase string
+}
+
+// campaignSettings returns the campaign choices with defaults filled in, so
 // that leaving a key out and writing its default give the same cells.
-func (m *Manifest) campaignOptions() campaign.Options {
-	o := campaign.Options{JobOrder: campaign.JobOrderSPT, StretchBase: campaign.StretchBaseAlone, Hold: campaign.HoldVirtualStart}
+func (m *Manifest) campaignSettings() campaignSettings {
+	o := campaignSettings{
+		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
+		stretchBase: analysis.StretchBaseAlone,
+	}
 	if c := m.Campaign; c != nil {
-		o.JobOrder = cmp.Or(c.JobOrder, o.JobOrder)
-		o.StretchBase = cmp.Or(c.StretchBase, o.StretchBase)
-		o.Hold = cmp.Or(c.Hold, o.Hold)
+		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
+		o.stretchBase = cmp.Or(c.StretchBase, o.stretchBase)
+		o.schedule.Hold = cmp.Or(c.Hold, o.schedule.Hold)
 	}
 	return o
 }
@@ -196,10 +208,23 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	return nil
 }
 
+// The manifest is checked in four steps, each relying on the ones before:
+// normalise fills in what may be left out, validate checks the fields on
+// their own, resolve turns names into platforms and workload sources
+// (reading files relative to the manifest), and crossCheck checks what
+// depends on the sources.
 func (m *Manifest) validate() error {
-	if !experimentName.MatchString(m.Experiment) {
-		return fmt.Errorf("%s: %q; want a name of letters, digits, '.', '_' or '-' (it names results/<experiment>/)", m.at("experiment"), m.Experiment)
+	for _, step := range []func() error{m.normalise, m.checkFields, m.resolve, m.crossCheck} {
+		if err := step(); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// normalise fills in what a manifest may leave out: platforms from
+// platform, and each workload's label.
+func (m *Manifest) normalise() error {
 	if m.Platform != "" && len(m.Platforms) > 0 {
 		return fmt.Errorf("%s: give either platform or platforms, not both", m.at("platforms"))
 	}
@@ -207,19 +232,29 @@ func (m *Manifest) validate() error {
 		m.Platforms = []string{m.Platform}
 		m.Platform = ""
 	}
-	if len(m.Platforms) == 0 {
-		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(engine.Presets(), ", "))
+	for i := range m.Workloads {
+		w := &m.Workloads[i]
+		if w.Label != "" {
+			continue
+		}
+		switch {
+		case w.Trace != "":
+			w.Label = strings.SplitN(filepath.Base(w.Trace), ".", 2)[0]
+		default:
+			w.Label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
+		}
 	}
-	m.platform = map[string]*engine.Platform{}
-	for _, spec := range m.Platforms {
-		if _, dup := m.platform[spec]; dup {
-			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
-		}
-		p, err := engine.ParsePlatform(m.resolve(spec))
-		if err != nil {
-			return fmt.Errorf("%s: %w", m.at("platform"), err)
-		}
-		m.platform[spec] = p
+	return nil
+}
+
+// checkFields checks each field on its own: names, counts, lists without
+// duplicates, known policies and options.
+func (m *Manifest) checkFields() error {
+	if !experimentName.MatchString(m.Experiment) {
+		return fmt.Errorf("%s: %q; want a name of letters, digits, '.', '_' or '-' (it names results/<experiment>/)", m.at("experiment"), m.Experiment)
+	}
+	if len(m.Platforms) == 0 {
+		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))
 	}
 	if _, err := m.network(); err != nil {
 		return fmt.Errorf("%s: %w", m.at("network"), err)
@@ -228,8 +263,8 @@ func (m *Manifest) validate() error {
 		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
 			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
 		}
-		if c.StretchBase != "" && !slices.Contains(campaign.StretchBases(), c.StretchBase) {
-			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(campaign.StretchBases(), ", "))
+		if c.StretchBase != "" && !slices.Contains(analysis.StretchBases(), c.StretchBase) {
+			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(analysis.StretchBases(), ", "))
 		}
 		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
@@ -237,47 +272,6 @@ func (m *Manifest) validate() error {
 	}
 	if len(m.Workloads) == 0 {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
-	}
-	labels := map[string]int{}
-	dagWorkloads := false
-	for i := range m.Workloads {
-		w := &m.Workloads[i]
-		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
-		src, err := newSource(w, filepath.Dir(m.path))
-		if err != nil {
-			return fmt.Errorf("%s: %w", where, err)
-		}
-		if w.Instances < 1 {
-			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
-		}
-		m.sources = append(m.sources, src)
-		dagWorkloads = dagWorkloads || !src.campaigns
-		if src.campaigns {
-			for _, name := range m.Platforms {
-				if len(m.platform[name].Clusters) != 1 {
-					return fmt.Errorf("%s: campaign workloads run on identical processors: want a one-cluster platform such as single:64, not %s", where, name)
-				}
-			}
-		}
-		if w.Label == "" {
-			if w.Trace != "" {
-				w.Label = strings.SplitN(filepath.Base(w.Trace), ".", 2)[0]
-			} else {
-				w.Label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
-			}
-		}
-		if prev, dup := labels[w.Label]; dup {
-			return fmt.Errorf("%s: label %q is also workloads[%d]'s; give each workload a distinct label", where, w.Label, prev)
-		}
-		labels[w.Label] = i
-	}
-	if !dagWorkloads && len(m.Loads) > 0 {
-		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, so leave loads out", m.at("loads"))
-	}
-	if !dagWorkloads {
-		m.Loads = nil
-	} else if len(m.Loads) == 0 {
-		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
 	}
 	seenLoad := map[float64]bool{}
 	for _, l := range m.Loads {
@@ -308,6 +302,13 @@ func (m *Manifest) validate() error {
 	if err := m.Analysis.WithDefaults().Validate(); err != nil {
 		return fmt.Errorf("%s: %w", m.at("analysis"), err)
 	}
+	labels := map[string]int{}
+	for i, w := range m.Workloads {
+		if prev, dup := labels[w.Label]; dup {
+			return fmt.Errorf("line %d: workloads[%d]: label %q is also workloads[%d]'s; give each workload a distinct label", w.line, i, w.Label, prev)
+		}
+		labels[w.Label] = i
+	}
 	for i, x := range m.Exclude {
 		if x == (Exclusion{}) {
 			return fmt.Errorf("%s[%d]: empty; name at least one of workload, platform, policy, load", m.at("exclude"), i)
@@ -323,9 +324,64 @@ func (m *Manifest) validate() error {
 		if x.Load != 0 && !seenLoad[x.Load] {
 			return fmt.Errorf("%s[%d]: load %v is not in loads", m.at("exclude"), i, x.Load)
 		}
-		if x.Platform != "" && m.platform[x.Platform] == nil {
+		if x.Platform != "" && !slices.Contains(m.Platforms, x.Platform) {
 			return fmt.Errorf("%s[%d]: platform %q is not in platforms", m.at("exclude"), i, x.Platform)
 		}
+	}
+	return nil
+}
+
+// resolve reads what the manifest names: its platforms (presets or
+// files) and its workload sources (generators with their parameters, or
+// traces). Every relative path is taken from the manifest's folder.
+func (m *Manifest) resolve() error {
+	m.platform = map[string]*platform.Platform{}
+	for _, spec := range m.Platforms {
+		if _, dup := m.platform[spec]; dup {
+			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
+		}
+		p, err := platform.Parse(m.platformPath(spec))
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.at("platform"), err)
+		}
+		m.platform[spec] = p
+	}
+	for i := range m.Workloads {
+		w := &m.Workloads[i]
+		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
+		src, err := newSource(w, m.pathOf)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		if w.Instances < 1 {
+			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
+		}
+		m.sources = append(m.sources, src)
+	}
+	return nil
+}
+
+// crossCheck checks what depends on the sources: campaign workloads on
+// one-cluster platforms and without loads, DAG workloads with loads, and
+// every policy able to run every workload it is not excluded from.
+func (m *Manifest) crossCheck() error {
+	dagWorkloads := false
+	for i, src := range m.sources {
+		dagWorkloads = dagWorkloads || !src.campaigns
+		if !src.campaigns {
+			continue
+		}
+		for _, name := range m.Platforms {
+			if len(m.platform[name].Clusters) != 1 {
+				return fmt.Errorf("line %d: workloads[%d]: campaign workloads run on identical processors: want a one-cluster platform such as single:64, not %s", m.Workloads[i].line, i, name)
+			}
+		}
+	}
+	if !dagWorkloads && len(m.Loads) > 0 {
+		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, so leave loads out", m.at("loads"))
+	}
+	if dagWorkloads && len(m.Loads) == 0 {
+		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
 	}
 	for i, src := range m.sources {
 		for _, p := range m.Policies {
@@ -348,19 +404,24 @@ func (m *Manifest) excludedPair(workload, policy string) bool {
 	return false
 }
 
-// resolve makes a platform file path relative to the manifest's folder.
-func (m *Manifest) resolve(spec string) string {
-	if _, err := engine.ParsePlatform(spec); err == nil || m.path == "" || strings.HasPrefix(spec, "/") {
+// pathOf returns a path named in the manifest as the program sees it: an
+// absolute path as it is, a relative one taken from the manifest's folder
+// (whatever the working directory), the one rule for platform files and
+// traces.
+func (m *Manifest) pathOf(path string) string {
+	if filepath.IsAbs(path) || m.path == "" {
+		return path
+	}
+	return filepath.Join(filepath.Dir(m.path), path)
+}
+
+// platformPath returns a platform specification with a file path resolved
+// by pathOf; presets stay as they are.
+func (m *Manifest) platformPath(spec string) string {
+	if platform.IsPreset(spec) {
 		return spec
 	}
-	dir := m.path[:strings.LastIndexByte(m.path, '/')+1]
-	if dir == "" {
-		return spec
-	}
-	if _, err := os.Stat(dir + spec); err == nil {
-		return dir + spec
-	}
-	return spec
+	return m.pathOf(spec)
 }
 
 func (m *Manifest) network() (engine.Network, error) {

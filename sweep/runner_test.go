@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 func loadSmall(t *testing.T) *Manifest {
@@ -33,10 +36,10 @@ func mustRun(t *testing.T, m *Manifest, opts RunOptions) *Summary {
 	return sum
 }
 
-// table reads every column of a results table except wall_ms (a
+// tableRows reads every column of a results table except wall_ms (a
 // measurement, not a result) as one text line per row, sorted, with floats
 // written bit-exactly. It fails on a duplicate row key.
-func table(t *testing.T, dir, name string, key func(row []string) string) []string {
+func tableRows(t *testing.T, dir, name string, key func(row []string) string) []string {
 	t.Helper()
 	return tableOf(t, loadSmall(t), dir, name, key)
 }
@@ -45,7 +48,7 @@ func tableOf(t *testing.T, m *Manifest, dir, name string, key func(row []string)
 	t.Helper()
 	schema := m.CellsSchema()
 	if name == "jobs" {
-		schema = JobsSchema()
+		schema = table.JobsSchema()
 	}
 	var names []string
 	for _, c := range schema.Columns {
@@ -94,7 +97,7 @@ func sameTables(t *testing.T, want, got string) {
 		if name == "jobs" {
 			key = jobKey
 		}
-		a, b := table(t, want, name, key), table(t, got, name, key)
+		a, b := tableRows(t, want, name, key), tableRows(t, got, name, key)
 		if len(a) != len(b) {
 			t.Fatalf("%s: %d rows vs %d", name, len(a), len(b))
 		}
@@ -126,7 +129,7 @@ func TestSameNumbersWhateverTheCores(t *testing.T) {
 	}
 	sameTables(t, one, two)
 	sameTables(t, one, shards)
-	if rows := table(t, one, "cells", cellKey); len(rows) != 24 {
+	if rows := tableRows(t, one, "cells", cellKey); len(rows) != 24 {
 		t.Fatalf("%d cells rows, want 24", len(rows))
 	}
 }
@@ -181,7 +184,7 @@ func TestFailedCellsAreRecorded(t *testing.T) {
 	}
 	failed := 0
 	for i, id := range set.Column("cell_id").Strings {
-		if set.Column("status").Strings[i] == StatusFailed {
+		if set.Column("status").Strings[i] == table.StatusFailed {
 			failed++
 			if id != victim.ID || !strings.Contains(set.Column("error").Strings[i], "panic: injected fault") || !set.Column("slr_max").IsNull(i) {
 				t.Errorf("failed row %s: error %q, slr_max null %v", id, set.Column("error").Strings[i], set.Column("slr_max").IsNull(i))
@@ -335,5 +338,48 @@ func TestParseShard(t *testing.T) {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestDefaultWorkersFollowGOMAXPROCS: with Jobs 0 a run uses
+// runtime.GOMAXPROCS(0) workers, which follows a container's CPU quota,
+// not runtime.NumCPU.
+func TestDefaultWorkersFollowGOMAXPROCS(t *testing.T) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	m := loadSmall(t)
+	m.Policies = m.Policies[:1]
+	if s := mustRun(t, m, RunOptions{Out: t.TempDir()}); s.Workers != 1 {
+		t.Errorf("%d workers under GOMAXPROCS=1; want 1", s.Workers)
+	}
+}
+
+// TestPathsRelativeToManifest: platform files and traces are found
+// relative to the manifest's folder, whatever the working directory; a
+// file beside the working directory with the same name does not count
+// (it used to be taken when the manifest's folder had none).
+func TestPathsRelativeToManifest(t *testing.T) {
+	root := t.TempDir()
+	grid := "name: g\nchildren:\n  - {cluster: c1, cores: 4, kind: Kind1}\n"
+	manifest := "experiment: paths\nseed: 1\nplatform: grid.yaml\nworkloads:\n  - generator: burkimsher2013/log-independent\n    instances: 1\n    set: {jobs: 10}\nloads: [1.0]\npolicies: [fifo-task]\n"
+	for path, text := range map[string]string{"cwd/grid.yaml": grid, "exp/m.yaml": manifest, "ok/m.yaml": manifest, "ok/grid.yaml": grid} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, path), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(filepath.Join(root, "cwd"))
+	_, err := LoadManifest("../exp/m.yaml")
+	if want := `platform "../exp/grid.yaml": not a preset`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("platform file beside the working directory only: %v; want an error containing %q", err, want)
+	}
+	m, err := LoadManifest("../ok/m.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.platform["grid.yaml"]; p == nil || p.TotalCores() != 4 {
+		t.Errorf("platform grid.yaml beside the manifest: %+v", p)
 	}
 }

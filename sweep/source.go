@@ -7,12 +7,15 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/workload/campaign"
+
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/engine/campaign"
+	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/gen/swf"
 )
@@ -25,14 +28,23 @@ type source struct {
 	canon     string // everything that defines the workload, for cell ids
 
 	dag      gen.Params
-	profiles *campaign.ProfilesParams
-	trace    string // path of an SWF trace
-	window   swf.Window
+	profiles *gen.ProfilesParams
+	trace    *traceWorkload
+}
+
+// A traceWorkload is an SWF trace read once, when the manifest is loaded:
+// its hash names it in cell ids, its report of dropped and repaired lines
+// is shown by plan and run and kept in the Parquet metadata, and its
+// campaigns are the source's one instance.
+type traceWorkload struct {
+	path      string
+	campaigns *campaign.Workload
+	report    swf.Report
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
 // workloads and campaign scheduling's for campaign workloads.
-func Policies() []string { return append(engine.Policies(), campaign.Policies()...) }
+func Policies() []string { return append(engine.Policies(), ecampaign.Policies()...) }
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
@@ -40,28 +52,28 @@ func (s *source) allows(policy string) error {
 	switch {
 	case !s.campaigns && slices.Contains(engine.Policies(), policy):
 		return nil
-	case s.campaigns && policy == "log" && s.trace == "":
+	case s.campaigns && policy == "log" && s.trace == nil:
 		return fmt.Errorf("policy log replays a recorded schedule and needs a trace workload")
-	case s.campaigns && slices.Contains(campaign.Policies(), policy):
+	case s.campaigns && slices.Contains(ecampaign.Policies(), policy):
 		return nil
 	case s.campaigns:
-		return fmt.Errorf("policy %q is not a campaign policy; campaign workloads take %s", policy, strings.Join(campaign.Policies(), ", "))
+		return fmt.Errorf("policy %q is not a campaign policy; campaign workloads take %s", policy, strings.Join(ecampaign.Policies(), ", "))
 	}
 	return fmt.Errorf("policy %q is a campaign policy; DAG workloads take %s", policy, strings.Join(engine.Policies(), ", "))
 }
 
-// newSource checks a workload entry and resolves its source; dir is the
-// manifest's folder, against which a relative trace path is taken.
-func newSource(w *WorkloadSpec, dir string) (*source, error) {
+// newSource checks a workload entry and resolves its source; pathOf turns
+// a path named in the manifest (a trace) into the one to open.
+func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
 	case w.Trace != "":
-		return traceSource(w, dir)
+		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
-	case w.Generator == campaign.ProfilesPreset:
-		p := campaign.DefaultProfilesParams()
+	case w.Generator == gen.ProfilesPreset:
+		p := gen.DefaultProfilesParams()
 		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
 			if err := p.Set(key, w.Set[key]); err != nil {
 				return nil, fmt.Errorf("set: %w", err)
@@ -74,7 +86,7 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	}
 	preset, err := gen.Lookup(w.Generator)
 	if err != nil {
-		return nil, fmt.Errorf("generator: %w (campaign generator: %s; or give trace: FILE)", err, campaign.ProfilesPreset)
+		return nil, fmt.Errorf("generator: %w (campaign generator: %s; or give trace: FILE)", err, gen.ProfilesPreset)
 	}
 	params := preset.Defaults()
 	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
@@ -88,7 +100,7 @@ func newSource(w *WorkloadSpec, dir string) (*source, error) {
 	return &source{dag: params, canon: params.Canonical()}, nil
 }
 
-func traceSource(w *WorkloadSpec, dir string) (*source, error) {
+func traceSource(w *WorkloadSpec, path string) (*source, error) {
 	if w.Instances > 1 {
 		return nil, fmt.Errorf("instances %d: a trace is one workload; want 1 (or leave it out)", w.Instances)
 	}
@@ -96,42 +108,64 @@ func traceSource(w *WorkloadSpec, dir string) (*source, error) {
 		return nil, fmt.Errorf("set applies to generators, not traces")
 	}
 	w.Instances = 1
-	path := w.Trace
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
-	}
-	s := &source{campaigns: true, trace: path, window: swf.Window{}}
+	var window swf.Window
 	win := "all"
 	if w.Window != nil {
 		if w.Window.From == "" || w.Window.To == "" {
 			return nil, fmt.Errorf("window: want both from and to, as dates YYYY-MM-DD (to is excluded)")
 		}
-		s.window = swf.DateWindow(w.Window.From, w.Window.To)
+		window = swf.DateWindow(w.Window.From, w.Window.To)
 		win = w.Window.From + ".." + w.Window.To
 	}
+	// One pass over the file: the reader parses what the hash reads.
+	h := sha256.New()
+	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, swf.Options{Window: window})
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report}}
 	s.canon = fmt.Sprintf("trace sha256=%s window=%s", hex.EncodeToString(h.Sum(nil)), win)
 	return s, nil
 }
 
+// A TraceReport is what the SWF reader dropped, filtered, repaired and
+// noted in one trace workload of a manifest.
+type TraceReport struct {
+	Workload string // the workload's label
+	Report   swf.Report
+}
+
+// TraceReports returns the reports of the manifest's trace workloads, in
+// manifest order.
+func (m *Manifest) TraceReports() []TraceReport {
+	var out []TraceReport
+	for i, s := range m.sources {
+		if s.trace != nil {
+			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.trace.report})
+		}
+	}
+	return out
+}
+
 // dagWorkload generates instance inst of a DAG source.
-func (s *source) dagWorkload(rootSeed uint64, inst int) (*engine.Workload, error) {
+func (s *source) dagWorkload(rootSeed uint64, inst int) (*workload.Workload, error) {
 	return gen.Generate(s.dag, rootSeed, inst)
 }
 
 // campaignWorkload builds instance inst of a campaign source.
 func (s *source) campaignWorkload(rootSeed uint64, inst int) (*campaign.Workload, error) {
 	if s.profiles != nil {
-		return campaign.GenerateProfiles(*s.profiles, rootSeed, inst)
+		return gen.GenerateProfiles(*s.profiles, rootSeed, inst)
 	}
-	w, _, err := campaign.LoadSWF(s.trace, swf.Options{Window: s.window})
-	return w, err
+	// Every cell of the trace shares the workload read with the manifest;
+	// nothing writes to it.
+	return s.trace.campaigns, nil
 }

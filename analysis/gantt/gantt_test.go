@@ -12,16 +12,18 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // simulate runs workload JSON on platform under policy.
-func simulate(t *testing.T, workloadJSON string, platform *engine.Platform, policy string) *engine.Schedule {
+func simulate(t *testing.T, workloadJSON string, plat *platform.Platform, policy string) *engine.Schedule {
 	t.Helper()
-	w, err := engine.DecodeWorkload(strings.NewReader(workloadJSON), "test.json")
+	w, err := workload.Decode(strings.NewReader(workloadJSON), "test.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := engine.Compile(w, platform, engine.DefaultNetwork())
+	in, err := engine.Compile(w, plat, engine.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func TestGraham(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := simulate(t, string(data), engine.Single(3), "fifo-task")
+	s := simulate(t, string(data), platform.Single(3), "fifo-task")
 	var svg bytes.Buffer
 	sum, err := Write(&svg, s, Options{Title: "graham"})
 	if err != nil {
@@ -161,13 +163,13 @@ func TestGraham(t *testing.T) {
 // (100 px per tick) the delay runs from x = 200 + 1000 to 200 + 1200 on b's
 // row (c2, below c1's row and the 10 px gap: y = 56 + 18 + 10 + 9).
 func TestNetworkDelay(t *testing.T) {
-	platform, err := engine.NewPlatform("two", []engine.Cluster{{Name: "c1", Cores: 1, Kind: "Kind1"}, {Name: "c2", Cores: 1, Kind: "Kind2"}})
+	plat, err := platform.New("two", []platform.Cluster{{Name: "c1", Cores: 1, Kind: "Kind1"}, {Name: "c2", Cores: 1, Kind: "Kind2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := simulate(t, `{"jobs": [{"id": "J", "arrival": 0, "tasks": [
 		{"id": "a", "exec": 10, "cores": 1, "kind": "Kind1"},
-		{"id": "b", "exec": 5, "cores": 1, "kind": "Kind2", "after": ["a"]}]}]}`, platform, "fifo-task")
+		{"id": "b", "exec": 5, "cores": 1, "kind": "Kind2", "after": ["a"]}]}]}`, plat, "fifo-task")
 	var svg bytes.Buffer
 	sum, err := Write(&svg, s, Options{PlotWidthPx: 1700})
 	if err != nil {
@@ -203,7 +205,7 @@ func TestElision(t *testing.T) {
 		b.WriteString(`, {"id": "j` + strconv.Itoa(i) + `", "arrival": 0, "tasks": [{"id": "t", "exec": 1, "cores": 1}]}`)
 	}
 	b.WriteString("]}")
-	s := simulate(t, b.String(), engine.Single(2), "fifo-job")
+	s := simulate(t, b.String(), platform.Single(2), "fifo-job")
 
 	var svg bytes.Buffer
 	sum, err := Write(&svg, s, Options{})

@@ -34,20 +34,16 @@ func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 
 // parseDirArgs parses flags given before or after the one DIR argument.
 func parseDirArgs(fs *flag.FlagSet, args []string) (string, error) {
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return "", err
 	}
 	if fs.NArg() == 0 {
 		return "", usageError{fmt.Errorf("%s: missing DIR, the results directory of a `sweep run`", fs.Name())}
 	}
-	dir := fs.Arg(0)
-	if err := fs.Parse(fs.Args()[1:]); err != nil {
-		return "", err
+	if fs.NArg() > 1 {
+		return "", usageError{fmt.Errorf("%s: unexpected arguments %q after DIR", fs.Name(), fs.Args()[1:])}
 	}
-	if fs.NArg() > 0 {
-		return "", usageError{fmt.Errorf("%s: unexpected arguments %q after DIR", fs.Name(), fs.Args())}
-	}
-	return dir, nil
+	return fs.Arg(0), nil
 }
 
 // analyzeRun reads the results directory dir (with its manifest.yaml when

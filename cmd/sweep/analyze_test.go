@@ -144,3 +144,27 @@ func TestAnalyzeBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsOnce: every usage error exits 2 and says so once (a
+// refused flag used to exit 1 with the message printed twice, and gen's
+// missing or unknown preset exited 1).
+func TestUsageErrorsOnce(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze", "--bogus", "x"}, "flag provided but not defined: -bogus"},
+		{[]string{"report", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"run", "m.yaml", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"gen", "-o", "w.json"}, "sweep gen: --preset is required; valid presets: burkimsher2013/uniform-independent"},
+		{[]string{"gen", "--preset", "nope", "-o", "w.json"}, `sweep gen: unknown preset "nope"`},
+		{[]string{"gen", "--preset", "ostrich2013/profiles", "--set", "users=0", "-o", "w.json"}, "users"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tt.args, &stdout, &stderr)
+		if code != 2 || strings.Count(stderr.String(), tt.want) != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q once", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}

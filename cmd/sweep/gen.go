@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/gen"
 )
 
@@ -30,7 +32,7 @@ func (s *settingsFlag) Set(v string) error {
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", "", "workload preset: "+strings.Join(gen.Presets(), ", "))
+	preset := fs.String("preset", "", "workload preset: "+strings.Join(presets(), ", "))
 	instance := fs.Int("instance", 0, "instance number (>= 0); each gives a different workload")
 	seed := fs.Uint64("seed", 1, "root seed")
 	var settings settingsFlag
@@ -42,28 +44,31 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(fs.Output(), "usage: sweep gen --preset NAME [--instance I] [--seed S] [--set key=value ...] [--load L --platform P] -o FILE")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("sweep gen: unexpected arguments %q; parameters go in --set key=value", fs.Args())
+		return usageError{fmt.Errorf("sweep gen: unexpected arguments %q; parameters go in --set key=value", fs.Args())}
 	}
 	if *preset == "" {
-		return fmt.Errorf("sweep gen: --preset is required; valid presets: %s", strings.Join(gen.Presets(), ", "))
+		return usageError{fmt.Errorf("sweep gen: --preset is required; valid presets: %s", strings.Join(presets(), ", "))}
 	}
 	if *out == "" {
-		return errors.New("sweep gen: -o FILE is required")
+		return usageError{errors.New("sweep gen: -o FILE is required")}
 	}
 	if (*load == "") != (*platform == "") {
-		return errors.New("sweep gen: --load and --platform go together: arrivals need both the load ratio and the platform's cores")
+		return usageError{errors.New("sweep gen: --load and --platform go together: arrivals need both the load ratio and the platform's cores")}
+	}
+	if *preset == gen.ProfilesPreset {
+		return genCampaigns(ctx, settings, *seed, *instance, *load, *out, stdout)
 	}
 	p, err := gen.Lookup(*preset)
 	if err != nil {
-		return fmt.Errorf("sweep gen: %w", err)
+		return usageError{fmt.Errorf("sweep gen: %w (campaign generator: %s)", err, gen.ProfilesPreset)}
 	}
 	params := p.Defaults()
 	if err := params.SetAll(settings); err != nil {
-		return fmt.Errorf("sweep gen: --set: %w", err)
+		return usageError{fmt.Errorf("sweep gen: --set: %w", err)}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -92,22 +97,69 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
+// presets lists every generator `sweep gen` knows: the DAG presets and the
+// campaign generator.
+func presets() []string { return append(gen.Presets(), gen.ProfilesPreset) }
+
+// genCampaigns writes an instance of the campaign generator
+// ostrich2013/profiles, which manifests accept too. Campaigns submit in
+// closed loop, so there is no load ratio to set.
+func genCampaigns(ctx context.Context, settings []string, seed uint64, instance int, load, out string, stdout io.Writer) error {
+	if load != "" {
+		return usageError{fmt.Errorf("sweep gen: --load: %s is a closed-loop campaign workload, which has no load ratio", gen.ProfilesPreset)}
+	}
+	params := gen.DefaultProfilesParams()
+	for _, kv := range settings {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return usageError{fmt.Errorf("sweep gen: --set %q: want key=value (keys: %s)", kv, strings.Join(params.Keys(), ", "))}
+		}
+		if err := params.Set(key, value); err != nil {
+			return usageError{fmt.Errorf("sweep gen: --set: %w", err)}
+		}
+	}
+	if err := params.Validate(); err != nil {
+		return usageError{fmt.Errorf("sweep gen: %w", err)}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w, err := gen.GenerateProfiles(params, seed, instance)
+	if err != nil {
+		return usageError{fmt.Errorf("sweep gen: %w", err)}
+	}
+	if err := writeFile(out, w.Encode); err != nil {
+		return fmt.Errorf("sweep gen: %w", err)
+	}
+	jobs := 0
+	for _, c := range w.Campaigns {
+		jobs += len(c.Jobs)
+	}
+	fmt.Fprintf(stdout, "%d users, %d campaigns, %d jobs\n", len(w.Users), len(w.Campaigns), jobs)
+	return nil
+}
+
 // platformCores returns a platform's total core count.
 func platformCores(spec string) (int, error) {
-	p, err := engine.ParsePlatform(spec)
+	p, err := platform.Parse(spec)
 	if err != nil {
 		return 0, err
 	}
 	return p.TotalCores(), nil
 }
 
-func writeWorkload(path string, w *engine.Workload) error {
+func writeWorkload(path string, w *workload.Workload) error {
+	return writeFile(path, w.Encode)
+}
+
+// writeFile writes path through encode, buffered.
+func writeFile(path string, encode func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("writing workload: %w", err)
 	}
 	bw := bufio.NewWriter(f)
-	err = w.Encode(bw)
+	err = encode(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -123,7 +175,7 @@ func writeWorkload(path string, w *engine.Workload) error {
 // summarize describes a generated workload in one line. Its critical path
 // is the longest path by execution time only (no network delays), which
 // relies on gen listing predecessors before their successors.
-func summarize(w *engine.Workload) string {
+func summarize(w *workload.Workload) string {
 	var tasks, edges int
 	var exec, volume int64
 	cpMin, cpMax := int64(-1), int64(0)

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 func runGenTo(t *testing.T, args ...string) (string, []byte, error) {
@@ -43,7 +45,7 @@ func TestRunGen(t *testing.T) {
 	if _, third, err := runGenTo(t, other...); err != nil || bytes.Equal(first, third) {
 		t.Errorf("instance 3: same file as instance 2 (err %v); want a different workload", err)
 	}
-	w, err := engine.DecodeWorkload(bytes.NewReader(first), "w.json")
+	w, err := workload.Decode(bytes.NewReader(first), "w.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestRunGen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err = engine.DecodeWorkload(bytes.NewReader(data), "w.json")
+	w, err = workload.Decode(bytes.NewReader(data), "w.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,17 +110,44 @@ func TestPlatformCores(t *testing.T) {
 // T4(2) -> T5..T8(4 each) has 2 + 4 = 6. Edges 1 + 4 = 5; exec
 // 12 + 2 + 2 + 18 = 34 = volume.
 func TestSummarize(t *testing.T) {
-	task := func(id string, exec int64, after ...string) engine.Task {
-		return engine.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
+	task := func(id string, exec int64, after ...string) workload.Task {
+		return workload.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
 	}
-	w := &engine.Workload{Jobs: []engine.Job{
-		{ID: "J1", Tasks: []engine.Task{task("T1", 3), task("T9", 9, "T1")}},
-		{ID: "J2", Tasks: []engine.Task{task("T2", 2)}},
-		{ID: "J3", Tasks: []engine.Task{task("T3", 2)}},
-		{ID: "J4", Tasks: []engine.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
+	w := &workload.Workload{Jobs: []workload.Job{
+		{ID: "J1", Tasks: []workload.Task{task("T1", 3), task("T9", 9, "T1")}},
+		{ID: "J2", Tasks: []workload.Task{task("T2", 2)}},
+		{ID: "J3", Tasks: []workload.Task{task("T3", 2)}},
+		{ID: "J4", Tasks: []workload.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
 	}}
 	want := "4 jobs, 9 tasks, 5 edges, exec 34 ticks, volume 34 core-ticks, critical path (exec only, no delays) 2..12 ticks"
 	if got := summarize(w); got != want {
 		t.Errorf("summarize(Graham) = %q; want %q", got, want)
+	}
+}
+
+// TestGenCampaignPreset: `sweep gen` writes the campaign generator that
+// manifests accept (it used to refuse it), identical to gen.GenerateProfiles
+// with the same parameters, seed and instance.
+func TestGenCampaignPreset(t *testing.T) {
+	summary, data, err := runGenTo(t, "--preset", "ostrich2013/profiles", "--seed", "3", "--instance", "1",
+		"--set", "jobs=200", "--set", "users=4", "--set", "short-users=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := gen.DefaultProfilesParams()
+	p.Jobs, p.Users, p.ShortUsers = 200, 4, 2
+	w, err := gen.GenerateProfiles(p, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := w.Encode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, want.Bytes()) {
+		t.Errorf("sweep gen wrote a different workload than gen.GenerateProfiles")
+	}
+	if wantSummary := fmt.Sprintf("4 users, %d campaigns, 200 jobs\n", len(w.Campaigns)); summary != wantSummary {
+		t.Errorf("summary %q; want %q", summary, wantSummary)
 	}
 }

@@ -47,13 +47,51 @@ func commands() []command {
 // usageError marks bad command-line input or bad input files: exit status 2.
 type usageError struct{ err error }
 
+// flagError is a flag the flag package refused; it has printed the error
+// and the usage already, so run exits 2 without printing it again.
+type flagError struct{ err error }
+
+func (e flagError) Error() string { return e.err.Error() }
+func (e flagError) Unwrap() error { return e.err }
+
+// parseFlags parses args with fs, which must be ContinueOnError. Flags may
+// come before or after the positional arguments (`sweep run M -j 2`),
+// which are left in fs.Args(). A refused flag becomes a flagError; -h
+// stays flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return flagError{err}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(positional)
+}
+
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// interruptContext returns a context cancelled by the first Ctrl-C or
+// SIGTERM, which lets a run save what finished. The first signal also
+// restores the default action, so a second one ends the process at once.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	return ctx, stop
 }
 
 // run dispatches to a subcommand and returns the exit status: 0 success,
@@ -79,11 +117,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err := c.run(ctx, args[1:], stdout, stderr)
 		var ue usageError
+		var fe flagError
 		switch {
 		case err == nil:
 			return 0
 		case errors.Is(err, flag.ErrHelp):
 			return 0
+		case errors.As(err, &fe):
+			return 2
 		case errors.As(err, &ue):
 			fmt.Fprintln(stderr, err)
 			return 2

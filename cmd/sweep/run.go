@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -41,25 +40,6 @@ func loadManifest(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
 		return nil, usageError{err}
 	}
 	return m, nil
-}
-
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	// Flags may follow the manifest: `sweep run M -j 2`.
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return err
-			}
-			return usageError{err}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	return fs.Parse(positional)
 }
 
 // runPlan implements `sweep plan M`.
@@ -103,7 +83,7 @@ func optionalShard(s string) (sweep.Shard, error) {
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	jobs := fs.Int("j", runtime.NumCPU(), "cells simulated at once")
+	jobs := fs.Int("j", 0, "cells simulated at once (default: every core the process may use, runtime.GOMAXPROCS)")
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
 	failFast := fs.Bool("fail-fast", false, "stop launching cells at the first failure")
@@ -115,12 +95,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if *jobs < 1 {
-		return usageError{fmt.Errorf("sweep run: -j %d: want >= 1", *jobs)}
+	if *jobs < 0 {
+		return usageError{fmt.Errorf("sweep run: -j %d: want >= 1 (or 0 for every core)", *jobs)}
 	}
 	sh, err := optionalShard(*shard)
 	if err != nil {
 		return err
+	}
+	for _, t := range m.TraceReports() {
+		fmt.Fprintf(stderr, "trace workload %s: %s", t.Workload, t.Report)
 	}
 	var progress sweep.Progress = &lineProgress{w: stderr, every: 10 * time.Second}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

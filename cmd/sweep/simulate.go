@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
@@ -46,7 +49,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	delay := fs.String("delay", string(engine.DelayCCR), "network delay formula: ccr (ceil(exec x CCR)) or fastgridsim (ceil(exec x (1-CCR)/CCR))")
 	ganttPath := fs.String("gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
 			return err
 		}
@@ -69,7 +72,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	platform, err := engine.ParsePlatform(*platformSpec)
+	platform, err := platform.Parse(*platformSpec)
 	if err != nil {
 		return bad("--platform: %w", err)
 	}
@@ -77,7 +80,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return bad("--workload: %w", err)
 	}
-	w, err := engine.DecodeWorkload(f, *workloadPath)
+	w, err := workload.Decode(f, *workloadPath)
 	f.Close()
 	if err != nil {
 		return usageError{err}

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/internal/pqueue"
+	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // Orders of the jobs inside a campaign under ostrich (Options.JobOrder).
@@ -37,10 +39,6 @@ type Options struct {
 	// (the default, also when empty), JobOrderLPT or JobOrderFIFO; ties go
 	// to the listed order. fcfs always uses the listed order.
 	JobOrder string
-	// StretchBase is what RowsWith divides a campaign's flow time by:
-	// StretchBaseAlone (the default, also when empty) or StretchBaseBound.
-	// It does not change the schedule.
-	StretchBase string
 	// Hold says whether ostrich holds a submitted campaign back until its
 	// virtual start: HoldVirtualStart (the default, also when empty) or
 	// HoldNone. fcfs and log ignore it.
@@ -51,15 +49,12 @@ type Options struct {
 func Policies() []string { return []string{"fcfs", "ostrich", "log"} }
 
 // Simulate schedules campaign workload w, compiled as in (see
-// Workload.Compile; the platform must be one cluster of identical
+// Compile; the platform must be one cluster of identical
 // processors), under policy and returns the schedule. JobArrival is each
 // campaign's real submission tick. fcfs and ostrich run in the engine with
 // the closed-loop release; log builds the recorded schedule directly.
-func Simulate(ctx context.Context, in *engine.Instance, w *Workload, policy string, opts Options) (*engine.Schedule, error) {
+func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, policy string, opts Options) (*engine.Schedule, error) {
 	if err := check(in, w); err != nil {
-		return nil, fmt.Errorf("simulate %s: %w", policy, err)
-	}
-	if err := checkStretchBase(opts.StretchBase); err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
 	hold, err := holdRule(opts.Hold)
@@ -107,7 +102,7 @@ func holdRule(name string) (bool, error) {
 }
 
 // check verifies that in is w compiled on identical processors.
-func check(in *engine.Instance, w *Workload) error {
+func check(in *engine.Instance, w *campaign.Workload) error {
 	if n := len(in.Platform.Clusters); n != 1 {
 		return fmt.Errorf("platform %s has %d clusters; campaign scheduling wants one cluster of identical processors (single:m)", in.Platform.Name, n)
 	}
@@ -133,11 +128,11 @@ func check(in *engine.Instance, w *Workload) error {
 // its submit time, the next at max(its submit time, completion of the
 // previous + its think time).
 type closedLoop struct {
-	w    *Workload
+	w    *campaign.Workload
 	next []int // campaign -> the user's next campaign, -1 if none
 }
 
-func newClosedLoop(w *Workload) *closedLoop {
+func newClosedLoop(w *campaign.Workload) *closedLoop {
 	next := make([]int, len(w.Campaigns))
 	last := make([]int, len(w.Users))
 	for u := range last {
@@ -172,79 +167,38 @@ func (r *closedLoop) JobFinished(c int, tick int64, submit func(job int, tick in
 	}
 }
 
-// taskHeap is a binary min-heap of global task indices under less.
-type taskHeap struct {
-	items []int32
-	less  func(a, b int32) bool
-}
-
-func (h *taskHeap) push(g int32) {
-	h.items = append(h.items, g)
-	i := len(h.items) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(h.items[i], h.items[p]) {
-			return
-		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
-		i = p
-	}
-}
-
-func (h *taskHeap) pop() int32 {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		m := l
-		if r := l + 1; r < last && h.less(h.items[r], h.items[l]) {
-			m = r
-		}
-		if !h.less(h.items[m], h.items[i]) {
-			break
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
-	return top
-}
-
 // fcfsOrder serves tasks by (campaign submission tick, campaign index,
 // task index): campaigns in submission order, jobs in listed order.
 type fcfsOrder struct {
 	view *engine.View
 	in   *engine.Instance
-	heap *taskHeap
+	heap *pqueue.Queue[int32]
 }
 
 func (o *fcfsOrder) Push(g int32, _ int64) {
 	if o.heap == nil {
-		o.heap = &taskHeap{less: func(a, b int32) bool {
+		q := pqueue.New(func(a, b int32) bool {
 			ta, tb := o.view.JobArrival(o.in.TaskJob(int(a))), o.view.JobArrival(o.in.TaskJob(int(b)))
 			return ta < tb || (ta == tb && a < b)
-		}}
+		})
+		o.heap = &q
 	}
-	o.heap.push(g)
+	o.heap.Push(g)
 }
 func (o *fcfsOrder) BeginPass(int64) {}
 func (o *fcfsOrder) Len() int {
 	if o.heap == nil {
 		return 0
 	}
-	return len(o.heap.items)
+	return o.heap.Len()
 }
 func (o *fcfsOrder) Head() (int32, bool) {
 	if o.Len() == 0 {
 		return 0, false
 	}
-	return o.heap.items[0], true
+	return o.heap.Peek(), true
 }
-func (o *fcfsOrder) Pop() int32 { return o.heap.pop() }
+func (o *fcfsOrder) Pop() int32 { return o.heap.Pop() }
 
 // jobOrder returns the task comparison for a JobOrder name.
 func jobOrder(in *engine.Instance, name string) (func(a, b int32) bool, error) {
@@ -275,10 +229,10 @@ type ostrichOrder struct {
 	inner   func(a, b int32) bool
 	hold    bool
 
-	ready   []*taskHeap // per campaign
-	waiting []int       // campaigns with ready jobs (or emptied since the last pass)
-	listed  []bool      // per campaign: in waiting
-	ranked  []int       // this pass: the waiting campaigns allowed to run, by priority
+	ready   []*pqueue.Queue[int32] // per campaign
+	waiting []int                  // campaigns with ready jobs (or emptied since the last pass)
+	listed  []bool                 // per campaign: in waiting
+	ranked  []int                  // this pass: the waiting campaigns allowed to run, by priority
 	n       int
 
 	// The last NextWake answer, valid while the virtual schedule has not
@@ -288,14 +242,14 @@ type ostrichOrder struct {
 	wakeChanges uint64
 }
 
-func newOstrichOrder(in *engine.Instance, w *Workload, inner func(a, b int32) bool, hold bool) *ostrichOrder {
+func newOstrichOrder(in *engine.Instance, w *campaign.Workload, inner func(a, b int32) bool, hold bool) *ostrichOrder {
 	o := &ostrichOrder{
 		in:      in,
 		virtual: NewVirtualSchedule(int(in.Platform.TotalCores()), len(w.Users), len(w.Campaigns)),
 		userOf:  make([]int, len(w.Campaigns)),
 		inner:   inner,
 		hold:    hold,
-		ready:   make([]*taskHeap, len(w.Campaigns)),
+		ready:   make([]*pqueue.Queue[int32], len(w.Campaigns)),
 		listed:  make([]bool, len(w.Campaigns)),
 	}
 	for c := range w.Campaigns {
@@ -312,13 +266,14 @@ func (o *ostrichOrder) Push(g int32, now int64) {
 	c := o.in.TaskJob(int(g))
 	if o.ready[c] == nil {
 		o.virtual.Submit(c, o.userOf[c], now, o.in.Volume(c))
-		o.ready[c] = &taskHeap{less: o.inner}
+		q := pqueue.New(o.inner)
+		o.ready[c] = &q
 	}
 	if !o.listed[c] {
 		o.listed[c] = true
 		o.waiting = append(o.waiting, c)
 	}
-	o.ready[c].push(g)
+	o.ready[c].Push(g)
 	o.n++
 }
 
@@ -329,7 +284,7 @@ func (o *ostrichOrder) Push(g int32, now int64) {
 func (o *ostrichOrder) BeginPass(now int64) {
 	o.virtual.AdvanceTo(now)
 	o.waiting = slices.DeleteFunc(o.waiting, func(c int) bool {
-		o.listed[c] = len(o.ready[c].items) > 0
+		o.listed[c] = o.ready[c].Len() > 0
 		return !o.listed[c]
 	})
 	o.ranked = o.ranked[:0]
@@ -349,8 +304,8 @@ func (o *ostrichOrder) BeginPass(now int64) {
 
 func (o *ostrichOrder) Head() (int32, bool) {
 	for len(o.ranked) > 0 {
-		if h := o.ready[o.ranked[0]]; len(h.items) > 0 {
-			return h.items[0], true
+		if h := o.ready[o.ranked[0]]; h.Len() > 0 {
+			return h.Peek(), true
 		}
 		o.ranked = o.ranked[1:]
 	}
@@ -360,7 +315,7 @@ func (o *ostrichOrder) Head() (int32, bool) {
 func (o *ostrichOrder) Pop() int32 {
 	o.Head()
 	o.n--
-	return o.ready[o.ranked[0]].pop()
+	return o.ready[o.ranked[0]].Pop()
 }
 
 // NextWake returns the first tick at or after the earliest virtual start
@@ -372,7 +327,7 @@ func (o *ostrichOrder) NextWake(now int64) (int64, bool) {
 	// A campaign that has started virtually stays started, so most calls
 	// end here without advancing the virtual schedule.
 	if !o.hold || !slices.ContainsFunc(o.waiting, func(c int) bool {
-		return len(o.ready[c].items) > 0 && !o.virtual.started(c)
+		return o.ready[c].Len() > 0 && !o.virtual.started(c)
 	}) {
 		return 0, false
 	}
@@ -382,7 +337,7 @@ func (o *ostrichOrder) NextWake(now int64) (int64, bool) {
 	}
 	var first *big.Rat
 	for _, c := range o.waiting {
-		if len(o.ready[c].items) == 0 || o.virtual.started(c) {
+		if o.ready[c].Len() == 0 || o.virtual.started(c) {
 			continue
 		}
 		if s := o.virtual.Start(c); first == nil || s.Cmp(first) < 0 {
@@ -407,7 +362,7 @@ func ceilTick(r *big.Rat) int64 {
 
 // logSchedule is the recorded schedule of a trace workload: every job
 // starts at its LogStartTicks; campaigns arrive at their submit time.
-func logSchedule(in *engine.Instance, w *Workload) (*engine.Schedule, error) {
+func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, error) {
 	n, nc := in.Tasks(), len(w.Campaigns)
 	s := &engine.Schedule{
 		Instance:    in,

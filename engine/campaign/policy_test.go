@@ -5,19 +5,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sweep-sched/sweep/analysis"
+	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
 
-func jobsOf(execs ...int64) []Job {
-	out := make([]Job, len(execs))
+func jobsOf(execs ...int64) []wc.Job {
+	out := make([]wc.Job, len(execs))
 	for i, e := range execs {
-		out[i] = Job{ExecTicks: e}
+		out[i] = wc.Job{ExecTicks: e}
 	}
 	return out
 }
 
-func simulate(t *testing.T, w *Workload, machines int, policy string, opts Options) ([]Row, []int64, []int64) {
+func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Options) ([]analysis.CampaignRow, []int64, []int64) {
 	t.Helper()
-	in, err := w.Compile(machines)
+	in, err := Compile(w, machines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,16 +28,20 @@ func simulate(t *testing.T, w *Workload, machines int, policy string, opts Optio
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Rows(w, s), s.TaskStart, s.JobArrival
+	rows, err := analysis.CampaignRows(w, s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, s.TaskStart, s.JobArrival
 }
 
 // threeUsers is a hand-made set on 1 machine: user A submits a1 = [3] at 0
 // and, in closed loop, a2 = [1]; user B submits b1 = [4] at 1; user C
 // submits c1 = [1] at 2. Campaign indices: a1 0, a2 1, b1 2, c1 3.
-func threeUsers() *Workload {
-	return &Workload{
-		Users: []User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
-		Campaigns: []Campaign{
+func threeUsers() *wc.Workload {
+	return &wc.Workload{
+		Users: []wc.User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
+		Campaigns: []wc.Campaign{
 			{User: 0, SubmitTicks: 0, Jobs: jobsOf(3)},
 			{User: 0, SubmitTicks: 0, Jobs: jobsOf(1)},
 			{User: 1, SubmitTicks: 1, Jobs: jobsOf(4)},
@@ -110,14 +117,14 @@ func TestOstrichJobOrder(t *testing.T) {
 		{"lpt", []int64{0, 8, 5}},  // LPT: 5 (0-5), 3 (5-8), 1 (8-9)
 		{"fifo", []int64{0, 5, 6}}, // listed: 5 (0-5), 1 (5-6), 3 (6-9)
 	} {
-		w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(5, 1, 3)}}}
+		w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(5, 1, 3)}}}
 		_, start, _ := simulate(t, w, 1, "ostrich", Options{JobOrder: tc.order})
 		if !slices.Equal(start, tc.start) {
 			t.Errorf("order %q: starts %v, want %v", tc.order, start, tc.start)
 		}
 	}
-	w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
-	in, _ := w.Compile(1)
+	w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(1)}}}
+	in, _ := Compile(w, 1)
 	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{JobOrder: "random"}); err == nil || !strings.Contains(err.Error(), `"spt"`) {
 		t.Errorf("unknown job order: error %v, want one listing the valid orders", err)
 	}
@@ -128,9 +135,9 @@ func TestOstrichJobOrder(t *testing.T) {
 // at 6; c3 (submit 10, think 0) is submitted at max(10, 6+0) = 10 and
 // completes at 11.
 func TestClosedLoopRelease(t *testing.T) {
-	w := &Workload{
-		Users: []User{{ID: "A"}},
-		Campaigns: []Campaign{
+	w := &wc.Workload{
+		Users: []wc.User{{ID: "A"}},
+		Campaigns: []wc.Campaign{
 			{Jobs: jobsOf(2)},
 			{SubmitTicks: 1, ThinkTicks: 3, Jobs: jobsOf(1)},
 			{SubmitTicks: 10, Jobs: jobsOf(1)},
@@ -157,18 +164,18 @@ func TestClosedLoopRelease(t *testing.T) {
 // exec 2 recorded at 7: completes at 9, alone 2, stretch 5/2.
 func TestLogReplay(t *testing.T) {
 	at := func(t int64) *int64 { return &t }
-	w := &Workload{
-		Users: []User{{ID: "A"}, {ID: "B"}},
-		Campaigns: []Campaign{
-			{User: 0, Jobs: []Job{{ExecTicks: 3, LogStartTicks: at(2)}, {ExecTicks: 1, LogStartTicks: at(0)}}},
-			{User: 1, SubmitTicks: 4, Jobs: []Job{{ExecTicks: 2, LogStartTicks: at(7)}}},
+	w := &wc.Workload{
+		Users: []wc.User{{ID: "A"}, {ID: "B"}},
+		Campaigns: []wc.Campaign{
+			{User: 0, Jobs: []wc.Job{{ExecTicks: 3, LogStartTicks: at(2)}, {ExecTicks: 1, LogStartTicks: at(0)}}},
+			{User: 1, SubmitTicks: 4, Jobs: []wc.Job{{ExecTicks: 2, LogStartTicks: at(7)}}},
 		},
 	}
 	rows, start, _ := simulate(t, w, 2, "log", Options{})
 	if want := []int64{2, 0, 7}; !slices.Equal(start, want) {
 		t.Errorf("starts %v, want %v", start, want)
 	}
-	want := []Row{
+	want := []analysis.CampaignRow{
 		{User: "A", Campaign: 1, Jobs: 2, SubmitTicks: 0, CompletionTicks: 5, WorkTicks: 4, Stretch: 5.0 / 3},
 		{User: "B", Campaign: 1, Jobs: 1, SubmitTicks: 4, CompletionTicks: 9, WorkTicks: 2, Stretch: 2.5},
 	}
@@ -176,115 +183,22 @@ func TestLogReplay(t *testing.T) {
 		t.Errorf("rows %+v, want %+v", rows, want)
 	}
 	w.Campaigns[1].Jobs[0].LogStartTicks = nil
-	in, _ := w.Compile(2)
+	in, _ := Compile(w, 2)
 	if _, err := Simulate(context.Background(), in, w, "log", Options{}); err == nil || !strings.Contains(err.Error(), "log_start") {
 		t.Errorf("missing recorded start: error %v, want one naming log_start", err)
 	}
 }
 
-// TestAloneAndBoundFlow: a campaign's flow time alone on m empty
-// processors (greedy, shortest submitted job first) and m x seed 001's
-// bound max(W/m, max(release + exec)), on hand cases:
-//   - 3 jobs of 10, m = 2: 10 and 10 at 0-10, the third 10-20: alone 20;
-//     bound max(30, 2 x 10) = 30, i.e. 15 ticks;
-//   - [2, 2, 4], m = 2: 2 and 2 at 0-2, 4 at 2-6: alone 6 (LPT would
-//     finish at 4); bound max(8, 2 x 4) = 8, i.e. 4;
-//   - [2, 2, 2 released at 5], m = 2: 0-2, 0-2, 5-7: alone 7; bound
-//     max(6, 2 x (5 + 2)) = 14, i.e. 7 (seed 001's max(W/m, pmax) = 3);
-//   - [3, 1 released at 4], m = 1: 0-3, idle, 4-5: alone 5; bound
-//     max(4, 1 x 5) = 5;
-//   - [5, 3], m = 4: alone 5; bound max(8, 4 x 5) = 20, i.e. 5.
-func TestAloneAndBoundFlow(t *testing.T) {
-	for _, tc := range []struct {
-		exec, release []int64
-		m             int
-		alone, boundM int64
-	}{
-		{[]int64{10, 10, 10}, nil, 2, 20, 30},
-		{[]int64{2, 2, 4}, nil, 2, 6, 8},
-		{[]int64{2, 2, 2}, []int64{0, 0, 5}, 2, 7, 14},
-		{[]int64{3, 1}, []int64{0, 4}, 1, 5, 5},
-		{[]int64{5, 3}, nil, 4, 5, 20},
-	} {
-		c := Campaign{Jobs: jobsOf(tc.exec...)}
-		for k, r := range tc.release {
-			c.Jobs[k].ReleaseTicks = r
-		}
-		if got := c.AloneFlowTicks(tc.m); got != tc.alone {
-			t.Errorf("%v released %v on %d: alone %d, want %d", tc.exec, tc.release, tc.m, got, tc.alone)
-		}
-		if got := c.BoundFlowTicks(tc.m); got != tc.boundM {
-			t.Errorf("%v released %v on %d: bound x m %d, want %d", tc.exec, tc.release, tc.m, got, tc.boundM)
-		}
-	}
-}
-
-// TestStretchBases: one campaign alone on 2 machines under ostrich, its
-// stretch with either base (flows and bases from TestAloneAndBoundFlow):
-// 3 jobs of 10 finish at 20: alone 20/20 = 1 exactly, bound 20/15 = 4/3;
-// [2, 2, 4] in SPT order finishes at 6: alone 1, bound 6/4 = 1.5; in LPT
-// order (4 at 0-4, 2 at 0-2, 2 at 2-4) at 4: alone 4/6 = 2/3, below 1
-// because the alone schedule is SPT, not the optimum; bound 4/4 = 1.
-func TestStretchBases(t *testing.T) {
-	for _, tc := range []struct {
-		jobs    []int64
-		order   string
-		base    string
-		stretch float64
-		exact1  bool
-	}{
-		{[]int64{10, 10, 10}, "", "", 1, true},
-		{[]int64{10, 10, 10}, "", StretchBaseAlone, 1, true},
-		{[]int64{10, 10, 10}, "", StretchBaseBound, 4.0 / 3, false},
-		{[]int64{2, 2, 4}, JobOrderSPT, StretchBaseAlone, 1, true},
-		{[]int64{2, 2, 4}, JobOrderSPT, StretchBaseBound, 1.5, false},
-		{[]int64{2, 2, 4}, JobOrderLPT, StretchBaseAlone, 2.0 / 3, false},
-		{[]int64{2, 2, 4}, JobOrderLPT, StretchBaseBound, 1, true},
-	} {
-		w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(tc.jobs...)}}}
-		in, err := w.Compile(2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts := Options{JobOrder: tc.order, StretchBase: tc.base}
-		s, err := Simulate(context.Background(), in, w, "ostrich", opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := RowsWith(w, s, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rows[0].Stretch != tc.stretch || rows[0].Exact1 != tc.exact1 {
-			t.Errorf("%v order %q base %q: stretch %g exact1 %v; want %g %v",
-				tc.jobs, tc.order, tc.base, rows[0].Stretch, rows[0].Exact1, tc.stretch, tc.exact1)
-		}
-		if tc.base == "" && !slices.Equal(Rows(w, s), rows) {
-			t.Errorf("%v: Rows differs from RowsWith with the default base", tc.jobs)
-		}
-	}
-	w := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
-	in, _ := w.Compile(1)
-	bad := Options{StretchBase: "optimum"}
-	if _, err := Simulate(context.Background(), in, w, "fcfs", bad); err == nil || !strings.Contains(err.Error(), "alone") {
-		t.Errorf("unknown stretch base in Simulate: error %v, want one listing the valid bases", err)
-	}
-	s, _ := Simulate(context.Background(), in, w, "fcfs", Options{})
-	if _, err := RowsWith(w, s, bad); err == nil || !strings.Contains(err.Error(), "bound") {
-		t.Errorf("unknown stretch base in RowsWith: error %v, want one listing the valid bases", err)
-	}
-}
-
 func TestSimulateRejects(t *testing.T) {
 	w := threeUsers()
-	in, _ := w.Compile(1)
+	in, _ := Compile(w, 1)
 	if _, err := Simulate(context.Background(), in, w, "sjf", Options{}); err == nil || !strings.Contains(err.Error(), "fcfs") {
 		t.Errorf("unknown policy: error %v, want one listing the policies", err)
 	}
 	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{Hold: "forever"}); err == nil || !strings.Contains(err.Error(), "virtual-start") {
 		t.Errorf("unknown hold: error %v, want one listing the valid holds", err)
 	}
-	other := &Workload{Users: []User{{ID: "A"}}, Campaigns: []Campaign{{Jobs: jobsOf(1)}}}
+	other := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(1)}}}
 	if _, err := Simulate(context.Background(), in, other, "fcfs", Options{}); err == nil {
 		t.Error("instance of another workload: no error")
 	}
@@ -295,10 +209,10 @@ func TestSimulateRejects(t *testing.T) {
 // user 1 submits 4 jobs of 12 (W = 48) at 0, user 2 6 jobs of 3 (W = 18)
 // at 0, user 3 5 jobs of 2 (W = 10) at 2 and, in closed loop, 4 jobs of 2
 // (W = 8) at 5. Tasks: user 1 0-3, user 2 4-9, user 3 10-14 and 15-18.
-func seed000Example() *Workload {
-	return &Workload{
-		Users: []User{{ID: "1"}, {ID: "2"}, {ID: "3"}},
-		Campaigns: []Campaign{
+func seed000Example() *wc.Workload {
+	return &wc.Workload{
+		Users: []wc.User{{ID: "1"}, {ID: "2"}, {ID: "3"}},
+		Campaigns: []wc.Campaign{
 			{User: 0, Jobs: jobsOf(12, 12, 12, 12)},
 			{User: 1, Jobs: jobsOf(3, 3, 3, 3, 3, 3)},
 			{User: 2, SubmitTicks: 2, Jobs: jobsOf(2, 2, 2, 2, 2)},
@@ -357,17 +271,17 @@ func TestOstrichHoldSeed000Example(t *testing.T) {
 // closed loop, a2 = [1]; user B submits b1 = [10] at 0; with late, user C
 // submits c1 = [1] at 3. Campaigns a1 0, a2 1, b1 2, c1 3; tasks a1 0-1,
 // a2 2, b1 3, c1 4.
-func holdWorkload(late bool) *Workload {
-	w := &Workload{
-		Users: []User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
-		Campaigns: []Campaign{
+func holdWorkload(late bool) *wc.Workload {
+	w := &wc.Workload{
+		Users: []wc.User{{ID: "A"}, {ID: "B"}, {ID: "C"}},
+		Campaigns: []wc.Campaign{
 			{User: 0, Jobs: jobsOf(2, 2)},
 			{User: 0, Jobs: jobsOf(1)},
 			{User: 1, Jobs: jobsOf(10)},
 		},
 	}
 	if late {
-		w.Campaigns = append(w.Campaigns, Campaign{User: 2, SubmitTicks: 3, Jobs: jobsOf(1)})
+		w.Campaigns = append(w.Campaigns, wc.Campaign{User: 2, SubmitTicks: 3, Jobs: jobsOf(1)})
 	}
 	return w
 }
@@ -399,7 +313,7 @@ func TestOstrichWakeFollowsVirtualStart(t *testing.T) {
 	// The same steps on the order itself: NextWake is 4 once a2 is
 	// held, 5 after C's arrival, none once a2 runs.
 	w := holdWorkload(true)
-	in, err := w.Compile(2)
+	in, err := Compile(w, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // Profiles of the synthetic study (seed 001).
@@ -94,25 +94,26 @@ func (w *Workload) Ordinals() []int {
 	return out
 }
 
-// Engine returns the engine workload of w: job i is campaign i, with id
+// DAG returns w as a DAG workload, the form the simulator compiles: job i
+// is campaign i, with id
 // "<user>#<ordinal>", share the user id, arrival the campaign's submit
 // time, and one single-core Kind1 task per campaign job, released
 // ReleaseTicks after the campaign's submission.
-func (w *Workload) Engine() *engine.Workload {
+func (w *Workload) DAG() *workload.Workload {
 	ord := w.Ordinals()
-	ew := &engine.Workload{Jobs: make([]engine.Job, len(w.Campaigns))}
+	ew := &workload.Workload{Jobs: make([]workload.Job, len(w.Campaigns))}
 	for i := range w.Campaigns {
 		c := &w.Campaigns[i]
 		arrival := c.SubmitTicks
-		tasks := make([]engine.Task, len(c.Jobs))
+		tasks := make([]workload.Task, len(c.Jobs))
 		for k, j := range c.Jobs {
 			id := j.ID
 			if id == "" {
 				id = "j" + strconv.Itoa(k+1)
 			}
-			tasks[k] = engine.Task{ID: id, ExecTicks: j.ExecTicks, Cores: 1, ReleaseTicks: j.ReleaseTicks}
+			tasks[k] = workload.Task{ID: id, ExecTicks: j.ExecTicks, Cores: 1, ReleaseTicks: j.ReleaseTicks}
 		}
-		ew.Jobs[i] = engine.Job{
+		ew.Jobs[i] = workload.Job{
 			ID:      w.Users[c.User].ID + "#" + strconv.Itoa(ord[i]),
 			Arrival: &arrival,
 			Share:   w.Users[c.User].ID,
@@ -120,21 +121,6 @@ func (w *Workload) Engine() *engine.Workload {
 		}
 	}
 	return ew
-}
-
-// Compile validates w and compiles it onto `single:machines`.
-func (w *Workload) Compile(machines int) (*engine.Instance, error) {
-	if machines < 1 {
-		return nil, fmt.Errorf("compile campaign workload: %d machines; want >= 1", machines)
-	}
-	if err := w.Validate(); err != nil {
-		return nil, err
-	}
-	in, err := engine.Compile(w.Engine(), engine.Single(machines), engine.DefaultNetwork())
-	if err != nil {
-		return nil, fmt.Errorf("compile campaign workload: %w", err)
-	}
-	return in, nil
 }
 
 // A WorkloadError locates a problem in a campaign workload.

@@ -1,4 +1,4 @@
-package engine
+package workload
 
 import (
 	"bytes"
@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 )
 
 // Default values of optional workload fields (DESIGN.md section 6).
 const (
 	DefaultShare = "default"
 	DefaultKind  = "Kind1"
+	DefaultCores = 1
 )
 
 // A Workload is a set of jobs, the input of `sweep simulate` and the output
@@ -79,9 +82,9 @@ func (w *Workload) HasArrivals() bool {
 	return len(w.Jobs) > 0
 }
 
-// A WorkloadError locates a problem in a workload: the job and task (by id
+// A Error locates a problem in a workload: the job and task (by id
 // and position) and the field, with what would be valid.
-type WorkloadError struct {
+type Error struct {
 	Source string // file name, if known
 	Job    int    // job position, -1 if not about a job
 	JobID  string
@@ -91,7 +94,7 @@ type WorkloadError struct {
 	Msg    string
 }
 
-func (e *WorkloadError) Error() string {
+func (e *Error) Error() string {
 	var b bytes.Buffer
 	if e.Source != "" {
 		fmt.Fprintf(&b, "%s: ", e.Source)
@@ -112,25 +115,51 @@ func (e *WorkloadError) Error() string {
 	return b.String()
 }
 
-// DecodeWorkload reads a workload from its JSON form and validates its
+// Decode reads a workload from its JSON form and validates its
 // structure (see Validate). source names the input in errors.
-func DecodeWorkload(r io.Reader, source string) (*Workload, error) {
+func Decode(r io.Reader, source string) (*Workload, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
-	var w Workload
-	if err := dec.Decode(&w); err != nil {
+	var file struct {
+		Jobs []struct {
+			Job
+			Tasks []struct {
+				Task
+				// Cores is a pointer here to tell an absent field, which
+				// means DefaultCores, from an explicit 0, which is invalid.
+				Cores *int `json:"cores"`
+			} `json:"tasks"`
+		} `json:"jobs"`
+	}
+	if err := dec.Decode(&file); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("%s: malformed JSON at byte %d: %v", source, se.Offset, err)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: field %q at byte %d: got JSON %s, want %s", source, te.Field, te.Offset, te.Value, te.Type)
+			// The decoding structs embed Job and Task; their names are not
+			// part of the file's field paths.
+			field := strings.NewReplacer(".Job.", ".", ".Task.", ".").Replace(te.Field)
+			return nil, fmt.Errorf("%s: field %q at byte %d: got JSON %s, want %s", source, field, te.Offset, te.Value, te.Type)
 		}
 		return nil, fmt.Errorf("%s: malformed JSON: %w (want {\"jobs\": [{\"id\": ..., \"tasks\": [...]}]})", source, err)
 	}
+	w := Workload{Jobs: make([]Job, len(file.Jobs))}
+	for ji, fj := range file.Jobs {
+		j := fj.Job
+		j.Tasks = make([]Task, len(fj.Tasks))
+		for ti, ft := range fj.Tasks {
+			j.Tasks[ti] = ft.Task
+			j.Tasks[ti].Cores = DefaultCores
+			if ft.Cores != nil {
+				j.Tasks[ti].Cores = *ft.Cores
+			}
+		}
+		w.Jobs[ji] = j
+	}
 	if err := w.Validate(); err != nil {
-		var we *WorkloadError
+		var we *Error
 		if errors.As(err, &we) {
 			we.Source = source
 		}
@@ -163,19 +192,29 @@ func (w *Workload) Encode(out io.Writer) error {
 	return err
 }
 
+// MaxTicks bounds every tick a simulation of a workload can reach: the
+// latest arrival plus the sum of every task's exec and release offset must
+// not exceed it. It leaves headroom below 2^63 for network delays, which
+// depend on the platform and are checked when an instance is compiled.
+const MaxTicks = 1 << 62
+
 // Validate checks what can be checked without a platform: at least one job,
 // ids present and unique (per workload for jobs, per job for tasks), exec
-// and cores >= 1, arrivals >= 0, and `after` naming earlier-or-later tasks
-// of the same job without cycles.
+// and cores >= 1, arrivals >= 0, `after` naming earlier-or-later tasks of
+// the same job without cycles, and counts that fit 64 bits: exec x cores
+// per task, the total volume, and the horizon (see MaxTicks).
 func (w *Workload) Validate() error {
 	if len(w.Jobs) == 0 {
-		return &WorkloadError{Job: -1, Task: -1, Field: "jobs", Msg: "no jobs; want at least one"}
+		return &Error{Job: -1, Task: -1, Field: "jobs", Msg: "no jobs; want at least one"}
+	}
+	if err := w.checkBounds(); err != nil {
+		return err
 	}
 	jobIDs := make(map[string]int, len(w.Jobs))
 	for ji := range w.Jobs {
 		j := &w.Jobs[ji]
 		jerr := func(field, format string, args ...any) error {
-			return &WorkloadError{Job: ji, JobID: j.ID, Task: -1, Field: field, Msg: fmt.Sprintf(format, args...)}
+			return &Error{Job: ji, JobID: j.ID, Task: -1, Field: field, Msg: fmt.Sprintf(format, args...)}
 		}
 		if j.ID == "" {
 			return jerr("id", "empty; want a unique job id")
@@ -190,18 +229,61 @@ func (w *Workload) Validate() error {
 		if len(j.Tasks) == 0 {
 			return jerr("tasks", "no tasks; want at least one")
 		}
-		if _, err := taskOrder(j, ji); err != nil {
+		if _, err := j.Predecessors(ji); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// taskOrder validates a job's tasks and returns its predecessor lists as
-// task positions. It reports dangling and cyclic `after` references.
-func taskOrder(j *Job, ji int) ([][]int32, error) {
+// checkBounds rejects workloads whose volumes or horizon overflow int64,
+// naming the job and field where the sum first passes the bound. It runs
+// before the per-task checks, so it takes exec and cores as they are and
+// leaves values below 1 to those.
+func (w *Workload) checkBounds() error {
+	var volume, work, lastArrival int64
+	for ji := range w.Jobs {
+		j := &w.Jobs[ji]
+		if j.Arrival != nil && *j.Arrival > lastArrival {
+			lastArrival = *j.Arrival
+			if lastArrival > MaxTicks {
+				return &Error{Job: ji, JobID: j.ID, Task: -1, Field: "arrival", Msg: fmt.Sprintf("%d; want a tick <= %d", lastArrival, int64(MaxTicks))}
+			}
+		}
+		for ti := range j.Tasks {
+			t := &j.Tasks[ti]
+			if t.ExecTicks < 1 || t.Cores < 1 || t.ReleaseTicks < 0 {
+				continue
+			}
+			terr := func(field, format string, args ...any) error {
+				return &Error{Job: ji, JobID: j.ID, Task: ti, TaskID: t.ID, Field: field, Msg: fmt.Sprintf(format, args...)}
+			}
+			if t.ExecTicks > math.MaxInt64/int64(t.Cores) {
+				return terr("exec", "%d x %d cores overflows a 64-bit count of core-ticks; want exec x cores <= %d", t.ExecTicks, t.Cores, int64(math.MaxInt64))
+			}
+			v := t.ExecTicks * int64(t.Cores)
+			if volume > math.MaxInt64-v {
+				return terr("exec", "%d: the workload's total volume (exec x cores summed) passes %d core-ticks here", t.ExecTicks, int64(math.MaxInt64))
+			}
+			volume += v
+			if t.ExecTicks > MaxTicks || t.ReleaseTicks > MaxTicks || work > MaxTicks-t.ExecTicks-t.ReleaseTicks {
+				return terr("exec", "%d (release %d): the sum of every task's exec and release passes %d ticks here, so a schedule could overflow 64-bit time", t.ExecTicks, t.ReleaseTicks, int64(MaxTicks))
+			}
+			work += t.ExecTicks + t.ReleaseTicks
+		}
+	}
+	if lastArrival > MaxTicks-work {
+		return &Error{Job: -1, Task: -1, Field: "arrival", Msg: fmt.Sprintf("latest arrival %d plus the sum of every task's exec and release %d passes %d ticks, so a schedule could overflow 64-bit time", lastArrival, work, int64(MaxTicks))}
+	}
+	return nil
+}
+
+// Predecessors validates the tasks of the job at position ji and returns
+// their predecessor lists as task positions. It reports dangling and cyclic
+// `after` references.
+func (j *Job) Predecessors(ji int) ([][]int32, error) {
 	terr := func(ti int, field, format string, args ...any) error {
-		return &WorkloadError{Job: ji, JobID: j.ID, Task: ti, TaskID: j.Tasks[ti].ID, Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Job: ji, JobID: j.ID, Task: ti, TaskID: j.Tasks[ti].ID, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	pos := make(map[string]int, len(j.Tasks))
 	for ti := range j.Tasks {

@@ -1,4 +1,4 @@
-package campaign
+package gen
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // ProfilesPreset is the name of the synthetic generator of seed 001.
@@ -146,27 +146,27 @@ func (p ProfilesParams) Canonical() string {
 }
 
 // GenerateProfiles builds instance number instance of p from the root
-// seed; the random stream is gen.InstanceSeed(rootSeed, p.Canonical(),
+// seed; the random stream is InstanceSeed(rootSeed, p.Canonical(),
 // instance). Draws, job by job: for every job but the first, a uniform
 // number that opens a new campaign when below NewCampaignProb; for a new
 // campaign, its owner uniform among the users; then the job's length,
 // uniform over its owner's range. Every campaign may be submitted at
 // tick 0: the closed loop alone spaces a user's campaigns.
-func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*Workload, error) {
+func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*campaign.Workload, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if instance < 0 {
 		return nil, fmt.Errorf("generate %s: instance %d; want >= 0", ProfilesPreset, instance)
 	}
-	seed := gen.InstanceSeed(rootSeed, p.Canonical(), instance)
+	seed := InstanceSeed(rootSeed, p.Canonical(), instance)
 	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
-	w := &Workload{Users: make([]User, p.Users)}
+	w := &campaign.Workload{Users: make([]campaign.User, p.Users)}
 	width := len(strconv.Itoa(p.Users))
 	for u := range w.Users {
-		w.Users[u] = User{ID: fmt.Sprintf("u%0*d", width, u+1), Profile: ProfileLong}
+		w.Users[u] = campaign.User{ID: fmt.Sprintf("u%0*d", width, u+1), Profile: campaign.ProfileLong}
 		if u < p.ShortUsers {
-			w.Users[u].Profile = ProfileShort
+			w.Users[u].Profile = campaign.ProfileShort
 		}
 	}
 	seen := make([]bool, p.Users)
@@ -178,14 +178,14 @@ func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*Workloa
 				think = 0
 			}
 			seen[u] = true
-			w.Campaigns = append(w.Campaigns, Campaign{User: u, ThinkTicks: think})
+			w.Campaigns = append(w.Campaigns, campaign.Campaign{User: u, ThinkTicks: think})
 		}
 		c := &w.Campaigns[len(w.Campaigns)-1]
 		lo, hi := p.LongMinTicks, p.LongMaxTicks
-		if w.Users[c.User].Profile == ProfileShort {
+		if w.Users[c.User].Profile == campaign.ProfileShort {
 			lo, hi = p.ShortMinTicks, p.ShortMaxTicks
 		}
-		c.Jobs = append(c.Jobs, Job{ExecTicks: lo + rng.Int64N(hi-lo+1)})
+		c.Jobs = append(c.Jobs, campaign.Job{ExecTicks: lo + rng.Int64N(hi-lo+1)})
 	}
 	return w, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package platform
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/workload"
 )
 
 // A Platform is a tree of routers whose leaves are clusters (DESIGN.md
@@ -44,12 +46,19 @@ func (p *Platform) TotalCores() int {
 	return n
 }
 
-// Presets lists the platform names that ParsePlatform accepts besides files.
+// Presets lists the platform names that Parse accepts besides files.
 func Presets() []string { return []string{"burkimsher2013", "single:N"} }
 
-// ParsePlatform returns the platform a specification names: a preset
+// IsPreset reports whether spec names a preset rather than a file; a
+// malformed preset such as single:0 is still a preset, which Parse
+// refuses.
+func IsPreset(spec string) bool {
+	return spec == "burkimsher2013" || strings.HasPrefix(spec, "single:")
+}
+
+// Parse returns the platform a specification names: a preset
 // (`burkimsher2013`, `single:N`) or the path of a platform file.
-func ParsePlatform(spec string) (*Platform, error) {
+func Parse(spec string) (*Platform, error) {
 	switch {
 	case spec == "burkimsher2013":
 		return Burkimsher2013(), nil
@@ -67,7 +76,7 @@ func ParsePlatform(spec string) (*Platform, error) {
 		}
 		return nil, fmt.Errorf("platform %q: %w", spec, err)
 	}
-	p, err := DecodePlatform(data)
+	p, err := Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("platform file %s: %w", spec, err)
 	}
@@ -77,7 +86,7 @@ func ParsePlatform(spec string) (*Platform, error) {
 // Burkimsher2013 returns the platform of seed 004: one router over clusters
 // c1, c2, c3 of 1000 Kind1 cores and c4 of 1000 Kind2 cores.
 func Burkimsher2013() *Platform {
-	p, err := NewPlatform("burkimsher2013", []Cluster{
+	p, err := New("burkimsher2013", []Cluster{
 		{"c1", 1000, "Kind1"}, {"c2", 1000, "Kind1"}, {"c3", 1000, "Kind1"}, {"c4", 1000, "Kind2"},
 	})
 	if err != nil {
@@ -88,15 +97,15 @@ func Burkimsher2013() *Platform {
 
 // Single returns a platform of one cluster c1 with n Kind1 cores.
 func Single(n int) *Platform {
-	p, err := NewPlatform(fmt.Sprintf("single:%d", n), []Cluster{{"c1", n, DefaultKind}})
+	p, err := New(fmt.Sprintf("single:%d", n), []Cluster{{"c1", n, workload.DefaultKind}})
 	if err != nil {
 		panic(err)
 	}
 	return p
 }
 
-// NewPlatform returns a platform of one router over the given clusters.
-func NewPlatform(name string, clusters []Cluster) (*Platform, error) {
+// New returns a platform of one router over the given clusters.
+func New(name string, clusters []Cluster) (*Platform, error) {
 	root := &Node{Name: "root", Cluster: -1}
 	for i := range clusters {
 		root.Children = append(root.Children, &Node{Name: clusters[i].Name, Cluster: i})
@@ -172,9 +181,9 @@ func (n *nodeFile) UnmarshalYAML(v *yaml.Node) error {
 	return nil
 }
 
-// DecodePlatform parses a platform file (YAML or JSON). Unknown keys are
+// Decode parses a platform file (YAML or JSON). Unknown keys are
 // errors naming their line.
-func DecodePlatform(data []byte) (*Platform, error) {
+func Decode(data []byte) (*Platform, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var f platformFile

@@ -8,7 +8,7 @@ import (
 )
 
 // TestWorkloadRelease: a job's "release" survives Encode and Decode and
-// reaches the engine task; Decode rejects a negative release, a campaign
+// reaches the DAG task; Decode rejects a negative release, a campaign
 // none of whose jobs is released with it, and a recorded start before the
 // job's own submission (campaign submit 10 + release 5 = 15).
 func TestWorkloadRelease(t *testing.T) {
@@ -28,8 +28,8 @@ func TestWorkloadRelease(t *testing.T) {
 	if !reflect.DeepEqual(got, w) {
 		t.Errorf("round trip: got %+v, want %+v", got, w)
 	}
-	if r := got.Engine().Jobs[0].Tasks[1].ReleaseTicks; r != 5 {
-		t.Errorf("engine task release %d, want 5", r)
+	if r := got.DAG().Jobs[0].Tasks[1].ReleaseTicks; r != 5 {
+		t.Errorf("DAG task release %d, want 5", r)
 	}
 	for _, tc := range []struct{ jobs, want string }{
 		{`[{"exec": 4}, {"exec": 2, "release": -1}]`, `campaign 0 job 1 field "release"`},

@@ -1,4 +1,4 @@
-package campaign
+package analysis
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"slices"
 	"testing"
 
+	ec "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen/swf"
+	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
 
-const lpcTrace = "../../../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz"
+const lpcTrace = "../../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz"
 
 // TestLPCEGEEWindow builds the seed 000 study (Dec 6 2004 - Jan 24 2005
 // included) and checks it against the counts of gen/swf's independent
@@ -28,7 +30,7 @@ func TestLPCEGEEWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the 46,373-job trace window")
 	}
-	w, _, err := LoadSWF(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")})
+	w, _, err := swf.LoadCampaigns(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,16 +41,16 @@ func TestLPCEGEEWindow(t *testing.T) {
 	if jobs != 46373 || len(w.Users) != 36 || len(w.Campaigns) != 14501 {
 		t.Fatalf("%d jobs, %d users, %d campaigns; want 46373, 36, 14501", jobs, len(w.Users), len(w.Campaigns))
 	}
-	in, err := w.Compile(140)
+	in, err := ec.Compile(w, 140)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, policy := range []string{"log", "ostrich"} {
-		s, err := Simulate(context.Background(), in, w, policy, Options{})
+		s, err := ec.Simulate(context.Background(), in, w, policy, ec.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := RowsWith(w, s, Options{StretchBase: StretchBaseBound})
+		rows, err := CampaignRows(w, s, StretchBaseBound)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +84,7 @@ func TestLPCEGEEWindow(t *testing.T) {
 	}
 }
 
-// TestFromSWFReleases on a hand-made log (times in seconds). User 7: job 1
+// TestTraceCampaignReleases on a hand-made log (times in seconds). User 7: job 1
 // submitted at 100, waits 0, runs 10 (log 100-110); job 2 submitted at
 // 105 (< 110: same MAX batch), waits 5, runs 3 (log 110-113); job 3
 // submitted at 120 (>= 113: new batch), runs 2 (log 120-122). User 8:
@@ -98,28 +100,28 @@ func TestLPCEGEEWindow(t *testing.T) {
 // 10 (job 2 at 5-8 beside job 1): stretch 1. The log keeps its recorded
 // starts 0, 10, 13, 20: u7#1 completes at 13, stretch 13/10; u8#1 at 14,
 // flow 13 over alone 1.
-func TestFromSWFReleases(t *testing.T) {
+func TestTraceCampaignReleases(t *testing.T) {
 	jobs := []swf.Job{
 		{Number: 1, SubmitSeconds: 100, WaitSeconds: 0, RunSeconds: 10, AllocatedProcs: 1, User: 7},
 		{Number: 2, SubmitSeconds: 105, WaitSeconds: 5, RunSeconds: 3, AllocatedProcs: 1, User: 7},
 		{Number: 3, SubmitSeconds: 120, WaitSeconds: 0, RunSeconds: 2, AllocatedProcs: 1, User: 7},
 		{Number: 4, SubmitSeconds: 101, WaitSeconds: 12, RunSeconds: 1, AllocatedProcs: 1, User: 8},
 	}
-	w, err := FromSWF(jobs)
+	w, err := swf.Campaigns(jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := func(t int64) *int64 { return &t }
-	want := &Workload{
-		Users: []User{{ID: "u7"}, {ID: "u8"}},
-		Campaigns: []Campaign{
-			{User: 0, SubmitTicks: 0, Jobs: []Job{{ID: "1", ExecTicks: 10, LogStartTicks: at(0)}, {ID: "2", ExecTicks: 3, ReleaseTicks: 5, LogStartTicks: at(10)}}},
-			{User: 1, SubmitTicks: 1, Jobs: []Job{{ID: "4", ExecTicks: 1, LogStartTicks: at(13)}}},
-			{User: 0, SubmitTicks: 20, ThinkTicks: 7, Jobs: []Job{{ID: "3", ExecTicks: 2, LogStartTicks: at(20)}}},
+	want := &wc.Workload{
+		Users: []wc.User{{ID: "u7"}, {ID: "u8"}},
+		Campaigns: []wc.Campaign{
+			{User: 0, SubmitTicks: 0, Jobs: []wc.Job{{ID: "1", ExecTicks: 10, LogStartTicks: at(0)}, {ID: "2", ExecTicks: 3, ReleaseTicks: 5, LogStartTicks: at(10)}}},
+			{User: 1, SubmitTicks: 1, Jobs: []wc.Job{{ID: "4", ExecTicks: 1, LogStartTicks: at(13)}}},
+			{User: 0, SubmitTicks: 20, ThinkTicks: 7, Jobs: []wc.Job{{ID: "3", ExecTicks: 2, LogStartTicks: at(20)}}},
 		},
 	}
 	if !reflect.DeepEqual(w, want) {
-		t.Fatalf("FromSWF:\n got %+v\nwant %+v", w, want)
+		t.Fatalf("Campaigns:\n got %+v\nwant %+v", w, want)
 	}
 	for _, tc := range []struct {
 		policy  string
@@ -130,7 +132,7 @@ func TestFromSWFReleases(t *testing.T) {
 		{"ostrich", []int64{0, 5, 1, 20}, []float64{1, 1, 1}},
 		{"log", []int64{0, 10, 13, 20}, []float64{1.3, 13, 1}},
 	} {
-		rows, start, _ := simulate(t, w, 2, tc.policy, Options{})
+		rows, start := simulateCampaigns(t, w, 2, tc.policy)
 		var stretch []float64
 		for _, r := range rows {
 			stretch = append(stretch, r.Stretch)
@@ -139,4 +141,23 @@ func TestFromSWFReleases(t *testing.T) {
 			t.Errorf("%s: starts %v stretches %v; want %v %v", tc.policy, start, stretch, tc.start, tc.stretch)
 		}
 	}
+}
+
+// simulateCampaigns schedules w on machines processors under policy with
+// the default options and measures its campaigns with the default base.
+func simulateCampaigns(t *testing.T, w *wc.Workload, machines int, policy string) ([]CampaignRow, []int64) {
+	t.Helper()
+	in, err := ec.Compile(w, machines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ec.Simulate(context.Background(), in, w, policy, ec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := CampaignRows(w, s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, s.TaskStart
 }

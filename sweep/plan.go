@@ -1,0 +1,157 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// A Plan is what a run of a manifest would do.
+type Plan struct {
+	Out      string
+	Total    int             // cells in the manifest
+	Axes     []Axis          // cells per axis value
+	InShard  int             // cells in the shard
+	Done     int             // of those, finished ok
+	Failed   int             // of those, recorded failed
+	ToRun    []Cell          // what a run launches
+	Stale    int             // cells in the directory that this manifest does not have
+	Problems []store.Problem // unreadable part files
+	Traces   []TraceReport   // lines the trace reader dropped or repaired
+}
+
+// An Axis counts the manifest's cells per value of one axis.
+type Axis struct {
+	Name   string
+	Values []string
+	Cells  []int
+}
+
+// Plan expands the manifest and compares it with the results directory
+// out. It fails if the directory holds a result whose cell has the same
+// name but another meaning (changed parameters, seed or model version):
+// mixing them would pair results of two different experiments.
+func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error) {
+	cells := m.Cells()
+	p := &Plan{Out: out, Total: len(cells)}
+	existing, problems, err := store.ReadColumns(out, table.Cells, []string{table.CellID, table.Status, table.Workload, table.Instance, table.Load, table.Platform, table.Policy})
+	if err != nil {
+		return nil, fmt.Errorf("reading finished cells in %s: %w", out, err)
+	}
+	p.Problems = problems
+	status := map[string]string{}
+	names := map[string]string{}
+	if existing != nil {
+		ids, st := existing.Column(table.CellID).Strings, existing.Column(table.Status).Strings
+		wl, inst, load := existing.Column(table.Workload).Strings, existing.Column(table.Instance).Int64s, existing.Column(table.Load).Float64s
+		plat, pol := existing.Column(table.Platform).Strings, existing.Column(table.Policy).Strings
+		for i, id := range ids {
+			// An ok row wins over a failed one: a retried cell keeps its
+			// old failed row in an older part file.
+			if status[id] != table.StatusOK {
+				status[id] = st[i]
+			}
+			c := Cell{Workload: wl[i], Instance: int(inst[i]), Load: load[i], Platform: plat[i], Policy: pol[i]}
+			names[c.Name()] = id
+		}
+	}
+	inManifest := map[string]bool{}
+	for _, c := range cells {
+		inManifest[c.ID] = true
+		if id, ok := names[c.Name()]; ok && id != c.ID {
+			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
+				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersion, out)
+		}
+	}
+	for id := range status {
+		if !inManifest[id] {
+			p.Stale++
+		}
+	}
+	for _, c := range cells {
+		if !shard.contains(c) {
+			continue
+		}
+		p.InShard++
+		switch status[c.ID] {
+		case table.StatusOK:
+			p.Done++
+			continue
+		case table.StatusFailed:
+			p.Failed++
+			if !retryFailed {
+				continue
+			}
+		}
+		p.ToRun = append(p.ToRun, c)
+	}
+	p.Axes = m.axes(cells)
+	p.Traces = m.TraceReports()
+	return p, nil
+}
+
+func (m *Manifest) axes(cells []Cell) []Axis {
+	count := func(name string, values []string, key func(Cell) string) Axis {
+		a := Axis{Name: name, Values: values, Cells: make([]int, len(values))}
+		for _, c := range cells {
+			for i, v := range values {
+				if key(c) == v {
+					a.Cells[i]++
+				}
+			}
+		}
+		return a
+	}
+	var workloads, loads []string
+	for _, w := range m.Workloads {
+		workloads = append(workloads, fmt.Sprintf("%s (%d instances)", w.Label, w.Instances))
+	}
+	for _, l := range m.Loads {
+		loads = append(loads, formatLoad(l))
+	}
+	if len(loads) == 0 {
+		loads = []string{"none (closed loop)"}
+	}
+	return []Axis{
+		count("workload", workloads, func(c Cell) string {
+			return fmt.Sprintf("%s (%d instances)", c.Workload, m.Workloads[c.spec].Instances)
+		}),
+		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
+		count("load", loads, func(c Cell) string {
+			if c.Load == 0 {
+				return "none (closed loop)"
+			}
+			return formatLoad(c.Load)
+		}),
+		count("policy", m.Policies, func(c Cell) string { return c.Policy }),
+	}
+}
+
+// Write prints the plan as a short report.
+func (p *Plan) Write(w io.Writer) {
+	for _, a := range p.Axes {
+		parts := make([]string, len(a.Values))
+		for i, v := range a.Values {
+			parts[i] = fmt.Sprintf("%s: %d", v, a.Cells[i])
+		}
+		fmt.Fprintf(w, "%-9s %s\n", a.Name, strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(w, "cells     %d in the manifest, %d in this shard\n", p.Total, p.InShard)
+	fmt.Fprintf(w, "done      %d ok, %d failed (in %s)\n", p.Done, p.Failed, p.Out)
+	fmt.Fprintf(w, "to run    %d\n", len(p.ToRun))
+	if p.Failed > 0 && len(p.ToRun)+p.Done < p.InShard {
+		fmt.Fprintf(w, "note      failed cells are not rerun without --retry-failed\n")
+	}
+	if p.Stale > 0 {
+		fmt.Fprintf(w, "note      %d cells in %s are not in this manifest (kept; `sweep analyze` still reads them)\n", p.Stale, p.Out)
+	}
+	for _, pr := range p.Problems {
+		fmt.Fprintf(w, "warning   unreadable part file %s: %v (a run moves it aside and reruns its cells)\n", pr.Path, pr.Err)
+	}
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "trace     workload %s: %s", t.Workload, t.Report)
+	}
+}

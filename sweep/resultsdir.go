@@ -1,0 +1,85 @@
+package sweep
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// saveCopy keeps the manifest beside its results, for `sweep analyze`.
+func (m *Manifest) saveCopy(out string) error {
+	data, err := os.ReadFile(m.path)
+	if err != nil {
+		return fmt.Errorf("copying manifest: %w", err)
+	}
+	tmp, err := os.CreateTemp(out, ".manifest-*")
+	if err != nil {
+		return fmt.Errorf("copying manifest: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("copying manifest: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("copying manifest: %w", err)
+	}
+	return os.Rename(tmp.Name(), filepath.Join(out, "manifest.yaml"))
+}
+
+// repair makes a results directory safe to append to: unreadable part
+// files and jobs parts whose cells part was never written (a kill between
+// the two) are moved aside, and temporary files of killed writers removed.
+func repair(out string, plan *Plan) ([]string, error) {
+	var warnings []string
+	for _, p := range plan.Problems {
+		aside, err := store.MoveAside(p.Path)
+		if err != nil {
+			return warnings, err
+		}
+		warnings = append(warnings, fmt.Sprintf("unreadable part file moved aside to %s (its cells will run again): %v", aside, p.Err))
+	}
+	// A flush writes the jobs part a few milliseconds before its cells
+	// part; a young orphan may belong to a live shard process.
+	const settle = 10 * time.Second
+	for attempt := 0; ; attempt++ {
+		var orphans []string
+		for _, child := range []string{table.Jobs, table.Campaigns} {
+			o, err := store.Orphans(out, child, table.Cells)
+			if err != nil {
+				return warnings, err
+			}
+			orphans = append(orphans, o...)
+		}
+		young := false
+		for _, path := range orphans {
+			info, err := os.Stat(path)
+			if err != nil {
+				continue
+			}
+			if time.Since(info.ModTime()) < settle && attempt == 0 {
+				young = true
+				continue
+			}
+			aside, err := store.MoveAside(path)
+			if err != nil {
+				return warnings, err
+			}
+			warnings = append(warnings, fmt.Sprintf("job rows of an unfinished flush moved aside to %s", aside))
+		}
+		if !young {
+			break
+		}
+		time.Sleep(settle)
+	}
+	for _, name := range []string{table.Cells, table.Jobs, table.Campaigns} {
+		if _, err := store.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
+			return warnings, err
+		}
+	}
+	return warnings, nil
+}

@@ -1,0 +1,217 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// RunOptions configures Run.
+type RunOptions struct {
+	// Out is the results directory; empty means results/<experiment>.
+	Out string
+	// Jobs is the number of cells simulated at once; 0 means
+	// runtime.GOMAXPROCS(0), every core the process may use.
+	Jobs int
+	// Shard selects part of the cells; the zero Shard means all.
+	Shard Shard
+	// FailFast stops launching cells at the first failure.
+	FailFast bool
+	// RetryFailed runs again the cells recorded as failed.
+	RetryFailed bool
+	// Version is the tool version written into the Parquet metadata.
+	Version string
+	// Progress receives progress reports; nil means none.
+	Progress Progress
+	// Flush overrides when results are published (zero: every 500 cells
+	// or 5 seconds).
+	Flush store.FlushPolicy
+
+	// beforeCell, when set, runs at the start of every cell (tests use it
+	// to make a cell fail).
+	beforeCell func(Cell)
+}
+
+// Progress is told how the run advances. It is called from one goroutine
+// at a time.
+type Progress interface {
+	Start(total int)
+	Update(done, failed int)
+	Finish(done, failed int)
+}
+
+// A Summary reports what a run did.
+type Summary struct {
+	Out         string
+	Cells       int // in the manifest
+	InShard     int
+	AlreadyDone int // skipped: already in the results
+	Ran         int
+	Failed      int // recorded failed in this run
+	Interrupted bool
+	Workers     int // cells simulated at once
+	Wall        time.Duration
+	Warnings    []string
+}
+
+// Err summarises an unsuccessful run as an error; nil when every cell ran.
+func (s *Summary) Err() error {
+	switch {
+	case s.Interrupted:
+		return fmt.Errorf("interrupted after %d of %d cells; finished cells are saved, rerun the same command to resume", s.Ran, s.InShard-s.AlreadyDone)
+	case s.Failed > 0:
+		return fmt.Errorf("%d of %d cells failed (recorded with status %q and their error in %s); rerun with --retry-failed after fixing the cause", s.Failed, s.Ran, table.StatusFailed, filepath.Join(s.Out, table.Cells))
+	}
+	return nil
+}
+
+// OutDir returns the results directory for opts.Out.
+func (m *Manifest) OutDir(out string) string {
+	if out != "" {
+		return out
+	}
+	return filepath.Join("results", m.Experiment)
+}
+
+// Run simulates every cell of the manifest that is in the shard and not yet
+// done in the results directory, on opts.Jobs cores, and streams the
+// results to Parquet. A cancelled ctx stops launching cells; what finished
+// is saved. Cells that fail are recorded and the others go on (unless
+// FailFast); the returned summary says so.
+func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
+	start := time.Now()
+	out := m.OutDir(opts.Out)
+	sum := &Summary{Out: out}
+	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
+	if err != nil {
+		return sum, err
+	}
+	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return sum, fmt.Errorf("creating results directory: %w", err)
+	}
+	warnings, err := repair(out, plan)
+	sum.Warnings = warnings
+	if err != nil {
+		return sum, err
+	}
+	if err := m.saveCopy(out); err != nil {
+		return sum, err
+	}
+	if len(plan.ToRun) == 0 {
+		sum.Wall = time.Since(start)
+		return sum, nil
+	}
+
+	tag, err := store.NewTag(opts.Shard.Label(), start)
+	if err != nil {
+		return sum, err
+	}
+	meta := map[string]string{
+		"sweep.manifest_sha256": m.Hash(),
+		"sweep.tool_version":    opts.Version,
+		"sweep.model_version":   ModelVersion,
+		"sweep.experiment":      m.Experiment,
+		"sweep.shard":           opts.Shard.Label(),
+	}
+	for _, t := range plan.Traces {
+		meta["sweep.trace_report."+t.Workload] = t.Report.String()
+	}
+	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
+	if err != nil {
+		return sum, err
+	}
+
+	workers := opts.Jobs
+	if workers <= 0 {
+		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
+		// the GOMAXPROCS variable, which NumCPU ignores.
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sum.Workers = workers
+	cache := newInstanceCache(m, plan.ToRun)
+	var done, failed atomic.Int64
+	if opts.Progress != nil {
+		opts.Progress.Start(len(plan.ToRun))
+	}
+	stopProgress := make(chan struct{})
+	var progressDone sync.WaitGroup
+	progressDone.Add(1)
+	go func() {
+		defer progressDone.Done()
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopProgress:
+				return
+			case <-tick.C:
+				// A flush error is sticky in the writer and surfaces at Close.
+				_ = writer.MaybeFlush()
+				if opts.Progress != nil {
+					opts.Progress.Update(int(done.Load()), int(failed.Load()))
+				}
+			}
+		}
+	}()
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, c := range plan.ToRun {
+		if gctx.Err() != nil {
+			break
+		}
+		c := c
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				cache.release(c)
+				return nil // launched after a stop: leave it for resume
+			}
+			row, children, err := runCell(gctx, m, cache, c, opts.beforeCell)
+			cache.release(c)
+			if err != nil && gctx.Err() != nil {
+				return nil // interrupted, not failed: it runs again on resume
+			}
+			if err != nil {
+				row, children = failedRow(m, c, err), childRows{}
+				failed.Add(1)
+			}
+			if werr := writer.Append(row, children.ordered(m)...); werr != nil {
+				return fmt.Errorf("writing results: %w", werr)
+			}
+			done.Add(1)
+			if err != nil && opts.FailFast {
+				return fmt.Errorf("cell %s failed: %w (--fail-fast)", c.Name(), err)
+			}
+			return nil
+		})
+	}
+	runErr := g.Wait()
+	close(stopProgress)
+	progressDone.Wait()
+	closeErr := writer.Close()
+	sum.Ran, sum.Failed = int(done.Load()), int(failed.Load())
+	sum.Interrupted = ctx.Err() != nil
+	sum.Wall = time.Since(start)
+	if opts.Progress != nil {
+		opts.Progress.Finish(sum.Ran, sum.Failed)
+	}
+	if closeErr != nil {
+		return sum, fmt.Errorf("saving results: %w", closeErr)
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return sum, runErr
+	}
+	return sum, nil
+}

@@ -1,0 +1,123 @@
+// Package table defines the result tables of a results directory: their
+// names, their columns with types, and the statuses a cell can have. The
+// runner (package sweep) writes them and package analysis reads them, both
+// by the names defined here, so a column is named in one place only.
+//
+// The tables are tidy: one row per cell in Cells, one row per job per cell
+// in Jobs, one row per campaign per cell in Campaigns; every child row
+// carries its cell's CellID. Ids, ticks and counts are int64, measures
+// float64, names dictionary-encoded strings.
+package table
+
+import "github.com/sweep-sched/sweep/sweep/store"
+
+// Table names: the folders of a results directory.
+const (
+	Cells     = "cells"
+	Jobs      = "jobs"
+	Campaigns = "campaigns"
+)
+
+// Cell statuses, the Status column.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// Columns of the cells table's identity, in table order; the measures of
+// the cell's model follow them (see CellsSchema).
+const (
+	CellID     = "cell_id"
+	Experiment = "experiment"
+	Workload   = "workload"
+	Generator  = "generator"
+	Instance   = "instance"
+	Load       = "load" // null for workloads without a load ratio
+	Platform   = "platform"
+	Policy     = "policy"
+	Seed       = "seed"
+	Status     = "status"
+	Error      = "error" // null unless Status is StatusFailed
+	WallMS     = "wall_ms"
+)
+
+// CellHead returns the identity columns of the cells table, in order.
+func CellHead() []store.Column {
+	s, i := store.TypeString, store.TypeInt64
+	return []store.Column{
+		{Name: CellID, Type: s}, {Name: Experiment, Type: s}, {Name: Workload, Type: s},
+		{Name: Generator, Type: s}, {Name: Instance, Type: i},
+		{Name: Load, Type: store.TypeFloat64, Nullable: true},
+		{Name: Platform, Type: s}, {Name: Policy, Type: s}, {Name: Seed, Type: i},
+		{Name: Status, Type: s}, {Name: Error, Type: s, Nullable: true}, {Name: WallMS, Type: i},
+	}
+}
+
+// A Measure is a numeric column that follows the identity in the cells
+// table: null in failed cells and in cells of a model without it.
+type Measure struct {
+	Name    string
+	Integer bool // int64; float64 otherwise
+}
+
+// CellsSchema returns the cells table: CellHead, then measures.
+func CellsSchema(measures []Measure) store.Schema {
+	cols := CellHead()
+	for _, m := range measures {
+		typ := store.TypeFloat64
+		if m.Integer {
+			typ = store.TypeInt64
+		}
+		cols = append(cols, store.Column{Name: m.Name, Type: typ, Nullable: true})
+	}
+	return store.Schema{Table: Cells, Columns: cols}
+}
+
+// Columns of the jobs table (after CellID), one row per job of a DAG
+// workload: ticks, core-ticks, and the job's measures of seed 004.
+const (
+	Job             = "job" // the job's index in its workload
+	JobArrival      = "arrival"
+	JobStart        = "start" // first task start
+	JobFinish       = "finish"
+	JobVolume       = "volume"
+	JobCriticalPath = "critical_path"
+	JobSLR          = "slr"
+	JobStretch      = "stretch"
+	JobSpeedup      = "speedup"
+	JobTasks        = "tasks"
+)
+
+// JobsSchema returns the jobs table.
+func JobsSchema() store.Schema {
+	i, f := store.TypeInt64, store.TypeFloat64
+	return store.Schema{Table: Jobs, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: Job, Type: i}, {Name: JobArrival, Type: i},
+		{Name: JobStart, Type: i}, {Name: JobFinish, Type: i}, {Name: JobVolume, Type: i},
+		{Name: JobCriticalPath, Type: i}, {Name: JobSLR, Type: f}, {Name: JobStretch, Type: f},
+		{Name: JobSpeedup, Type: f}, {Name: JobTasks, Type: i},
+	}}
+}
+
+// Columns of the campaigns table (after CellID), one row per campaign.
+const (
+	CampaignUser       = "user"
+	CampaignProfile    = "profile"
+	Campaign           = "campaign" // 1-based ordinal among the user's campaigns
+	CampaignJobs       = "jobs"
+	CampaignSubmit     = "submit"
+	CampaignCompletion = "completion"
+	CampaignWork       = "work"
+	CampaignStretch    = "stretch"
+)
+
+// CampaignsSchema returns the campaigns table.
+func CampaignsSchema() store.Schema {
+	i := store.TypeInt64
+	return store.Schema{Table: Campaigns, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: CampaignUser, Type: store.TypeString},
+		{Name: CampaignProfile, Type: store.TypeString}, {Name: Campaign, Type: i}, {Name: CampaignJobs, Type: i},
+		{Name: CampaignSubmit, Type: i}, {Name: CampaignCompletion, Type: i}, {Name: CampaignWork, Type: i},
+		{Name: CampaignStretch, Type: store.TypeFloat64},
+	}}
+}
