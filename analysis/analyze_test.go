@@ -19,6 +19,7 @@ import (
 type testCell struct {
 	id                    string
 	instance              int64
+	replicate             int64
 	load                  float64
 	policy                string
 	failed                bool
@@ -57,7 +58,7 @@ func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
 		}
 		row := store.Row{
 			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
-			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
+			store.Int64(c.instance), store.Int64(c.replicate), store.Float64(c.load), store.String("grid"), store.String(c.policy),
 			store.Int64(7), status, errText, store.Int64(3),
 		}
 		for _, m := range MetricColumns() {

@@ -22,6 +22,9 @@ type Cell struct {
 	// Generator is the generator preset's name.
 	Generator string
 	Instance  int64
+	// Replicate is the cell's replicate (0 in results written before
+	// replicates existed).
+	Replicate int64
 	// Load is 0 when the table's load is null: campaign workloads run in
 	// closed loop and have no load (DAG loads are positive).
 	Load     float64
@@ -48,6 +51,7 @@ type PairKey struct {
 	Workload  string
 	Generator string
 	Instance  int64
+	Replicate int64
 	// Load is 0 when the table's load is null: campaign workloads run in
 	// closed loop and have no load (DAG loads are positive).
 	Load     float64
@@ -56,12 +60,13 @@ type PairKey struct {
 
 // Key returns the cell's pair key.
 func (c *Cell) Key() PairKey {
-	return PairKey{Workload: c.Workload, Generator: c.Generator, Instance: c.Instance, Load: c.Load, Platform: c.Platform}
+	return PairKey{Workload: c.Workload, Generator: c.Generator, Instance: c.Instance, Replicate: c.Replicate, Load: c.Load, Platform: c.Platform}
 }
 
 func comparePairKeys(a, b PairKey) int {
 	return cmp.Or(
 		cmp.Compare(a.Load, b.Load),
+		cmp.Compare(a.Replicate, b.Replicate),
 		cmp.Compare(a.Workload, b.Workload),
 		cmp.Compare(a.Generator, b.Generator),
 		cmp.Compare(a.Instance, b.Instance),
@@ -80,15 +85,30 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 // makespan or volume.
 //
 // The campaign summary columns (CampaignColumns) are read when every part
-// file has them, as in a run of a manifest with campaign workloads.
+// file has them, as in a run of a manifest with campaign workloads; the
+// replicate column when every part file has it (results written before
+// replicates existed have none: every cell is replicate 0).
 func ReadCells(dir string) ([]Cell, []store.Problem, error) {
-	metrics := valueColumns(true)
-	set, problems, err := store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
-	if err != nil {
-		// A run without campaign workloads has no campaign columns; any
-		// other problem shows again without them.
-		metrics = valueColumns(false)
-		set, problems, err = store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
+	var (
+		metrics      []ValueColumn
+		set          *store.ColumnSet
+		problems     []store.Problem
+		err          error
+		hasReplicate bool
+	)
+	// A run without campaign workloads has no campaign columns, an older
+	// run no replicate column; any other problem shows again without them.
+	for _, attempt := range []struct{ replicate, campaigns bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
+		columns := slices.Clone(cellColumns)
+		if attempt.replicate {
+			columns = append(columns, table.Replicate)
+		}
+		metrics = valueColumns(attempt.campaigns)
+		set, problems, err = store.ReadColumns(dir, table.Cells, append(columns, columnNames(metrics)...))
+		if err == nil {
+			hasReplicate = attempt.replicate
+			break
+		}
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading cells: %w", err)
@@ -118,6 +138,11 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	columnErr = cmp.Or(columnErr, err)
 	loads, err := col(table.Load, store.TypeFloat64)
 	columnErr = cmp.Or(columnErr, err)
+	var replicates *store.ColumnData
+	if hasReplicate {
+		replicates, err = col(table.Replicate, store.TypeInt64)
+		columnErr = cmp.Or(columnErr, err)
+	}
 	metricData := make([]*store.ColumnData, len(metrics))
 	for i, m := range metrics {
 		want := store.TypeFloat64
@@ -141,6 +166,9 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 			ID: ids[r], Workload: workloads[r], Generator: generators[r], Instance: instances.Int64s[r],
 			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
 			Values: make([]float64, len(metrics)),
+		}
+		if replicates != nil {
+			c.Replicate = replicates.Int64s[r]
 		}
 		switch statuses[r] {
 		case table.StatusOK:
