@@ -27,11 +27,11 @@ import (
 // cells (workload instances x loads x platforms x policies) and how to
 // record and analyse them. Its YAML form is documented in the README.
 type Manifest struct {
-	Experiment string                `yaml:"experiment"`
-	Seed       uint64                `yaml:"seed"`
+	Experiment string `yaml:"experiment"`
+	Seed       uint64 `yaml:"seed"`
 	// Replicates runs the whole experiment under this many root seeds
 	// (ReplicateSeed), an axis of cells; 0 or 1 runs it once.
-	Replicates int `yaml:"replicates,omitempty"`
+	Replicates int                   `yaml:"replicates,omitempty"`
 	Platform   string                `yaml:"platform"`
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`

@@ -33,7 +33,7 @@ const (
 	Generator  = "generator"
 	Instance   = "instance"
 	Replicate  = "replicate" // 0 to replicates-1; see sweep.ReplicateSeed
-	Load       = "load" // null for workloads without a load ratio
+	Load       = "load"      // null for workloads without a load ratio
 	Platform   = "platform"
 	Policy     = "policy"
 	Seed       = "seed"
