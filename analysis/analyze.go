@@ -81,6 +81,13 @@ type Result struct {
 	TTests    []TTestRow
 	Dominance []DominanceRow
 	RankTests []RankTestRow
+	// Replicates are the run's replicates, ascending. With two or more,
+	// ByReplicate repeats the per-load comparisons within each replicate
+	// and Spread summarises each comparison across them; the tables above
+	// pool every replicate.
+	Replicates  []int64
+	ByReplicate []ReplicateRow
+	Spread      []SpreadRow
 	Boxes     []BoxRow
 	ByLoad    []ByLoadRow
 	Deciles   *Deciles // nil when the run recorded no job rows
@@ -103,7 +110,9 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := compare(pairing, settings, valueColumns(len(cells[0].Values) > len(MetricColumns())))
+	columns := valueColumns(len(cells[0].Values) > len(MetricColumns()))
+	r := compare(pairing, settings, columns)
+	r.compareReplicates(columns)
 	r.Problems = problems
 	deciles, jobProblems, err := ReadDeciles(dir, pairing, r.Policies)
 	if err != nil {

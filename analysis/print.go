@@ -277,6 +277,10 @@ func (r *Result) printDominance(p *printer, table PaperTable, expect Expectation
 	}
 	p.line("")
 	r.printRankTests(p, table, policies)
+	if len(r.Replicates) > 1 {
+		p.line("")
+		r.printSpread(p, table, expect)
+	}
 }
 
 // pName names the p-value significance is read from.

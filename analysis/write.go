@@ -190,10 +190,10 @@ func (r *Result) tables(expect Expectations) []tableRows {
 			mean, nullIfNaN(f.Low), nullIfNaN(f.High), paper, relation, tolerance, matches,
 		})
 	}
-	return []tableRows{
+	return append([]tableRows{
 		{tTestSchema, tTests}, {wilcoxonSchema, rankTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
 		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
-	}
+	}, r.replicateTables()...)
 }
 
 type tableRows struct {
