@@ -88,9 +88,9 @@ type Result struct {
 	Replicates  []int64
 	ByReplicate []ReplicateRow
 	Spread      []SpreadRow
-	Boxes     []BoxRow
-	ByLoad    []ByLoadRow
-	Deciles   *Deciles // nil when the run recorded no job rows
+	Boxes       []BoxRow
+	ByLoad      []ByLoadRow
+	Deciles     *Deciles // nil when the run recorded no job rows
 }
 
 // Analyze reads the cells (and, when present, the jobs) of the results
