@@ -107,6 +107,9 @@ type page struct {
 	Figures    []figure
 	DecileLoad string
 
+	// Gantts link each policy's worst cell to its Gantt chart.
+	Gantts []GanttLink
+
 	FigureTables []figureTable
 	// CampaignFigures are the campaign plots; NoCampaignRows says that the
 	// run has campaign cells but did not record the campaigns table.
@@ -115,13 +118,15 @@ type page struct {
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its
-// path; the campaign plots read DIR's campaigns table. The page is built in
-// a temporary file and renamed into place.
-func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string, error) {
+// path; the campaign plots read DIR's campaigns table; gantts, when given,
+// are listed with links to their charts. The page is built in a temporary
+// file and renamed into place.
+func Write(dir string, r *analysis.Result, expect analysis.Expectations, gantts ...GanttLink) (string, error) {
 	p, err := build(r, expect)
 	if err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
+	p.Gantts = gantts
 	if len(r.CampaignWorkloads()) > 0 {
 		samples, problems, err := analysis.ReadCampaignSamples(dir, r)
 		if err != nil {

@@ -36,6 +36,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>
 <li><a href="#means">Mean worst-case SLR by load</a></li>
+{{if .Gantts}}<li><a href="#worst">Each policy's worst cell, as a Gantt chart</a></li>{{end}}
 <li><a href="#figures">Figures</a><ol>{{range $i, $f := .Figures}}<li><a href="#figure-{{$i}}">{{$f.Title}}</a></li>{{end}}</ol></li>
 {{end}}{{if .FigureTables}}<li><a href="#merit">Figures of merit of campaign workloads</a></li>{{end}}
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
@@ -79,6 +80,14 @@ ratio {{.Ratio}} <span class="ci">{{.RatioInterval}}</span></td>{{end}}</tr>
 <tr><th>policy</th>{{range .Loads}}<th>{{.}}</th>{{end}}</tr>
 {{range .Means}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
+{{if .Gantts}}<h2 id="worst">Each policy's worst cell, as a Gantt chart</h2>
+<p>The cell with the largest worst-case SLR of each policy, simulated again from its identity (its metrics
+equal its stored row) and drawn one bar per task, in its job's colour, on rows of cores per cluster.</p>
+<table>
+<tr><th>policy</th><th>cell</th><th>worst-case SLR</th><th>Gantt chart</th></tr>
+{{range .Gantts}}<tr><td>{{.Policy}}</td><td title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>
+{{end}}</table>
+{{end}}
 <h2 id="figures">Figures</h2>
 <p>Box plots pool every cell of a policy (all loads and workloads), one box per policy as in the paper.
 Cumulative completion is compared at each pair group's common base.</p>

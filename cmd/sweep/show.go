@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/gantt"
+	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/sweep"
 )
 
@@ -54,50 +55,15 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	m, err := sweep.LoadManifest(filepath.Join(dir, "manifest.yaml"))
+	replayer, err := newReplayer(dir)
 	if err != nil {
-		return usageError{fmt.Errorf("sweep show: %w", err)}
-	}
-	stored, _, err := analysis.ReadCells(dir)
-	if err != nil {
-		return usageError{fmt.Errorf("sweep show: %w", err)}
-	}
-	// The copy of the manifest does not record a --replicates given to
-	// `sweep run`; the cells table does.
-	replicates := m.ReplicateCount()
-	for _, c := range stored {
-		replicates = max(replicates, int(c.Replicate)+1)
-	}
-	if err := m.SetReplicates(replicates); err != nil {
 		return err
 	}
-	cell, err := m.FindCell(key)
+	cell, s, metrics, storedRow, err := replayer.replay(ctx, key)
 	if err != nil {
-		return usageError{fmt.Errorf("sweep show: %w", err)}
+		return err
 	}
-	var row *analysis.Cell
-	for i := range stored {
-		// A retried cell has an old failed row beside its ok row.
-		if c := &stored[i]; c.ID == cell.ID && (row == nil || row.Failed) {
-			row = c
-		}
-	}
-	s, metrics, err := m.Replay(ctx, cell)
-	if err != nil {
-		return fmt.Errorf("sweep show: %w", err)
-	}
-	out := showOutput{Cell: cell.ID, Name: cell.Name(), Metrics: metrics}
-	switch {
-	case row == nil:
-		out.StoredRow = "none: the cell has not run in " + dir
-	case row.Failed:
-		out.StoredRow = "failed: " + row.Error
-	default:
-		if diffs := differences(row.Values, metrics); len(diffs) > 0 {
-			return fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
-		}
-		out.StoredRow = fmt.Sprintf("equal: all %d metrics", len(analysis.MetricColumns()))
-	}
+	out := showOutput{Cell: cell.ID, Name: cell.Name(), Metrics: metrics, StoredRow: storedRow}
 	if *ganttPath != "" {
 		opts.Title = fmt.Sprintf("%s (cell %s)", cell.Name(), cell.ID)
 		if err := writeGantt(*ganttPath, s, opts, stderr); err != nil {
@@ -107,6 +73,69 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// replayer simulates cells of a results directory again.
+type replayer struct {
+	dir    string
+	m      *sweep.Manifest
+	stored []analysis.Cell
+}
+
+// newReplayer reads the results directory dir: the copy of its manifest
+// and its cells table.
+func newReplayer(dir string) (*replayer, error) {
+	m, err := sweep.LoadManifest(filepath.Join(dir, "manifest.yaml"))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+	}
+	stored, _, err := analysis.ReadCells(dir)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+	}
+	// The copy of the manifest does not record a --replicates given to
+	// `sweep run`; the cells table does.
+	replicates := m.ReplicateCount()
+	for _, c := range stored {
+		replicates = max(replicates, int(c.Replicate)+1)
+	}
+	if err := m.SetReplicates(replicates); err != nil {
+		return nil, err
+	}
+	return &replayer{dir: dir, m: m, stored: stored}, nil
+}
+
+// replay simulates the cell whose id or name is key again and compares
+// its metrics with its stored row: storedRow says how they compare, and a
+// difference is an error.
+func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, s *engine.Schedule, metrics analysis.ScheduleMetrics, storedRow string, err error) {
+	cell, err = p.m.FindCell(key)
+	if err != nil {
+		return cell, nil, metrics, "", usageError{fmt.Errorf("sweep show: %w", err)}
+	}
+	var row *analysis.Cell
+	for i := range p.stored {
+		// A retried cell has an old failed row beside its ok row.
+		if c := &p.stored[i]; c.ID == cell.ID && (row == nil || row.Failed) {
+			row = c
+		}
+	}
+	s, metrics, err = p.m.Replay(ctx, cell)
+	if err != nil {
+		return cell, nil, metrics, "", fmt.Errorf("sweep show: %w", err)
+	}
+	switch {
+	case row == nil:
+		storedRow = "none: the cell has not run in " + p.dir
+	case row.Failed:
+		storedRow = "failed: " + row.Error
+	default:
+		if diffs := differences(row.Values, metrics); len(diffs) > 0 {
+			return cell, nil, metrics, "", fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
+		}
+		storedRow = fmt.Sprintf("equal: all %d metrics", len(analysis.MetricColumns()))
+	}
+	return cell, s, metrics, storedRow, nil
 }
 
 // differences lists the metrics of a replay that differ from a stored

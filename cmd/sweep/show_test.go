@@ -87,6 +87,26 @@ func TestShow(t *testing.T) {
 		t.Fatalf("showed %d cells; want one per replicate", shown)
 	}
 
+	// The report links each policy's worst cell to its chart.
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"report", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr.String())
+	}
+	page, err := os.ReadFile(filepath.Join(out, "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, policy := range []string{"pslr", "random", "fairshare"} {
+		file := "gantt-" + policy + ".svg"
+		if !strings.Contains(string(page), `<a href="`+file+`">`) {
+			t.Errorf("report does not link %s", file)
+		}
+		if data, err := os.ReadFile(filepath.Join(out, "report", file)); err != nil || !strings.Contains(string(data), `<rect class="task"`) {
+			t.Errorf("%s: %v, or no task bar", file, err)
+		}
+	}
+
 	stderr.Reset()
 	if code := run(context.Background(), []string{"show", out, "nosuchcell"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `no cell "nosuchcell"`) {
 		t.Errorf("unknown cell: exit %d, %q", code, stderr.String())
