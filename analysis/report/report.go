@@ -103,6 +103,10 @@ type page struct {
 	Notes      string
 	Tables     []dominanceTable
 	Tests      []testTable
+	// Replicates is the number of replicates; Spreads has the paper
+	// tables across them when there are two or more.
+	Replicates int
+	Spreads    []spreadTable
 	Means      []meanRow
 	Figures    []figure
 	DecileLoad string
@@ -187,7 +191,11 @@ func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 	for _, t := range analysis.PaperTables {
 		p.Tables = append(p.Tables, dominance(r, t, expect))
 		p.Tests = append(p.Tests, rankTests(r, t))
+		if len(r.Replicates) > 1 {
+			p.Spreads = append(p.Spreads, spreads(r, t, expect))
+		}
 	}
+	p.Replicates = len(r.Replicates)
 	for _, policy := range r.Policies {
 		row := meanRow{Policy: policy}
 		for _, load := range r.Loads {

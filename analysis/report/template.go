@@ -35,6 +35,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 <nav class="toc"><b>Contents</b><ol>
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>
+{{if .Spreads}}<li><a href="#replicates">Across {{.Replicates}} replicates</a></li>{{end}}
 <li><a href="#means">Mean worst-case SLR by load</a></li>
 {{if .Gantts}}<li><a href="#worst">Each policy's worst cell, as a Gantt chart</a></li>{{end}}
 <li><a href="#figures">Figures</a><ol>{{range $i, $f := .Figures}}<li><a href="#figure-{{$i}}">{{$f.Title}}</a></li>{{end}}</ol></li>
@@ -75,6 +76,21 @@ ratio {{.Ratio}} <span class="ci">{{.RatioInterval}}</span></td>{{end}}</tr>
 {{end}}</table>
 <p>{{.Summary}}.</p>
 {{end}}
+{{if .Spreads}}<h2 id="replicates">Across {{.Replicates}} replicates</h2>
+<p>The run holds {{.Replicates}} replicates, the whole experiment under as many root seeds; the tables above pool
+them. Here each cell gives the dominance percentage in each replicate, their range and the t 95% interval of
+their mean (grey): what drawing other instances alone moves. The paper's value is marked r when it lies in the
+range and i when it lies in the interval; red cells have neither.</p>
+{{range .Spreads}}
+<h3>{{.Title}} ({{.Metric}}) across replicates</h3>
+<table>
+<tr><th>policy</th>{{range $.Loads}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if and .HasPaper (not .InRange) (not .InInterval)}} class="far"{{end}}>{{.Values}}<br>
+<span class="ci">range {{.Range}}{{if .Interval}}, mean {{.Interval}}{{end}}</span>{{if .HasPaper}}<br><span class="paper">paper {{.Paper}}</span>
+<span class="mark">{{if .InRange}}r{{end}}{{if .InInterval}}i{{end}}</span>{{end}}</td>{{end}}</tr>
+{{end}}</table>
+{{if .Summary}}<p>{{.Summary}}.</p>{{end}}
+{{end}}{{end}}
 <h2 id="means">Mean worst-case SLR by load (&plusmn; half-width of the 95% confidence interval)</h2>
 <table>
 <tr><th>policy</th>{{range .Loads}}<th>{{.}}</th>{{end}}</tr>

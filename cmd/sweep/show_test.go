@@ -97,6 +97,9 @@ func TestShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(string(page), "Across 2 replicates") {
+		t.Error("report lacks the section across replicates")
+	}
 	for _, policy := range []string{"pslr", "random", "fairshare"} {
 		file := "gantt-" + policy + ".svg"
 		if !strings.Contains(string(page), `<a href="`+file+`">`) {
