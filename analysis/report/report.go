@@ -94,15 +94,15 @@ type figureTable struct {
 type page struct {
 	// DAG says whether the run has DAG cells (with a load), which seed
 	// 004's tables and figures describe.
-	DAG        bool
-	Reference  string
-	Alpha      float64
-	Holm       bool
-	Resamples  int
-	Loads      []string
-	Notes      string
-	Tables     []dominanceTable
-	Tests      []testTable
+	DAG       bool
+	Reference string
+	Alpha     float64
+	Holm      bool
+	Resamples int
+	Loads     []string
+	Notes     string
+	Tables    []dominanceTable
+	Tests     []testTable
 	// Replicates is the number of replicates; Spreads has the paper
 	// tables across them when there are two or more.
 	Replicates int
