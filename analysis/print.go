@@ -145,10 +145,6 @@ func (c DominanceCell) Agrees() bool {
 	return c.Ours != nil && c.HasPaper && c.Ours.Low <= c.Paper && c.Paper <= c.Ours.High
 }
 
-// AgreementRule states, for printed output, when a dominance cell agrees
-// with the paper.
-const AgreementRule = "the paper's value lies inside the Wilson 95% interval of ours"
-
 // SameSignificance reports whether ours and the paper agree on significance.
 func (c DominanceCell) SameSignificance() bool {
 	return c.Ours != nil && c.HasPaper && c.Ours.Significant == c.PaperSignificant
@@ -362,7 +358,7 @@ func (r *Result) printRankTests(p *printer, table PaperTable, policies []string)
 				continue
 			}
 			compared++
-			t, _ := r.findTTest(table.Metric, policy, load)
+			t, _ := r.FindTTest(table.Metric, policy, load)
 			mark := " "
 			if w.DisagreesWithTTest() {
 				mark = disagreeMark
@@ -391,8 +387,8 @@ func (r *Result) printRankTests(p *printer, table PaperTable, policies []string)
 	p.line("t and W disagree on %d of %d %s: %s", len(disagree), compared, plural(compared, "cell", "cells"), listIDs(disagree))
 }
 
-// findTTest returns the t-test row of metric, policy and load.
-func (r *Result) findTTest(metric, policy string, load float64) (TTestRow, bool) {
+// FindTTest returns the t-test row of metric, policy and load.
+func (r *Result) FindTTest(metric, policy string, load float64) (TTestRow, bool) {
 	for _, row := range r.TTests {
 		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
 			return row, true

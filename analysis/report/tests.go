@@ -39,7 +39,7 @@ func rankTests(r *analysis.Result, t analysis.PaperTable) testTable {
 		for _, load := range r.Loads {
 			cell := testCell{T: "-", W: "-", Ratio: "-"}
 			w, ok := r.FindRankTest(t.Metric, policy, load)
-			tt, okT := findTTest(r, t.Metric, policy, load)
+			tt, okT := r.FindTTest(t.Metric, policy, load)
 			if ok && okT {
 				compared++
 				cell.T = analysis.FormatP(tt.EffectiveP())
@@ -59,16 +59,6 @@ func rankTests(r *analysis.Result, t analysis.PaperTable) testTable {
 	}
 	table.Summary = fmt.Sprintf("the two tests disagree on significance in %d of %d cells", disagree, compared)
 	return table
-}
-
-// findTTest returns the per-load t-test row of metric and policy.
-func findTTest(r *analysis.Result, metric, policy string, load float64) (analysis.TTestRow, bool) {
-	for _, row := range r.TTests {
-		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
-			return row, true
-		}
-	}
-	return analysis.TTestRow{}, false
 }
 
 // formatMean renders a mean and the half-width of its interval with three
