@@ -81,6 +81,20 @@ func TestWilcoxonSignedRank(t *testing.T) {
 			want: Wilcoxon{N: 20, Statistic: 0, Exact: true, Z: nan, P: 1.9073486328125e-06},
 		},
 		{
+			// |d| = 1..50 with signs in runs of three: n = 50, the largest
+			// exact case. scipy: 600.0 0.7232586770768918
+			name: "n = 50, exact",
+			ref:  signedRun(50),
+			want: Wilcoxon{N: 50, Statistic: 600, Exact: true, Z: nan, P: 0.7232586770768918},
+		},
+		{
+			// The same and 51: n = 51, normal approximation without ties.
+			// scipy: 651.0 0.9104415563099536, z = -0.11248160241432363
+			name: "n = 51, approximate",
+			ref:  append(signedRun(50), 51),
+			want: Wilcoxon{N: 51, Statistic: 651, Z: -0.11248160241432363, P: 0.9104415563099536},
+		},
+		{
 			// A NaN pair is dropped: the Hollander-Wolfe pairs again.
 			name:  "NaN pair dropped",
 			ref:   []float64{1.83, 0.50, 1.62, 2.48, 1.68, 1.88, nan, 1.55, 3.06, 1.30},
@@ -129,4 +143,22 @@ func TestWilcoxonSignedRankErrors(t *testing.T) {
 	if _, err := WilcoxonSignedRank([]float64{math.NaN()}, []float64{1}); err == nil {
 		t.Error("no usable pair: no error")
 	}
+}
+
+// signedRun returns the differences -1, -2, 3, 4, 5, -6, -7, -8, 9, ... up
+// to n in absolute value, written in the test source as
+// python3 -c "print([(-1)**i*(i+1)*(1 if i%3 else -1) for i in range(50)])".
+func signedRun(n int) []float64 {
+	d := make([]float64, n)
+	for i := range d {
+		sign := 1.0
+		if i%2 == 1 {
+			sign = -1
+		}
+		if i%3 == 0 {
+			sign = -sign
+		}
+		d[i] = sign * float64(i+1)
+	}
+	return d
 }
