@@ -66,8 +66,7 @@ type Summary struct {
 	ShortestDrawnTicks float64
 	// Scattered is the number of drawn tasks whose cores were not
 	// consecutive when they started (the free cores were fragmented); such
-	// a bar is drawn over as many lanes from its lowest core, and may
-	// overlap a neighbour's.
+	// a task's bar is in pieces, one per run of consecutive cores.
 	Scattered int
 	// Delays is the number of network delays drawn; DelaysElided were
 	// narrower than MinBarPx.
@@ -79,20 +78,30 @@ type Summary struct {
 	FromTick, ToTick int64
 }
 
-// placement is where a task sits in the chart: its cluster and its lowest
-// core there.
+// placement is where a task sits in the chart: its cluster and its cores
+// there, as runs of consecutive cores in ascending order.
 type placement struct {
-	cluster   int
-	core      int
-	scattered bool
+	cluster int
+	runs    []coreRun
+}
+
+// coreRun is Count consecutive cores from First.
+type coreRun struct{ First, Count int }
+
+// lastCore returns the highest core of the placement.
+func (p placement) lastCore() int {
+	last := p.runs[len(p.runs)-1]
+	return last.First + last.Count - 1
 }
 
 // placeTasks assigns every task to cores of its cluster. The simulator
 // only counts free cores, so the chart picks them: at each task's start
-// (tasks in order of start, then task index), the lowest block of
-// consecutive cores free at that tick, or the lowest free cores when no
-// block is wide enough. A task frees its cores at its finish, before any
-// task starting at that tick takes them, as in the simulator.
+// (tasks in order of start, then task index), the narrowest block of
+// consecutive cores free at that tick that is wide enough (best fit, the
+// lowest on a tie, which keeps wide blocks for wide tasks), or the lowest
+// free cores when no block is wide enough. A task frees its cores at its
+// finish, before any task starting at that tick takes them, as in the
+// simulator.
 func placeTasks(s *engine.Schedule) ([]placement, error) {
 	in := s.Instance
 	clusters := in.Platform.Clusters
@@ -112,33 +121,41 @@ func placeTasks(s *engine.Schedule) ([]placement, error) {
 		freeAt := make([]int64, clusters[c].Cores)
 		for _, g := range tasks {
 			start, need := s.TaskStart[g], in.Cores(g)
-			core, scattered, err := takeCores(freeAt, start, s.TaskFinish[g], need)
+			runs, err := takeCores(freeAt, start, s.TaskFinish[g], need)
 			if err != nil {
 				return nil, fmt.Errorf("task %s on cluster %s at tick %d: %w", in.TaskIDs[g], clusters[c].Name, start, err)
 			}
-			places[g] = placement{cluster: c, core: core, scattered: scattered}
+			places[g] = placement{cluster: c, runs: runs}
 		}
 	}
 	return places, nil
 }
 
 // takeCores marks need cores free at tick start as busy until finish and
-// returns the lowest of them: the lowest run of need consecutive free
-// cores, else the lowest need free cores (scattered).
-func takeCores(freeAt []int64, start, finish int64, need int) (lowest int, scattered bool, err error) {
-	run := 0
-	for k, free := range freeAt {
-		if free > start {
-			run = 0
+// returns them as runs: the narrowest run of at least need consecutive
+// free cores (the lowest such run on a tie), else the lowest need free
+// cores, in several runs.
+func takeCores(freeAt []int64, start, finish int64, need int) ([]coreRun, error) {
+	best, bestWidth := -1, 0
+	for k := 0; k < len(freeAt); {
+		if freeAt[k] > start {
+			k++
 			continue
 		}
-		run++
-		if run == need {
-			for i := k - need + 1; i <= k; i++ {
-				freeAt[i] = finish
-			}
-			return k - need + 1, false, nil
+		end := k
+		for end < len(freeAt) && freeAt[end] <= start {
+			end++
 		}
+		if width := end - k; width >= need && (best < 0 || width < bestWidth) {
+			best, bestWidth = k, width
+		}
+		k = end
+	}
+	if best >= 0 {
+		for i := best; i < best+need; i++ {
+			freeAt[i] = finish
+		}
+		return []coreRun{{First: best, Count: need}}, nil
 	}
 	free := 0
 	for _, at := range freeAt {
@@ -147,17 +164,20 @@ func takeCores(freeAt []int64, start, finish int64, need int) (lowest int, scatt
 		}
 	}
 	if free < need {
-		return 0, false, fmt.Errorf("needs %d cores but %d of %d are free; the schedule is not feasible", need, free, len(freeAt))
+		return nil, fmt.Errorf("needs %d cores but %d of %d are free; the schedule is not feasible", need, free, len(freeAt))
 	}
-	lowest = -1
+	var runs []coreRun
 	for k := 0; need > 0; k++ {
-		if freeAt[k] <= start {
-			if lowest < 0 {
-				lowest = k
-			}
-			freeAt[k] = finish
-			need--
+		if freeAt[k] > start {
+			continue
+		}
+		freeAt[k] = finish
+		need--
+		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == k {
+			runs[n-1].Count++
+		} else {
+			runs = append(runs, coreRun{First: k, Count: 1})
 		}
 	}
-	return lowest, true, nil
+	return runs, nil
 }

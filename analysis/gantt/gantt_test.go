@@ -242,26 +242,58 @@ func TestElision(t *testing.T) {
 
 func TestTakeCores(t *testing.T) {
 	tests := []struct {
-		name      string
-		freeAt    []int64
-		need      int
-		lowest    int
-		scattered bool
-		after     []int64
+		name   string
+		freeAt []int64
+		need   int
+		runs   []coreRun
+		after  []int64
 	}{
-		// Cores 0, 2 and 3 are free at tick 5: the lowest block of 2 is 2-3.
-		{"block", []int64{0, 9, 5, 3}, 2, 2, false, []int64{0, 9, 20, 20}},
-		// No block of 3: the lowest free cores 0, 2, 3, drawn from 0.
-		{"scattered", []int64{0, 9, 5, 3}, 3, 0, true, []int64{20, 9, 20, 20}},
+		// Cores 0, 2 and 3 are free at tick 5: the only block of 2 is 2-3.
+		{"block", []int64{0, 9, 5, 3}, 2, []coreRun{{2, 2}}, []int64{0, 9, 20, 20}},
+		// No block of 3: the lowest free cores 0, 2, 3, in two runs.
+		{"scattered", []int64{0, 9, 5, 3}, 3, []coreRun{{0, 1}, {2, 2}}, []int64{20, 9, 20, 20}},
+		// Free runs 0-2 (3 cores) and 4-5 (2 cores): a task of 2 takes the
+		// narrower 4-5, keeping 0-2 for a wider task; a task of 1 takes
+		// the lowest narrowest run, core 7.
+		{"best fit", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 2, []coreRun{{4, 2}}, []int64{0, 0, 0, 9, 20, 20, 9, 0}},
+		{"best fit, one core", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 1, []coreRun{{7, 1}}, []int64{0, 0, 0, 9, 0, 0, 9, 20}},
 	}
 	for _, tt := range tests {
-		lowest, scattered, err := takeCores(tt.freeAt, 5, 20, tt.need)
-		if err != nil || lowest != tt.lowest || scattered != tt.scattered || !slices.Equal(tt.freeAt, tt.after) {
-			t.Errorf("%s: %d %v %v, cores free at %v; want %d %v, %v", tt.name, lowest, scattered, err, tt.freeAt, tt.lowest, tt.scattered, tt.after)
+		runs, err := takeCores(tt.freeAt, 5, 20, tt.need)
+		if err != nil || !slices.Equal(runs, tt.runs) || !slices.Equal(tt.freeAt, tt.after) {
+			t.Errorf("%s: runs %v, %v, cores free at %v; want %v, %v", tt.name, runs, err, tt.freeAt, tt.runs, tt.after)
 		}
 	}
-	if _, _, err := takeCores([]int64{9, 9}, 5, 20, 1); err == nil {
+	if _, err := takeCores([]int64{9, 9}, 5, 20, 1); err == nil {
 		t.Error("no free core: no error")
+	}
+}
+
+// TestScatteredTask: on 3 cores under fifo-job, Z (1 core, ticks 0-5)
+// takes core 0 and X (1 core, ticks 0-10) core 1; W (2 cores) arrives at 1
+// and waits for a second free core. At tick 5 Z frees core 0, and W starts
+// on cores 0 and 2, which are not consecutive: one task element in two
+// pieces.
+func TestScatteredTask(t *testing.T) {
+	s := simulate(t, `{"jobs": [
+		{"id": "Z", "arrival": 0, "tasks": [{"id": "z", "exec": 5, "cores": 1}]},
+		{"id": "X", "arrival": 0, "tasks": [{"id": "x", "exec": 10, "cores": 1}]},
+		{"id": "W", "arrival": 1, "tasks": [{"id": "w", "exec": 3, "cores": 2}]}]}`, platform.Single(3), "fifo-job")
+	var svg bytes.Buffer
+	sum, err := Write(&svg, s, Options{PlotWidthPx: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := elements(t, svg.Bytes())
+	if n := count(es, "task"); n != 3 || sum.Scattered != 1 {
+		t.Fatalf("%d task elements, summary %+v; want 3, one scattered", n, sum)
+	}
+	text := svg.String()
+	group := text[strings.Index(text, `<g class="task"`):]
+	group = group[:strings.Index(group, "</g>")]
+	if !strings.Contains(group, "job W, task w: 2 cores on c1, ticks 5-8") || strings.Count(group, "<rect") != 2 ||
+		!strings.Contains(group, `y="56.00"`) || !strings.Contains(group, `y="92.00"`) {
+		t.Errorf("W is not one group of two pieces on cores 0 and 2 (y = 56 and 92): %s", group)
 	}
 }
 

@@ -25,16 +25,19 @@ const (
 	legendJobs   = 16 // at most this many jobs get a legend entry
 )
 
-// bar is a task to draw.
+// bar is a task to draw: one piece per run of consecutive cores.
 type bar struct {
 	task       int
 	x, width   float64
-	y, height  float64
+	pieces     []piece
 	centreY    float64
 	jobColour  string
 	title      string
 	widthTicks int64
 }
+
+// piece is the vertical extent of a run of cores.
+type piece struct{ y, height float64 }
 
 // Write draws the schedule s as an SVG document on w and returns what it
 // drew. The caption of the chart states the same counts.
@@ -68,7 +71,7 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	for g := range in.Tasks() {
 		if s.TaskFinish[g] > sum.FromTick && s.TaskStart[g] < sum.ToTick {
 			p := places[g]
-			shown[p.cluster] = max(shown[p.cluster], p.core+in.Cores(g))
+			shown[p.cluster] = max(shown[p.cluster], p.lastCore()+1)
 		}
 	}
 	totalShown := 0
@@ -102,16 +105,18 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 			continue
 		}
 		p := places[g]
-		top := bandTop[p.cluster] + float64(p.core)*laneHeight
-		height := max(1, float64(in.Cores(g))*laneHeight)
+		pieces := make([]piece, len(p.runs))
+		for k, run := range p.runs {
+			pieces[k] = piece{y: bandTop[p.cluster] + float64(run.First)*laneHeight, height: max(1, float64(run.Count)*laneHeight)}
+		}
 		job := in.TaskJob(g)
 		bars = append(bars, bar{
-			task: g, x: xOf(start), width: width, y: top, height: height, centreY: top + height/2,
+			task: g, x: xOf(start), width: width, pieces: pieces, centreY: pieces[0].y + pieces[0].height/2,
 			jobColour: jobColour(job), widthTicks: finish - start,
 			title: fmt.Sprintf("job %s, task %s: %d %s on %s, ticks %d-%d", in.JobIDs[job], in.TaskIDs[g],
 				in.Cores(g), plural(in.Cores(g), "core", "cores"), clusters[p.cluster].Name, s.TaskStart[g], s.TaskFinish[g]),
 		})
-		if p.scattered {
+		if len(p.runs) > 1 {
 			sum.Scattered++
 		}
 	}
@@ -155,7 +160,7 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	}
 	legend := len(jobs) <= legendJobs
 	captionLines := caption(sum, opts)
-	height := plotBottom + axisPx + float64(len(captionLines)*(fontPx+4))
+	height := plotBottom + axisPx + float64(len(captionLines)*(fontPx+4)) + 8
 	if legend && len(jobs) > 0 {
 		height += fontPx + 12
 	}
@@ -199,8 +204,18 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	}
 
 	for _, b := range bars {
-		pr(`<rect class="task" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"><title>%s</title></rect>`+"\n",
-			b.x, b.y, b.width, b.height, b.jobColour, html.EscapeString(b.title))
+		title := html.EscapeString(b.title)
+		if len(b.pieces) == 1 {
+			pr(`<rect class="task" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"><title>%s</title></rect>`+"\n",
+				b.x, b.pieces[0].y, b.width, b.pieces[0].height, b.jobColour, title)
+			continue
+		}
+		// One task on scattered cores: one element, one piece per run.
+		pr(`<g class="task" fill="%s"><title>%s</title>`, b.jobColour, title)
+		for _, p := range b.pieces {
+			pr(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>`, b.x, p.y, b.width, p.height)
+		}
+		pr("</g>\n")
 	}
 	for _, d := range delays {
 		pr(`<line class="delay" x1="%.2f" x2="%.2f" y1="%.2f" y2="%.2f"/>`+"\n", d.x1, d.x2, d.y, d.y)
@@ -258,8 +273,8 @@ func caption(sum Summary, opts Options) []string {
 			sum.DelaysElided, plural(sum.DelaysElided, "delay", "delays"), strconv.FormatFloat(sum.ShortestDrawnTicks, 'g', 3, 64)))
 	}
 	if sum.Scattered > 0 {
-		lines = append(lines, fmt.Sprintf("%d %s started on scattered free cores and %s drawn from the lowest of them (may overlap)",
-			sum.Scattered, plural(sum.Scattered, "task", "tasks"), plural(sum.Scattered, "is", "are")))
+		lines = append(lines, fmt.Sprintf("%d %s started on scattered free cores: drawn in pieces, one per run of consecutive cores",
+			sum.Scattered, plural(sum.Scattered, "task", "tasks")))
 	}
 	return lines
 }

@@ -73,7 +73,7 @@ func TestShow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bars := strings.Count(string(data), `<rect class="task"`); bars != drawn || total != tasks[c.ID] {
+		if bars := strings.Count(string(data), `class="task"`); bars != drawn || total != tasks[c.ID] {
 			t.Errorf("replicate %d: %d bars, note %q; want %d bars of %d tasks", c.Replicate, bars, note[0], drawn, tasks[c.ID])
 		}
 		// By name, the same cell.

@@ -23,7 +23,7 @@ func TestSimulateGantt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(svg), `<rect class="task"`); n != 9 {
+	if n := strings.Count(string(svg), `class="task"`); n != 9 {
 		t.Errorf("%d task bars; want 9", n)
 	}
 	if want := "gantt: wrote " + out + ": 9 of 9 tasks in ticks 0-12 drawn"; !strings.Contains(stderr.String(), want) {
