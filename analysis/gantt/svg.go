@@ -170,7 +170,13 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	pr := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
 	pr(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%d">`+"\n",
 		width, height, width, height, fontPx)
-	pr("<style>.task{stroke:#fff;stroke-width:0.3}.delay{stroke:#000;stroke-width:1.5;stroke-dasharray:3,2}.grid{stroke:#ddd}.sep{stroke:#888}</style>\n")
+	// A thin white outline separates neighbouring bars of whole rows; on
+	// lanes a few pixels high it would wash the colours out.
+	outline := "stroke:#fff;stroke-width:0.3"
+	if laneHeight < 3 {
+		outline = "stroke:none"
+	}
+	pr("<style>.task{%s}.delay{stroke:#000;stroke-width:1.5;stroke-dasharray:3,2}.grid{stroke:#ddd}.sep{stroke:#888}</style>\n", outline)
 	pr(`<rect width="100%%" height="100%%" fill="#fff"/>` + "\n")
 	pr(`<text x="%d" y="20" font-size="%d" font-weight="bold">%s</text>`+"\n", 8, fontPx+3, html.EscapeString(opts.Title))
 	rowMeaning := "core"
