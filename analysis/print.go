@@ -434,20 +434,16 @@ func (r *Result) printMeans(p *printer, title, metric string) {
 	labels := leftAligned(append([]string{"policy"}, r.Policies...))
 	header := labels[0] + "\t"
 	for _, load := range r.Loads {
-		header += FormatLoad(load) + "\t\t"
+		header += FormatLoad(load) + "\t"
 	}
 	fmt.Fprintln(tw, header)
 	for i, policy := range r.Policies {
 		line := labels[1+i] + "\t"
 		for _, load := range r.Loads {
-			row, ok := r.FindByLoad(metric, policy, load)
-			switch {
-			case !ok:
-				line += "-\t\t"
-			case math.IsNaN(row.Low):
-				line += fmt.Sprintf("%.4g\t\t", row.Mean)
-			default:
-				line += fmt.Sprintf("%.4g\t±%.2g\t", row.Mean, (row.High-row.Low)/2)
+			if row, ok := r.FindByLoad(metric, policy, load); ok {
+				line += FormatMean(row.Mean, (row.High-row.Low)/2) + "\t"
+			} else {
+				line += "-\t"
 			}
 		}
 		fmt.Fprintln(tw, line)
@@ -545,4 +541,29 @@ func (r *Result) printFigures(p *printer, workload string, expect Expectations) 
 		return
 	}
 	p.line("reproduced: %d of %d paper values", matching, withPaper)
+}
+
+// FormatMean renders a mean and the half-width of its interval with three
+// significant digits each, in plain notation below a million ("294 ± 258"
+// rather than "293.8 ±2.6e+02").
+func FormatMean(mean, halfWidth float64) string {
+	if math.IsNaN(halfWidth) {
+		return significant(mean)
+	}
+	return significant(mean) + " ± " + significant(halfWidth)
+}
+
+// significant renders x with three significant digits, without an
+// exponent when 0.001 <= |x| < 1e6.
+func significant(x float64) string {
+	abs := math.Abs(x)
+	if abs == 0 || math.IsNaN(x) || math.IsInf(x, 0) || abs < 1e-3 || abs >= 1e6 {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	exponent := int(math.Floor(math.Log10(abs)))
+	if exponent > 2 {
+		scale := math.Pow(10, float64(exponent-2))
+		return strconv.FormatFloat(math.Round(x/scale)*scale, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2-exponent, 64)
 }

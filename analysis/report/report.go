@@ -201,7 +201,7 @@ func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 		for _, load := range r.Loads {
 			cell := "-"
 			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
-				cell = formatMean(m.Mean, (m.High-m.Low)/2)
+				cell = analysis.FormatMean(m.Mean, (m.High-m.Low)/2)
 			}
 			row.Cells = append(row.Cells, cell)
 		}

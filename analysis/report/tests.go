@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/sweep-sched/sweep/analysis"
 )
@@ -61,27 +59,3 @@ func rankTests(r *analysis.Result, t analysis.PaperTable) testTable {
 	return table
 }
 
-// formatMean renders a mean and the half-width of its interval with three
-// significant digits each, in plain notation below a million ("294 ± 258"
-// rather than "293.8 ±2.6e+02").
-func formatMean(mean, halfWidth float64) string {
-	if math.IsNaN(halfWidth) {
-		return significant(mean)
-	}
-	return significant(mean) + " ± " + significant(halfWidth)
-}
-
-// significant renders x with three significant digits, without an
-// exponent when 0.001 <= |x| < 1e6.
-func significant(x float64) string {
-	abs := math.Abs(x)
-	if abs == 0 || math.IsNaN(x) || math.IsInf(x, 0) || abs < 1e-3 || abs >= 1e6 {
-		return strconv.FormatFloat(x, 'g', 3, 64)
-	}
-	exponent := int(math.Floor(math.Log10(abs)))
-	if exponent > 2 {
-		scale := math.Pow(10, float64(exponent-2))
-		return strconv.FormatFloat(math.Round(x/scale)*scale, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 2-exponent, 64)
-}

@@ -1,4 +1,4 @@
-package report
+package analysis
 
 import (
 	"math"
@@ -15,12 +15,10 @@ func TestFormatMean(t *testing.T) {
 		{479249, 400012, "479000 ± 400000"},
 		{5.207e6, 4.1e6, "5.21e+06 ± 4.1e+06"},
 		{0.4231, 0.0123, "0.423 ± 0.0123"},
-		{3, nan(), "3.00"},
+		{3, math.NaN(), "3.00"},
 	} {
-		if got := formatMean(tt.mean, tt.half); got != tt.want {
-			t.Errorf("formatMean(%v, %v) = %q; want %q", tt.mean, tt.half, got, tt.want)
+		if got := FormatMean(tt.mean, tt.half); got != tt.want {
+			t.Errorf("FormatMean(%v, %v) = %q; want %q", tt.mean, tt.half, got, tt.want)
 		}
 	}
 }
-
-func nan() float64 { return math.NaN() }
