@@ -58,4 +58,3 @@ func rankTests(r *analysis.Result, t analysis.PaperTable) testTable {
 	table.Summary = fmt.Sprintf("the two tests disagree on significance in %d of %d cells", disagree, compared)
 	return table
 }
-
