@@ -45,9 +45,11 @@ func spreads(r *analysis.Result, t analysis.PaperTable, expect analysis.Expectat
 					values[k] = strconv.FormatFloat(math.Round(10*v)/10, 'f', -1, 64)
 				}
 				cell.Values = strings.Join(values, " / ")
-				cell.Range = fmt.Sprintf("%.1f-%.1f", s.Min, s.Max)
+				cell.Range = span(s.Min, s.Max)
 				if !math.IsNaN(s.Low) {
-					cell.Interval = fmt.Sprintf("%.1f-%.1f", s.Low, s.High)
+					// A percentage's mean lies in [0, 100] whatever its t
+					// interval says.
+					cell.Interval = span(max(0, s.Low), min(100, s.High))
 				}
 				if paper, ok := expect.PaperPercent(t.Metric, policy, load); ok {
 					withPaper++
@@ -70,4 +72,12 @@ func spreads(r *analysis.Result, t analysis.PaperTable, expect analysis.Expectat
 			inRange, withPaper, inInterval, withPaper)
 	}
 	return table
+}
+
+// span renders an interval of percentages, one number when it is a point.
+func span(low, high float64) string {
+	if low == high {
+		return fmt.Sprintf("%.1f", low)
+	}
+	return fmt.Sprintf("%.1f-%.1f", low, high)
 }

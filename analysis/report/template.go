@@ -21,7 +21,7 @@ th:first-child, td:first-child { text-align: left; }
 td .ci, td .paper, td .diff { color: #666; font-size: 0.85em; }
 td.far { background: #fde8e8; } td.far .mark { color: #b00; font-weight: bold; }
 td .mark { color: #080; }
-td.disagree { background: #fff4d6; }
+td.disagree { background: #fff4d6; } td.nowrap { white-space: nowrap; } td.name { text-align: left; }
 td .ok { color: #080; font-weight: bold; } td.miss .no { color: #b00; font-weight: bold; }
 .ns { font-weight: bold; }
 figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
@@ -80,13 +80,13 @@ ratio {{.Ratio}} <span class="ci">{{.RatioInterval}}</span></td>{{end}}</tr>
 <p>The run holds {{.Replicates}} replicates, the whole experiment under as many root seeds; the tables above pool
 them. Here each cell gives the dominance percentage in each replicate, their range and the t 95% interval of
 their mean (grey): what drawing other instances alone moves. The paper's value is marked r when it lies in the
-range and i when it lies in the interval; red cells have neither.</p>
+range and i when it lies in the interval (shown clipped to 0-100); red cells have neither.</p>
 {{range .Spreads}}
 <h3>{{.Title}} ({{.Metric}}) across replicates</h3>
 <table>
 <tr><th>policy</th>{{range $.Loads}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if and .HasPaper (not .InRange) (not .InInterval)}} class="far"{{end}}>{{.Values}}<br>
-<span class="ci">range {{.Range}}{{if .Interval}}, mean {{.Interval}}{{end}}</span>{{if .HasPaper}}<br><span class="paper">paper {{.Paper}}</span>
+{{range .Rows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td class="nowrap{{if and .HasPaper (not .InRange) (not .InInterval)}} far{{end}}">{{.Values}}<br>
+<span class="ci">range {{.Range}}</span>{{if .Interval}}<br><span class="ci">mean {{.Interval}}</span>{{end}}{{if .HasPaper}}<br><span class="paper">paper {{.Paper}}</span>
 <span class="mark">{{if .InRange}}r{{end}}{{if .InInterval}}i{{end}}</span>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 {{if .Summary}}<p>{{.Summary}}.</p>{{end}}
@@ -101,7 +101,7 @@ range and i when it lies in the interval; red cells have neither.</p>
 equal its stored row) and drawn one bar per task, in its job's colour, on rows of cores per cluster.</p>
 <table>
 <tr><th>policy</th><th>cell</th><th>worst-case SLR</th><th>Gantt chart</th></tr>
-{{range .Gantts}}<tr><td>{{.Policy}}</td><td title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>
+{{range .Gantts}}<tr><td>{{.Policy}}</td><td class="name" title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>
 {{end}}</table>
 {{end}}
 <h2 id="figures">Figures</h2>
