@@ -9,9 +9,11 @@ JOBS      ?= 0
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
 
-# The README's test command; .ci/run runs exactly this.
+# The README's test command; .ci/run runs exactly this. The runner and the
+# Parquet store are concurrent, so they run again under the race detector.
 test: lint
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./sweep/...
 
 lint:
 	$(GO) vet ./...

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -37,69 +38,67 @@ type Deciles struct {
 	StrayJobRows int
 }
 
-// decileStats summarises the SLRs of one decile of one cell.
-type decileStats struct {
-	jobs      int64
-	sum, max  float64
-	populated bool
+// A VolumeDecile summarises the SLRs of the jobs of one volume decile of
+// one schedule: a row of the volume_deciles table, which the runner writes
+// for every DAG cell so that Fig. 7 needs no job rows.
+type VolumeDecile struct {
+	Decile int   // 1 (smallest jobs) .. DecileCount
+	Jobs   int64 // jobs in the decile, >= 1
+	SLRSum float64
+	SLRMax float64
 }
 
-// cellDeciles cuts one cell's jobs into deciles of volume: jobs are sorted
-// by volume, ties by job index, and the k-th of n (from 0) falls in decile
-// floor(10k/n) (0-based), so the deciles hold floor or ceil of n/10 jobs
-// each and, for n < 10, some stay empty.
-func cellDeciles(job, volume []int64, slr []float64) [DecileCount]decileStats {
-	order := make([]int, len(job))
+// VolumeDeciles cuts a schedule's jobs into deciles of volume and
+// summarises each populated one, in ascending order. Jobs are sorted by
+// volume, ties by job index, and the k-th of n (from 0) falls in decile
+// floor(10k/n) + 1, so the deciles hold floor or ceil of n/10 jobs each
+// and, for n < 10, some stay empty (and are left out). measured[i] are
+// jobs[i]'s metrics (MeasureJobs).
+func VolumeDeciles(jobs []engine.JobOutcome, measured []JobMetrics) []VolumeDecile {
+	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(volume[a], volume[b]), cmp.Compare(job[a], job[b]))
+		return cmp.Or(cmp.Compare(jobs[a].VolumeCoreTicks, jobs[b].VolumeCoreTicks), cmp.Compare(a, b))
 	})
-	var deciles [DecileCount]decileStats
+	var deciles [DecileCount]VolumeDecile
 	n := len(order)
 	for k, i := range order {
 		d := &deciles[DecileCount*k/n]
-		if !d.populated || slr[i] > d.max {
-			d.max = slr[i]
+		slr := measured[i].SLR
+		if d.Jobs == 0 || slr > d.SLRMax {
+			d.SLRMax = slr
 		}
-		d.populated = true
-		d.jobs++
-		d.sum += slr[i]
+		d.Jobs++
+		d.SLRSum += slr
 	}
-	return deciles
+	var out []VolumeDecile
+	for i, d := range deciles {
+		if d.Jobs > 0 {
+			d.Decile = i + 1
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
-// ReadDeciles reads the jobs table of the results directory dir and
-// averages each decile's mean and worst SLR over the successful cells of
-// pairing, per load and policy (policies in the given order). It returns
-// nil when the run recorded no job rows.
+// ReadDeciles averages each volume decile's mean and worst SLR over the
+// successful cells of pairing, per load and policy (policies in the given
+// order), from the volume_deciles table of the results directory dir. A
+// run written before that table existed is read from its jobs table
+// instead, one part file at a time, so memory does not grow with the
+// number of job rows. It returns nil when the run has neither table.
 func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []store.Problem, error) {
-	parts, problems, err := store.ListParts(dir, table.Jobs)
+	perCell, rows, problems, err := readVolumeDeciles(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading jobs: %w", err)
+		return nil, nil, err
 	}
-	if len(parts) == 0 {
-		return nil, problems, nil
-	}
-	set, problems, err := store.ReadColumns(dir, table.Jobs, []string{table.CellID, table.Job, table.JobVolume, table.JobSLR})
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading jobs: %w", err)
-	}
-	ids, job, volume, slr := set.Columns[0], set.Columns[1], set.Columns[2], set.Columns[3]
-	for _, c := range []struct {
-		data *store.ColumnData
-		want store.Type
-	}{{&ids, store.TypeString}, {&job, store.TypeInt64}, {&volume, store.TypeInt64}, {&slr, store.TypeFloat64}} {
-		if set.Rows > 0 && c.data.Type != c.want {
-			return nil, nil, fmt.Errorf("reading jobs of %s: column %q is %v; want %v", dir, c.data.Name, c.data.Type, c.want)
+	if perCell == nil {
+		if perCell, rows, problems, err = decilesFromJobs(dir); err != nil || perCell == nil {
+			return nil, problems, err
 		}
 	}
-	rowsOf := map[string][]int{}
-	for r, id := range ids.Strings {
-		rowsOf[id] = append(rowsOf[id], r)
-	}
-
 	type key struct {
 		load   float64
 		policy string
@@ -113,34 +112,28 @@ func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []s
 			if c == nil {
 				continue
 			}
-			rows := rowsOf[c.ID]
-			if len(rows) == 0 {
+			cell, ok := perCell[c.ID]
+			if !ok {
 				result.CellsWithoutJobs = append(result.CellsWithoutJobs, c.ID)
 				continue
 			}
-			known += len(rows)
-			cellJob, cellVolume, cellSLR := make([]int64, len(rows)), make([]int64, len(rows)), make([]float64, len(rows))
-			for i, r := range rows {
-				cellJob[i], cellVolume[i], cellSLR[i] = job.Int64s[r], volume.Int64s[r], slr.Float64s[r]
-			}
+			known += cell.rows
 			k := key{g.Key.Load, policy}
 			acc := sums[k]
 			if acc == nil {
 				acc = new([DecileCount]DecileRow)
 				sums[k] = acc
 			}
-			for d, stats := range cellDeciles(cellJob, cellVolume, cellSLR) {
-				if !stats.populated {
-					continue
-				}
-				acc[d].Jobs += stats.jobs
-				acc[d].Cells++
-				acc[d].SLRMean += stats.sum / float64(stats.jobs)
-				acc[d].SLRMax += stats.max
+			for _, d := range cell.deciles {
+				row := &acc[d.Decile-1]
+				row.Jobs += d.Jobs
+				row.Cells++
+				row.SLRMean += d.SLRSum / float64(d.Jobs)
+				row.SLRMax += d.SLRMax
 			}
 		}
 	}
-	result.StrayJobRows = set.Rows - known
+	result.StrayJobRows = rows - known
 	slices.Sort(result.CellsWithoutJobs)
 	var loads []float64
 	for _, g := range pairing.Groups {
@@ -166,4 +159,122 @@ func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []s
 		}
 	}
 	return result, problems, nil
+}
+
+// cellDeciles are one cell's volume deciles and the number of job rows
+// they summarise.
+type cellDeciles struct {
+	deciles []VolumeDecile
+	rows    int
+}
+
+// readVolumeDeciles reads the volume_deciles table by cell; nil when the
+// run has none. Of a cell written twice (a requeued shard), the first
+// rows are kept; its numbers are the same in both by determinism.
+func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []store.Problem, error) {
+	parts, problems, err := store.ListParts(dir, table.VolumeDeciles)
+	if err != nil || len(parts) == 0 {
+		return nil, 0, problems, err
+	}
+	names := []string{table.CellID, table.Decile, table.DecileJobs, table.DecileSLRSum, table.DecileSLRMax}
+	set, problems, err := store.ReadColumns(dir, table.VolumeDeciles, names)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("reading volume deciles: %w", err)
+	}
+	if err := checkTypes(dir, set, store.TypeString, store.TypeInt64, store.TypeInt64, store.TypeFloat64, store.TypeFloat64); err != nil {
+		return nil, 0, nil, err
+	}
+	ids, decile, jobs, sum, worst := set.Columns[0].Strings, set.Columns[1].Int64s, set.Columns[2].Int64s, set.Columns[3].Float64s, set.Columns[4].Float64s
+	perCell := map[string]*cellDeciles{}
+	settled := map[string]bool{} // cells whose rows a previous part holds
+	rows := 0
+	for _, part := range set.Parts {
+		seen := map[string]bool{}
+		for r := rows; r < rows+int(part.Rows); r++ {
+			if settled[ids[r]] {
+				continue
+			}
+			seen[ids[r]] = true
+			c := perCell[ids[r]]
+			if c == nil {
+				c = &cellDeciles{}
+				perCell[ids[r]] = c
+			}
+			d := VolumeDecile{Decile: int(decile[r]), Jobs: jobs[r], SLRSum: sum[r], SLRMax: worst[r]}
+			if d.Decile < 1 || d.Decile > DecileCount || d.Jobs < 1 {
+				return nil, 0, nil, fmt.Errorf("reading volume deciles of %s: cell %s: decile %d with %d jobs; want 1..%d with >= 1 job", dir, ids[r], d.Decile, d.Jobs, DecileCount)
+			}
+			c.deciles = append(c.deciles, d)
+			c.rows += int(d.Jobs)
+		}
+		for id := range seen {
+			settled[id] = true
+		}
+		rows += int(part.Rows)
+	}
+	jobRows := 0
+	for _, c := range perCell {
+		jobRows += c.rows
+	}
+	return perCell, jobRows, problems, nil
+}
+
+// decilesFromJobs computes every cell's volume deciles from the jobs table,
+// one part file at a time (a cell's job rows are published in one part).
+// It returns nil when the run recorded no job rows.
+func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem, error) {
+	parts, problems, err := store.ListParts(dir, table.Jobs)
+	if err != nil || len(parts) == 0 {
+		return nil, 0, problems, err
+	}
+	names := []string{table.CellID, table.Job, table.JobVolume, table.JobSLR}
+	perCell := map[string]*cellDeciles{}
+	rows := 0
+	for _, part := range parts {
+		set, err := store.ReadPart(part.Path, names)
+		if err != nil {
+			problems = append(problems, store.Problem{Path: part.Path, Err: err})
+			continue
+		}
+		if err := checkTypes(dir, set, store.TypeString, store.TypeInt64, store.TypeInt64, store.TypeFloat64); err != nil {
+			return nil, 0, nil, err
+		}
+		rows += set.Rows
+		ids, job, volume, slr := set.Columns[0].Strings, set.Columns[1].Int64s, set.Columns[2].Int64s, set.Columns[3].Float64s
+		byCell := map[string][]int{}
+		var order []string
+		for r, id := range ids {
+			if _, ok := byCell[id]; !ok {
+				order = append(order, id)
+			}
+			byCell[id] = append(byCell[id], r)
+		}
+		for _, id := range order {
+			if perCell[id] != nil {
+				continue // written twice: the first copy counts
+			}
+			jobs := make([]engine.JobOutcome, len(byCell[id]))
+			measured := make([]JobMetrics, len(byCell[id]))
+			// VolumeDeciles breaks ties by position: order the rows by job
+			// index so positions are job indices.
+			rs := byCell[id]
+			slices.SortFunc(rs, func(a, b int) int { return cmp.Compare(job[a], job[b]) })
+			for i, r := range rs {
+				jobs[i].VolumeCoreTicks = volume[r]
+				measured[i].SLR = slr[r]
+			}
+			perCell[id] = &cellDeciles{deciles: VolumeDeciles(jobs, measured), rows: len(rs)}
+		}
+	}
+	return perCell, rows, problems, nil
+}
+
+// checkTypes checks that the columns of set have the wanted types.
+func checkTypes(dir string, set *store.ColumnSet, want ...store.Type) error {
+	for i, w := range want {
+		if c := set.Columns[i]; set.Rows > 0 && c.Type != w {
+			return fmt.Errorf("reading %s: column %q is %v; want %v", dir, c.Name, c.Type, w)
+		}
+	}
+	return nil
 }

@@ -103,8 +103,36 @@ type ScheduleMetrics struct {
 // ValidateJobOutcome (the error names the job's index), or the total volume
 // overflows int64.
 func ComputeMetrics(jobs []engine.JobOutcome, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
+	measured, err := MeasureJobs(jobs)
+	if err != nil {
+		return ScheduleMetrics{}, fmt.Errorf("computing schedule metrics: %w", err)
+	}
+	return ComputeMetricsOf(jobs, measured, platformCores, baseTicks)
+}
+
+// MeasureJobs returns every job's metrics, in job order, or an error naming
+// the first job that fails ValidateJobOutcome. The runner measures a
+// schedule's jobs once and gives the result to ComputeMetricsOf, the jobs
+// table and VolumeDeciles.
+func MeasureJobs(jobs []engine.JobOutcome) ([]JobMetrics, error) {
+	out := make([]JobMetrics, len(jobs))
+	for i, job := range jobs {
+		if err := ValidateJobOutcome(job); err != nil {
+			return nil, fmt.Errorf("job %d: %w", i, err)
+		}
+		out[i] = jobMetrics(job)
+	}
+	return out, nil
+}
+
+// ComputeMetricsOf is ComputeMetrics for jobs already measured by
+// MeasureJobs (measured[i] belongs to jobs[i]).
+func ComputeMetricsOf(jobs []engine.JobOutcome, measured []JobMetrics, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
 	if len(jobs) == 0 {
 		return ScheduleMetrics{}, errors.New("computing schedule metrics: no jobs, want at least 1")
+	}
+	if len(measured) != len(jobs) {
+		return ScheduleMetrics{}, fmt.Errorf("computing schedule metrics: %d measured jobs for %d jobs", len(measured), len(jobs))
 	}
 	if platformCores < 1 {
 		return ScheduleMetrics{}, fmt.Errorf("computing schedule metrics: platform cores = %d, want >= 1", platformCores)
@@ -123,10 +151,7 @@ func ComputeMetrics(jobs []engine.JobOutcome, platformCores int, baseTicks int64
 		finishVolumeHi, finishVolumeLo uint64
 	)
 	for i, job := range jobs {
-		if err := ValidateJobOutcome(job); err != nil {
-			return ScheduleMetrics{}, fmt.Errorf("computing schedule metrics: job %d: %w", i, err)
-		}
-		m := jobMetrics(job)
+		m := measured[i]
 		slr[i], stretch[i], speedup[i] = m.SLR, m.Stretch, m.Speedup
 		starts[i], finishes[i] = job.StartTick, job.FinishTick
 		makespan = max(makespan, job.FinishTick)

@@ -208,13 +208,19 @@ type tableRows struct {
 // them, so a reader sees the old analysis or the new one, never a mix
 // (between the two renames, DIR/analysis is briefly absent).
 func WriteTables(dir string, r *Result, expect Expectations, metadata map[string]string) ([]string, error) {
+	return writeAnalysisDir(dir, r.tables(expect), metadata)
+}
+
+// writeAnalysisDir writes the non-empty tables into a new DIR/analysis
+// that replaces the previous one at once, and returns their paths.
+func writeAnalysisDir(dir string, tables []tableRows, metadata map[string]string) ([]string, error) {
 	temp, err := os.MkdirTemp(dir, ".analysis-new-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
 	defer os.RemoveAll(temp) // a no-op once renamed into place
 	var names []string
-	for _, t := range r.tables(expect) {
+	for _, t := range tables {
 		if len(t.rows) == 0 {
 			continue
 		}

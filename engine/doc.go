@@ -1,8 +1,10 @@
-// Package engine is sweep's discrete-event simulator: platforms (a tree of
-// routers over clusters of cores of one architecture kind), workloads of
-// DAG jobs compiled into instances (upward ranks, critical paths, network
-// delays), and the online list scheduling of seed 004 with its ordering
-// policies.
+// Package engine is sweep's discrete-event simulator for seed 004's grid:
+// DAG workloads (package workload) compiled against a platform (package
+// platform) into instances (upward ranks, critical paths, network delays),
+// routing down the platform's tree, and the online list scheduling of seed
+// 004 with its ordering policies. It imports no analysis, generator or
+// runner code: measures are computed from its Schedule by package
+// analysis.
 //
 // Time is integer ticks. A simulation separates three parts so that other
 // models fit without a rewrite: the release of work (Release: open-loop

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
+	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
@@ -23,7 +24,18 @@ type cacheEntry struct {
 	remaining int // cells still to run
 	compiled  map[string]*engine.Instance
 	campaigns *campaign.Workload // for campaign sources
+	moldable  *moldableInstance  // for moldable sources
 	err       error
+
+	// arrivals are the open-loop arrivals per platform and load, computed
+	// by the first of the load's policies and shared by the others.
+	arrivalsMu sync.Mutex
+	arrivals   map[arrivalKey][]int64
+}
+
+type arrivalKey struct {
+	platform string
+	load     float64
 }
 
 func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
@@ -44,6 +56,9 @@ func newInstanceCache(m *Manifest, cells []Cell) *instanceCache {
 func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign.Workload, error) {
 	src := c.m.sources[cell.spec]
 	compiled := map[string]*engine.Instance{}
+	if src.moldable != nil {
+		return nil, nil, nil // see moldable
+	}
 	if src.campaigns {
 		w, err := src.campaignWorkload(ReplicateSeed(c.m.Seed, cell.Replicate), cell.Instance)
 		if err != nil {
@@ -69,15 +84,55 @@ func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign
 	return compiled, nil, nil
 }
 
-func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
+// entry builds the cell's workload instance on first use.
+func (c *instanceCache) entry(cell Cell) *cacheEntry {
 	c.mu.Lock()
 	e := c.entries[cell.group]
 	c.mu.Unlock()
-	e.once.Do(func() { e.compiled, e.campaigns, e.err = c.build(cell) })
+	e.once.Do(func() {
+		if c.m.sources[cell.spec].moldable != nil {
+			e.moldable, e.err = buildMoldable(c.m, cell)
+			return
+		}
+		e.compiled, e.campaigns, e.err = c.build(cell)
+	})
+	return e
+}
+
+func (c *instanceCache) instance(cell Cell) (*engine.Instance, error) {
+	e := c.entry(cell)
 	if e.err != nil {
 		return nil, e.err
 	}
 	return e.compiled[cell.Platform], nil
+}
+
+// arrivals returns the arrivals of the cell's DAG instance at the cell's
+// load ratio on its platform (gen.Arrivals), computed once per instance,
+// platform and load. Simulate only reads them.
+func (c *instanceCache) arrivals(cell Cell, in *engine.Instance) ([]int64, error) {
+	e := c.entry(cell)
+	e.arrivalsMu.Lock()
+	defer e.arrivalsMu.Unlock()
+	key := arrivalKey{cell.Platform, cell.Load}
+	if a, ok := e.arrivals[key]; ok {
+		return a, nil
+	}
+	a, err := gen.Arrivals(in.Volumes(), c.m.platform[cell.Platform].TotalCores(), cell.Load)
+	if err != nil {
+		return nil, fmt.Errorf("arrivals: %w", err)
+	}
+	if e.arrivals == nil {
+		e.arrivals = map[arrivalKey][]int64{}
+	}
+	e.arrivals[key] = a
+	return a, nil
+}
+
+// moldable returns the cell's moldable instance with its lower bounds.
+func (c *instanceCache) moldable(cell Cell) (*moldableInstance, error) {
+	e := c.entry(cell)
+	return e.moldable, e.err
 }
 
 // campaigns returns the cell's campaign workload, nil for DAG workloads.

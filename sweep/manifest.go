@@ -20,6 +20,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/campaign"
+	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/gen"
 )
 
@@ -36,6 +37,7 @@ type Manifest struct {
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
 	Campaign   *CampaignSpec         `yaml:"campaign"`
+	Moldable   *MoldableSpec         `yaml:"moldable,omitempty"`
 	Workloads  []WorkloadSpec        `yaml:"workloads"`
 	Loads      []float64             `yaml:"loads"`
 	Policies   []string              `yaml:"policies"`
@@ -92,6 +94,53 @@ func (m *Manifest) campaignSettings() campaignSettings {
 		o.schedule.Hold = cmp.Or(c.Hold, o.schedule.Hold)
 	}
 	return o
+}
+
+// MoldableSpec sets the choices of moldable-task scheduling (seed 002;
+// see engine/moldable and shared/design/moldable.md) where the paper is
+// silent. Empty fields take the defaults.
+type MoldableSpec struct {
+	// Anchor fixes DEMT's batch lengths and the interval LP's boundaries:
+	// cmax (default; the doubling ends at lambda*) or pmin (it starts at
+	// the smallest p_i(m)).
+	Anchor string `yaml:"anchor"`
+	// Tail is the length of DEMT's batches after the K-th: repeat
+	// (default) or double.
+	Tail string `yaml:"tail"`
+	// Variant is how DEMT schedules its batches: list (default), shelf or
+	// compact.
+	Variant string `yaml:"variant"`
+	// List is the list algorithm's semantics for DEMT and the baselines:
+	// overtake (default; Garey-Graham) or strict.
+	List string `yaml:"list"`
+	// Shuffles is DEMT's number of random batch orders tried after the
+	// natural one (default 10; 0 is written as none).
+	Shuffles string `yaml:"shuffles"`
+}
+
+// moldableOptions returns the moldable choices with defaults filled in.
+func (m *Manifest) moldableOptions() (emoldable.DEMTOptions, error) {
+	o := emoldable.DefaultDEMTOptions()
+	s := m.Moldable
+	if s == nil {
+		return o, nil
+	}
+	o.Anchor = cmp.Or(emoldable.Anchor(s.Anchor), o.Anchor)
+	o.Tail = cmp.Or(emoldable.Tail(s.Tail), o.Tail)
+	o.Variant = cmp.Or(emoldable.Variant(s.Variant), o.Variant)
+	o.List = cmp.Or(emoldable.ListMode(s.List), o.List)
+	switch s.Shuffles {
+	case "":
+	case "none":
+		o.Shuffles = 0
+	default:
+		n, err := strconv.Atoi(s.Shuffles)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return o, fmt.Errorf("shuffles %q: want a count in 1..1000000, or none", s.Shuffles)
+		}
+		o.Shuffles = n
+	}
+	return o, o.Validate()
 }
 
 // WorkloadSpec is one workload generator with its instances.
@@ -156,7 +205,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	dec.KnownFields(true)
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, moldable, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil {
@@ -276,6 +325,9 @@ func (m *Manifest) checkFields() error {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
 		}
 	}
+	if _, err := m.moldableOptions(); err != nil {
+		return fmt.Errorf("%s: %w", m.at("moldable"), err)
+	}
 	if len(m.Workloads) == 0 {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
 	}
@@ -368,12 +420,22 @@ func (m *Manifest) resolve() error {
 }
 
 // crossCheck checks what depends on the sources: campaign workloads on
-// one-cluster platforms and without loads, DAG workloads with loads, and
+// one-cluster platforms and without loads, moldable workloads on single:m
+// (m their processors) and without loads, DAG workloads with loads, and
 // every policy able to run every workload it is not excluded from.
 func (m *Manifest) crossCheck() error {
 	dagWorkloads := false
 	for i, src := range m.sources {
-		dagWorkloads = dagWorkloads || !src.campaigns
+		dagWorkloads = dagWorkloads || !src.loadFree()
+		if src.moldable != nil {
+			for _, name := range m.Platforms {
+				p := m.platform[name]
+				if len(p.Clusters) != 1 || p.TotalCores() != src.moldable.Processors() {
+					return fmt.Errorf("line %d: workloads[%d]: moldable workloads run on one cluster of m identical processors, m = the generator's processors (%d): want platform single:%d, not %s (or set processors)",
+						m.Workloads[i].line, i, src.moldable.Processors(), src.moldable.Processors(), name)
+				}
+			}
+		}
 		if !src.campaigns {
 			continue
 		}
@@ -384,7 +446,7 @@ func (m *Manifest) crossCheck() error {
 		}
 	}
 	if !dagWorkloads && len(m.Loads) > 0 {
-		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, so leave loads out", m.at("loads"))
+		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop and moldable workloads are off-line, so leave loads out", m.at("loads"))
 	}
 	if dagWorkloads && len(m.Loads) == 0 {
 		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")

@@ -83,7 +83,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 	for _, c := range cells {
 		if id, ok := names[c.Name()]; ok && id != c.ID {
 			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
-				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersion, out)
+				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersions, out)
 		}
 	}
 	for id := range status {
@@ -132,8 +132,15 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	for _, l := range m.Loads {
 		loads = append(loads, formatLoad(l))
 	}
+	noLoad := "none (closed loop)"
+	if m.hasMoldable() {
+		noLoad = "none (off-line)"
+		if m.hasCampaigns() {
+			noLoad = "none (closed loop or off-line)"
+		}
+	}
 	if len(loads) == 0 {
-		loads = []string{"none (closed loop)"}
+		loads = []string{noLoad}
 	}
 	axes := []Axis{
 		count("workload", workloads, func(c Cell) string {
@@ -142,7 +149,7 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
 		count("load", loads, func(c Cell) string {
 			if c.Load == 0 {
-				return "none (closed loop)"
+				return noLoad
 			}
 			return formatLoad(c.Load)
 		}),

@@ -48,7 +48,7 @@ func repair(out string, plan *Plan) ([]string, error) {
 	const settle = 10 * time.Second
 	for attempt := 0; ; attempt++ {
 		var orphans []string
-		for _, child := range []string{table.Jobs, table.Campaigns} {
+		for _, child := range []string{table.Jobs, table.Campaigns, table.VolumeDeciles} {
 			o, err := store.Orphans(out, child, table.Cells)
 			if err != nil {
 				return warnings, err
@@ -76,7 +76,7 @@ func repair(out string, plan *Plan) ([]string, error) {
 		}
 		time.Sleep(settle)
 	}
-	for _, name := range []string{table.Cells, table.Jobs, table.Campaigns} {
+	for _, name := range []string{table.Cells, table.Jobs, table.Campaigns, table.VolumeDeciles} {
 		if _, err := store.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
 			return warnings, err
 		}

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -18,20 +17,17 @@ func typedValue(integer bool, i func() int64, f func() float64) store.Value {
 	return store.Float64(f())
 }
 
-func jobTableRows(c Cell, outcomes []engine.JobOutcome) ([]store.Row, error) {
+func jobTableRows(c Cell, outcomes []engine.JobOutcome, measured []analysis.JobMetrics) []store.Row {
 	rows := make([]store.Row, len(outcomes))
 	for j, o := range outcomes {
-		jm, err := analysis.ComputeJobMetrics(o)
-		if err != nil {
-			return nil, fmt.Errorf("job %d metrics: %w", j, err)
-		}
+		jm := measured[j]
 		rows[j] = store.Row{
 			store.String(c.ID), store.Int64(int64(j)), store.Int64(o.ArrivalTick), store.Int64(o.StartTick),
 			store.Int64(o.FinishTick), store.Int64(o.VolumeCoreTicks), store.Int64(o.CriticalPathTicks),
 			store.Float64(jm.SLR), store.Float64(jm.Stretch), store.Float64(jm.Speedup), store.Int64(int64(o.Tasks)),
 		}
 	}
-	return rows, nil
+	return rows
 }
 
 func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
@@ -46,8 +42,18 @@ func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
 	return rows
 }
 
+// volumeDecileRows are the volume_deciles rows of a DAG cell.
+func volumeDecileRows(c Cell, deciles []analysis.VolumeDecile) []store.Row {
+	rows := make([]store.Row, len(deciles))
+	for i, d := range deciles {
+		rows[i] = store.Row{store.String(c.ID), store.Int64(int64(d.Decile)), store.Int64(d.Jobs),
+			store.Float64(d.SLRSum), store.Float64(d.SLRMax)}
+	}
+	return rows
+}
+
 // childRows are a cell's rows in the tables other than cells.
-type childRows struct{ jobs, campaigns []store.Row }
+type childRows struct{ jobs, campaigns, deciles []store.Row }
 
 // ordered returns the rows in the order of Manifest.childSchemas.
 func (r childRows) ordered(m *Manifest) [][]store.Row {
@@ -57,6 +63,9 @@ func (r childRows) ordered(m *Manifest) [][]store.Row {
 	}
 	if m.Record.Campaigns {
 		out = append(out, r.campaigns)
+	}
+	if m.hasDAG() {
+		out = append(out, r.deciles)
 	}
 	return out
 }
@@ -86,20 +95,65 @@ func failedRow(m *Manifest, c Cell, err error) store.Row {
 }
 
 // CellsSchema is the cells table: the identity columns of table.CellHead,
-// then the metric columns of analysis.MetricColumns and, when the manifest
-// has campaign workloads, the campaign summary columns (null for DAG
-// cells).
+// then, when the manifest has DAG or campaign workloads, the metric
+// columns of analysis.MetricColumns; when it has campaign workloads, the
+// campaign summary columns (null for DAG cells); and when it has moldable
+// workloads, table.MoldableMeasures (null for the others, whose measures
+// are null in moldable cells).
 func (m *Manifest) CellsSchema() store.Schema {
 	var measures []table.Measure
-	for _, c := range analysis.MetricColumns() {
-		measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
+	if m.hasSchedules() {
+		for _, c := range analysis.MetricColumns() {
+			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
+		}
 	}
 	if m.hasCampaigns() {
 		for _, c := range analysis.CampaignColumns() {
 			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
 		}
 	}
+	if m.hasMoldable() {
+		measures = append(measures, table.MoldableMeasures()...)
+	}
 	return table.CellsSchema(measures)
+}
+
+// hasDAG reports whether the manifest has DAG workloads (seed 004).
+func (m *Manifest) hasDAG() bool {
+	for _, s := range m.sources {
+		if !s.campaigns && s.moldable == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSchedules reports whether the manifest has DAG or campaign
+// workloads, which the engine simulates.
+func (m *Manifest) hasSchedules() bool {
+	for _, s := range m.sources {
+		if s.moldable == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Manifest) hasMoldable() bool {
+	for _, s := range m.sources {
+		if s.moldable != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNulls appends n nulls: the measures of other models.
+func appendNulls(row store.Row, n int) store.Row {
+	for range n {
+		row = append(row, store.Null())
+	}
+	return row
 }
 
 func (m *Manifest) hasCampaigns() bool {
@@ -119,6 +173,10 @@ func (m *Manifest) childSchemas() []store.Schema {
 	}
 	if m.Record.Campaigns {
 		out = append(out, table.CampaignsSchema())
+	}
+	if m.hasDAG() {
+		// Ten rows per DAG cell: Fig. 7 without job rows.
+		out = append(out, table.VolumeDecilesSchema())
 	}
 	return out
 }

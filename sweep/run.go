@@ -121,7 +121,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	meta := map[string]string{
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
-		"sweep.model_version":   ModelVersion,
+		"sweep.model_version":   ModelVersions,
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}

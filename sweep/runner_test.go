@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -381,5 +383,33 @@ func TestPathsRelativeToManifest(t *testing.T) {
 	}
 	if p := m.platform["grid.yaml"]; p == nil || p.TotalCores() != 4 {
 		t.Errorf("platform grid.yaml beside the manifest: %+v", p)
+	}
+}
+
+// TestVolumeDecilesMatchJobRows: Fig. 7's deciles read from the small
+// table the runner writes per cell equal, bit for bit, those computed from
+// the job rows (the analysis's fallback for runs written before the
+// table), so the analysis no longer needs the jobs table.
+func TestVolumeDecilesMatchJobRows(t *testing.T) {
+	m := loadSmall(t)
+	dir := t.TempDir()
+	mustRun(t, m, RunOptions{Out: dir, Jobs: 2})
+	fromTable, err := analysis.Analyze(dir, m.Analysis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, table.VolumeDeciles)); err != nil {
+		t.Fatal(err)
+	}
+	fromJobs, err := analysis.Analyze(dir, m.Analysis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := fromTable.Deciles, fromJobs.Deciles
+	if a == nil || b == nil || len(a.Rows) != 2*3*analysis.DecileCount {
+		t.Fatalf("deciles from the table %v, from job rows %v; want 60 rows each (2 loads x 3 policies x 10)", a, b)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("deciles differ:\n table %+v\n jobs  %+v", a, b)
 	}
 }

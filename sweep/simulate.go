@@ -9,7 +9,6 @@ import (
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -25,6 +24,13 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if before != nil {
 		before(c)
 	}
+	if m.sources[c.spec].moldable != nil {
+		row, err := moldableCell(ctx, m, cache, c)
+		if err != nil {
+			return nil, children, err
+		}
+		return append(cellHead(m, c, table.StatusOK, "", time.Since(start)), row...), children, nil
+	}
 	s, campaignRows, err := simulateCell(ctx, m, cache, c)
 	if err != nil {
 		return nil, children, err
@@ -34,7 +40,11 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	metrics, err := analysis.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
+	measured, err := analysis.MeasureJobs(outcomes)
+	if err != nil {
+		return nil, children, fmt.Errorf("metrics: %w", err)
+	}
+	metrics, err := analysis.ComputeMetricsOf(outcomes, measured, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
@@ -56,13 +66,17 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 			row = append(row, typedValue(col.Integer, func() int64 { return col.Int(sum) }, func() float64 { return col.Float(sum) }))
 		}
 	}
+	if m.hasMoldable() {
+		row = appendNulls(row, len(table.MoldableMeasures()))
+	}
 	if m.Record.Campaigns {
 		children.campaigns = campaignTableRows(c, campaignRows)
 	}
 	if m.Record.Jobs {
-		if children.jobs, err = jobTableRows(c, outcomes); err != nil {
-			return nil, children, err
-		}
+		children.jobs = jobTableRows(c, outcomes, measured)
+	}
+	if campaignRows == nil {
+		children.deciles = volumeDecileRows(c, analysis.VolumeDeciles(outcomes, measured))
 	}
 	return row, children, nil
 }
@@ -83,9 +97,9 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 		rows, err := analysis.CampaignRows(camp, s, opts.stretchBase)
 		return s, rows, err
 	}
-	arrivals, err := gen.Arrivals(in.Volumes(), m.platform[c.Platform].TotalCores(), c.Load)
+	arrivals, err := cache.arrivals(c, in)
 	if err != nil {
-		return nil, nil, fmt.Errorf("arrivals: %w", err)
+		return nil, nil, err
 	}
 	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
 	return s, nil, err

@@ -16,17 +16,22 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
+	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/gen"
+	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/gen/swf"
 )
 
 // A source builds the workload instances of one manifest entry: a DAG
-// generator preset (open loop, arrivals from the load ratio) or a campaign
-// workload (closed loop: a generator or a trace), which has no load ratio.
+// generator preset (open loop, arrivals from the load ratio), a campaign
+// workload (closed loop: a generator or a trace), or a moldable-task
+// generator (off-line: every task at time 0); the last two have no load
+// ratio.
 type source struct {
 	campaigns bool
 	canon     string // everything that defines the workload, for cell ids
 
+	moldable *gmoldable.Params
 	dag      gen.Params
 	profiles *gen.ProfilesParams
 	trace    *traceWorkload
@@ -43,13 +48,27 @@ type traceWorkload struct {
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
-// workloads and campaign scheduling's for campaign workloads.
-func Policies() []string { return append(engine.Policies(), ecampaign.Policies()...) }
+// workloads, campaign scheduling's for campaign workloads and the
+// moldable algorithms for moldable workloads.
+func Policies() []string {
+	return slices.Concat(engine.Policies(), ecampaign.Policies(), emoldable.Algorithms())
+}
+
+// loadFree reports whether the source's workloads run without a load
+// ratio.
+func (s *source) loadFree() bool { return s.campaigns || s.moldable != nil }
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
 func (s *source) allows(policy string) error {
+	isMoldable := slices.Contains(emoldable.Algorithms(), policy)
 	switch {
+	case s.moldable != nil && isMoldable:
+		return nil
+	case s.moldable != nil:
+		return fmt.Errorf("policy %q does not schedule moldable tasks; moldable workloads take %s", policy, strings.Join(emoldable.Algorithms(), ", "))
+	case isMoldable:
+		return fmt.Errorf("policy %q schedules moldable tasks, not this workload", policy)
 	case !s.campaigns && slices.Contains(engine.Policies(), policy):
 		return nil
 	case s.campaigns && policy == "log" && s.trace == nil:
@@ -72,6 +91,8 @@ func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
+	case strings.HasPrefix(w.Generator, gmoldable.PresetPrefix):
+		return moldableSource(w)
 	case w.Generator == gen.ProfilesPreset:
 		p := gen.DefaultProfilesParams()
 		for _, key := range slices.Sorted(maps.Keys(w.Set)) {
@@ -98,6 +119,24 @@ func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 		return nil, err
 	}
 	return &source{dag: params, canon: params.Canonical()}, nil
+}
+
+// moldableSource resolves a moldable-task generator preset.
+func moldableSource(w *WorkloadSpec) (*source, error) {
+	preset, err := gmoldable.Lookup(w.Generator)
+	if err != nil {
+		return nil, fmt.Errorf("generator: %w", err)
+	}
+	p := preset.Defaults()
+	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+		if err := p.Set(key, w.Set[key]); err != nil {
+			return nil, fmt.Errorf("set: %w", err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &source{moldable: &p, canon: p.Canonical()}, nil
 }
 
 func traceSource(w *WorkloadSpec, path string) (*source, error) {

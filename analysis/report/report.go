@@ -147,9 +147,12 @@ func Write(dir string, r *analysis.Result, expect analysis.Expectations, gantts 
 }
 
 // writePage renders p as DIR/report/index.html.
-func writePage(dir string, p *page) (string, error) {
+func writePage(dir string, p *page) (string, error) { return writeHTML(dir, pageTemplate, p) }
+
+// writeHTML renders data with tmpl as DIR/report/index.html.
+func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	var html bytes.Buffer
-	if err := pageTemplate.Execute(&html, p); err != nil {
+	if err := tmpl.Execute(&html, data); err != nil {
 		return "", fmt.Errorf("rendering the report: %w", err)
 	}
 	reportDir := filepath.Join(dir, Dir)

@@ -106,6 +106,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
+		return printMoldable(dir, m, stdout)
+	} else if !errors.Is(err, analysis.ErrNotMoldable) {
+		return fmt.Errorf("sweep analyze: %w", err)
+	}
 	r, expect, err := analyzeRun("sweep analyze", dir, flags, stderr)
 	if err != nil {
 		return err
@@ -126,6 +131,23 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("sweep analyze: %w", err)
 	}
 	if err := analysis.Print(stdout, r, expect); err != nil {
+		return fmt.Errorf("sweep analyze: %w", err)
+	}
+	fmt.Fprintln(stdout)
+	for _, path := range paths {
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return nil
+}
+
+// printMoldable writes and prints the analysis of a moldable-task run
+// (seed 002): ratios per workload, n and algorithm, and the paper's claims.
+func printMoldable(dir string, r *analysis.MoldableResult, stdout io.Writer) error {
+	paths, err := analysis.WriteMoldable(dir, r, nil)
+	if err != nil {
+		return fmt.Errorf("sweep analyze: %w", err)
+	}
+	if err := analysis.PrintMoldable(stdout, r); err != nil {
 		return fmt.Errorf("sweep analyze: %w", err)
 	}
 	fmt.Fprintln(stdout)

@@ -168,3 +168,36 @@ func TestUsageErrorsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeAndReportMoldable: `sweep run`, `analyze` and `report` on the
+// small moldable manifest; analyze prints the ratio tables and the claims
+// and writes moldable.parquet and claims.parquet.
+func TestAnalyzeAndReportMoldable(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", "../../sweep/testdata/moldable.yaml", "-j", "2", "--out", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d; stderr %s", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"analyze", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("analyze: exit %d; stderr %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"uniform-high: C_max ratio (over lambda*), average (min-max over instances)",
+		"cirne-berman: minsum ratio (over the interval LP)",
+		"Seed 002's claims (Sec. 5):",
+		filepath.Join(dir, "analysis", "moldable.parquet"),
+		filepath.Join(dir, "analysis", "claims.parquet"),
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("analyze output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"report", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("report: exit %d; stderr %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), filepath.Join(dir, "report", "index.html")) {
+		t.Errorf("report output %q", stdout.String())
+	}
+}

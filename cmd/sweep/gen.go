@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,8 @@ import (
 	"github.com/sweep-sched/sweep/workload"
 
 	"github.com/sweep-sched/sweep/gen"
+	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
+	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
 // settingsFlag collects repeated --set key=value flags in order.
@@ -62,6 +65,12 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *preset == gen.ProfilesPreset {
 		return genCampaigns(ctx, settings, *seed, *instance, *load, *out, stdout)
 	}
+	if strings.HasPrefix(*preset, gmoldable.PresetPrefix) {
+		if *load != "" {
+			return usageError{errors.New("sweep gen: moldable workloads are off-line (every task at time 0): leave out --load and --platform")}
+		}
+		return genMoldable(ctx, *preset, settings, *seed, *instance, *out, stdout)
+	}
 	p, err := gen.Lookup(*preset)
 	if err != nil {
 		return usageError{fmt.Errorf("sweep gen: %w (campaign generator: %s)", err, gen.ProfilesPreset)}
@@ -99,7 +108,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // presets lists every generator `sweep gen` knows: the DAG presets and the
 // campaign generator.
-func presets() []string { return append(gen.Presets(), gen.ProfilesPreset) }
+func presets() []string {
+	return slices.Concat(gen.Presets(), []string{gen.ProfilesPreset}, gmoldable.Presets())
+}
 
 // genCampaigns writes an instance of the campaign generator
 // ostrich2013/profiles, which manifests accept too. Campaigns submit in
@@ -203,4 +214,50 @@ func summarize(w *workload.Workload) string {
 	}
 	return fmt.Sprintf("%d jobs, %d tasks, %d edges, exec %d ticks, volume %d core-ticks, critical path (exec only, no delays) %d..%d ticks",
 		len(w.Jobs), tasks, edges, exec, volume, cpMin, cpMax)
+}
+
+// genMoldable writes one instance of a moldable-task preset (seed 002) as
+// JSON (workload/moldable's format) and prints a one-line summary.
+func genMoldable(ctx context.Context, preset string, settings []string, seed uint64, instance int, out string, stdout io.Writer) error {
+	p, err := gmoldable.Lookup(preset)
+	if err != nil {
+		return fmt.Errorf("sweep gen: %w", err)
+	}
+	params := p.Defaults()
+	if err := params.SetAll(settings); err != nil {
+		return fmt.Errorf("sweep gen: --set: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w, err := gmoldable.Generate(params, seed, instance)
+	if err != nil {
+		return fmt.Errorf("sweep gen: %w", err)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("sweep gen: writing workload: %w", err)
+	}
+	err = w.Write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sweep gen: writing workload %s: %w", out, err)
+	}
+	fmt.Fprintln(stdout, summarizeMoldable(w))
+	return nil
+}
+
+// summarizeMoldable describes a moldable workload in one line.
+func summarizeMoldable(w *mworkload.Workload) string {
+	var work, weight float64
+	shortest, longest := w.Tasks[0].Time(1), w.Tasks[0].Time(1)
+	for _, t := range w.Tasks {
+		work += t.Time(1)
+		weight += t.Weight
+		shortest, longest = min(shortest, t.Time(1)), max(longest, t.Time(1))
+	}
+	return fmt.Sprintf("%d moldable tasks on %d processors, sequential times %.4g..%.4g s (total %.6g s), total weight %.6g",
+		len(w.Tasks), w.Processors, shortest, longest, work, weight)
 }

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/gen"
+	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/workload"
+	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
 func runGenTo(t *testing.T, args ...string) (string, []byte, error) {
@@ -122,6 +125,38 @@ func TestSummarize(t *testing.T) {
 	want := "4 jobs, 9 tasks, 5 edges, exec 34 ticks, volume 34 core-ticks, critical path (exec only, no delays) 2..12 ticks"
 	if got := summarize(w); got != want {
 		t.Errorf("summarize(Graham) = %q; want %q", got, want)
+	}
+}
+
+// TestRunGenMoldable: a moldable preset writes workload/moldable's JSON,
+// the instance gen/moldable generates from the same seed and settings.
+func TestRunGenMoldable(t *testing.T) {
+	args := []string{"--preset", "dutot2004/uniform-high", "--seed", "4", "--instance", "1", "--set", "tasks=10", "--set", "processors=8"}
+	summary, data, err := runGenTo(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(summary, "10 moldable tasks on 8 processors") {
+		t.Errorf("summary %q", summary)
+	}
+	got, err := mworkload.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := gmoldable.Lookup("dutot2004/uniform-high")
+	params := p.Defaults()
+	if err := params.SetAll([]string{"tasks=10", "processors=8"}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := gmoldable.Generate(params, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sweep gen wrote another workload than gen/moldable generates")
+	}
+	if _, _, err := runGenTo(t, append(args, "--load", "1", "--platform", "single:8")...); err == nil || !strings.Contains(err.Error(), "off-line") {
+		t.Errorf("--load with a moldable preset: %v", err)
 	}
 }
 

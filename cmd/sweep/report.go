@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,6 +28,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dir, err := parseDirArgs(fs, args)
 	if err != nil {
 		return err
+	}
+	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
+		path, err := report.WriteMoldable(dir, m)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+		return nil
+	} else if !errors.Is(err, analysis.ErrNotMoldable) {
+		return fmt.Errorf("sweep report: %w", err)
 	}
 	r, expect, err := analyzeRun("sweep report", dir, flags, stderr)
 	if err != nil {

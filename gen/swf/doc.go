@@ -1,6 +1,7 @@
 // Package swf owns reading workload logs in the Standard Workload Format
-// (SWF 2.2, Parallel Workloads Archive) and detecting users' campaigns in
-// them.
+// (SWF 2.2, Parallel Workloads Archive), detecting users' campaigns in
+// them and building campaign workloads from them (Campaigns,
+// LoadCampaigns).
 //
 // # Reading
 //

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // readBatchRows is the number of rows decoded at a time while reading.
@@ -170,6 +170,17 @@ func ReadColumns(dir, table string, names []string) (*ColumnSet, []Problem, erro
 		set.Parts = append(set.Parts, info)
 	}
 	return set, problems, nil
+}
+
+// ReadPart reads the named columns of the one part file at path (a
+// PartInfo.Path of ListParts): a reader that goes through a table part by
+// part holds one part's rows at a time.
+func ReadPart(path string, names []string) (*ColumnSet, error) {
+	columns, info, err := readPart(path, names)
+	if err != nil {
+		return nil, err
+	}
+	return &ColumnSet{Rows: int(info.Rows), Columns: columns, Parts: []PartInfo{info}}, nil
 }
 
 // schemaMismatch is a readable file whose columns do not match the request.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Type is the type of a column.
@@ -139,9 +139,6 @@ func String(v string) Value { return Value{typ: TypeString, s: v} }
 
 // Null returns the missing value, accepted by nullable columns only.
 func Null() Value { return Value{} }
-
-// IsNull reports whether v is the missing value.
-func (v Value) IsNull() bool { return v.typ == 0 }
 
 // describe renders v for error messages.
 func (v Value) describe() string {

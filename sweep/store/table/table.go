@@ -13,9 +13,10 @@ import "github.com/sweep-sched/sweep/sweep/store"
 
 // Table names: the folders of a results directory.
 const (
-	Cells     = "cells"
-	Jobs      = "jobs"
-	Campaigns = "campaigns"
+	Cells         = "cells"
+	Jobs          = "jobs"
+	Campaigns     = "campaigns"
+	VolumeDeciles = "volume_deciles"
 )
 
 // Cell statuses, the Status column.
@@ -100,6 +101,25 @@ func JobsSchema() store.Schema {
 	}}
 }
 
+// Columns of the volume_deciles table (after CellID): per DAG cell, one row
+// per populated decile of job volume (seed 004's Fig. 7), so that the
+// analysis needs no job rows.
+const (
+	Decile       = "decile" // 1 (smallest jobs) .. 10
+	DecileJobs   = "jobs"
+	DecileSLRSum = "slr_sum"
+	DecileSLRMax = "slr_max"
+)
+
+// VolumeDecilesSchema returns the volume_deciles table.
+func VolumeDecilesSchema() store.Schema {
+	i, f := store.TypeInt64, store.TypeFloat64
+	return store.Schema{Table: VolumeDeciles, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: Decile, Type: i}, {Name: DecileJobs, Type: i},
+		{Name: DecileSLRSum, Type: f}, {Name: DecileSLRMax, Type: f},
+	}}
+}
+
 // Columns of the campaigns table (after CellID), one row per campaign.
 const (
 	CampaignUser       = "user"
@@ -121,4 +141,28 @@ func CampaignsSchema() store.Schema {
 		{Name: CampaignSubmit, Type: i}, {Name: CampaignCompletion, Type: i}, {Name: CampaignWork, Type: i},
 		{Name: CampaignStretch, Type: store.TypeFloat64},
 	}}
+}
+
+// Measures of a moldable-task cell (seed 002) in the cells table: the
+// instance's size, the schedule's two criteria, their lower bounds
+// (lambda* of the MRT dual test, the safe interval LP) and the ratios of
+// one to the other, and the algorithm's own run time.
+const (
+	MoldableTasks      = "tasks"
+	MoldableCmax       = "cmax"
+	MoldableSumWC      = "sum_wc"
+	MoldableCmaxBound  = "cmax_bound"
+	MoldableSumWCBound = "sum_wc_bound"
+	MoldableCmaxRatio  = "cmax_ratio"
+	MoldableSumWCRatio = "sum_wc_ratio"
+	MoldableRunSeconds = "run_seconds" // a measurement: differs between runs
+)
+
+// MoldableMeasures returns the moldable measures in table order.
+func MoldableMeasures() []Measure {
+	return []Measure{
+		{Name: MoldableTasks, Integer: true}, {Name: MoldableCmax}, {Name: MoldableSumWC},
+		{Name: MoldableCmaxBound}, {Name: MoldableSumWCBound}, {Name: MoldableCmaxRatio},
+		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds},
+	}
 }
