@@ -24,6 +24,9 @@ func (m *Manifest) FindCell(key string) (Cell, error) {
 // instance, arrivals and policy seed, so its schedule and metrics are
 // those of the cell's stored row.
 func (m *Manifest) Replay(ctx context.Context, c Cell) (*engine.Schedule, analysis.ScheduleMetrics, error) {
+	if m.sources[c.spec].moldable != nil {
+		return nil, analysis.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): a moldable cell's measures are not those of a task schedule on clusters; replay DAG or campaign cells", c.ID, c.Name())
+	}
 	cache := newInstanceCache(m, []Cell{c})
 	s, _, err := simulateCell(ctx, m, cache, c)
 	if err != nil {

@@ -66,7 +66,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
 func worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
-	p, err := newReplayer(dir)
+	p, err := newReplayer(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
 		return nil, nil

@@ -32,8 +32,9 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.SetOutput(stderr)
 	ganttPath := fs.String("gantt", "", "draw the cell's schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
+	manifest := fs.String("manifest", "", "the manifest the run came from (default: DIR/manifest.yaml, its copy; give the original when the copy cannot find a trace, whose path is relative to the original)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep show DIR CELL [--gantt out.svg] [--gantt-window FROM:TO]")
+		fmt.Fprintln(fs.Output(), "usage: sweep show DIR CELL [--gantt out.svg] [--gantt-window FROM:TO] [--manifest M]")
 		fmt.Fprintln(fs.Output(), "CELL is a cell id (cell_id in DIR/cells) or a name such as log-independent/i003/L1.2/burkimsher2013/random")
 		fs.PrintDefaults()
 	}
@@ -55,7 +56,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	replayer, err := newReplayer(dir)
+	replayer, err := newReplayer(dir, *manifest)
 	if err != nil {
 		return err
 	}
@@ -82,10 +83,13 @@ type replayer struct {
 	stored []analysis.Cell
 }
 
-// newReplayer reads the results directory dir: the copy of its manifest
-// and its cells table.
-func newReplayer(dir string) (*replayer, error) {
-	m, err := sweep.LoadManifest(filepath.Join(dir, "manifest.yaml"))
+// newReplayer reads the results directory dir: its cells table and the
+// manifest at manifestPath, or when that is empty the copy in dir.
+func newReplayer(dir, manifestPath string) (*replayer, error) {
+	if manifestPath == "" {
+		manifestPath = filepath.Join(dir, "manifest.yaml")
+	}
+	m, err := sweep.LoadManifest(manifestPath)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
 	}

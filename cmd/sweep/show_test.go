@@ -135,3 +135,25 @@ func TestDifferences(t *testing.T) {
 		t.Errorf("first metric changed: %v", d)
 	}
 }
+
+// TestShowCampaignTrace: a trace path in the copy of the manifest is
+// relative to the original's folder, so the copy cannot find it; with
+// --manifest the trace cell replays and equals its stored row.
+func TestShowCampaignTrace(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	manifest := "../../sweep/testdata/campaigns.yaml"
+	if code := run(context.Background(), []string{"run", manifest, "--out", out, "-j", "2"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	cell := "head/i000/L-/single:8/log"
+	stderr.Reset()
+	if code := run(context.Background(), []string{"show", out, cell}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "tiny.swf") {
+		t.Errorf("show with the copy: exit %d, %q; want exit 2 naming the trace", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"show", out, cell, "--manifest", manifest}, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), `"stored_row": "equal: all`) {
+		t.Errorf("show --manifest: exit %d, %s %s", code, stdout.String(), stderr.String())
+	}
+}
