@@ -85,30 +85,18 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 // makespan or volume.
 //
 // The campaign summary columns (CampaignColumns) are read when every part
-// file has them, as in a run of a manifest with campaign workloads; the
-// replicate column when every part file has it (results written before
-// replicates existed have none: every cell is replicate 0).
+// file has them, as in a run of a manifest with campaign workloads. The
+// replicate column is read part by part (see readReplicates), since a
+// directory may mix parts written before replicates existed with newer
+// ones.
 func ReadCells(dir string) ([]Cell, []store.Problem, error) {
-	var (
-		metrics      []ValueColumn
-		set          *store.ColumnSet
-		problems     []store.Problem
-		err          error
-		hasReplicate bool
-	)
-	// A run without campaign workloads has no campaign columns, an older
-	// run no replicate column; any other problem shows again without them.
-	for _, attempt := range []struct{ replicate, campaigns bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
-		columns := slices.Clone(cellColumns)
-		if attempt.replicate {
-			columns = append(columns, table.Replicate)
-		}
-		metrics = valueColumns(attempt.campaigns)
-		set, problems, err = store.ReadColumns(dir, table.Cells, append(columns, columnNames(metrics)...))
-		if err == nil {
-			hasReplicate = attempt.replicate
-			break
-		}
+	metrics := valueColumns(true)
+	set, problems, err := store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
+	if err != nil {
+		// A run without campaign workloads has no campaign columns; any
+		// other problem shows again without them.
+		metrics = valueColumns(false)
+		set, problems, err = store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading cells: %w", err)
@@ -138,11 +126,6 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	columnErr = cmp.Or(columnErr, err)
 	loads, err := col(table.Load, store.TypeFloat64)
 	columnErr = cmp.Or(columnErr, err)
-	var replicates *store.ColumnData
-	if hasReplicate {
-		replicates, err = col(table.Replicate, store.TypeInt64)
-		columnErr = cmp.Or(columnErr, err)
-	}
 	metricData := make([]*store.ColumnData, len(metrics))
 	for i, m := range metrics {
 		want := store.TypeFloat64
@@ -167,9 +150,6 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
 			Values: make([]float64, len(metrics)),
 		}
-		if replicates != nil {
-			c.Replicate = replicates.Int64s[r]
-		}
 		switch statuses[r] {
 		case table.StatusOK:
 		case table.StatusFailed:
@@ -192,6 +172,13 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 		}
 		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
 		c.Campaign = campaigns >= 0 && !metricData[campaigns].IsNull(r)
+	}
+	replicates, err := readReplicates(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range cells {
+		cells[i].Replicate = replicates[cells[i].ID]
 	}
 	return oneRowPerCell(cells), problems, nil
 }
@@ -285,4 +272,30 @@ func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, erro
 	}
 	slices.Sort(pairing.Unpaired)
 	return pairing, nil
+}
+
+// readReplicates returns the replicate of every cell id of dir's cells
+// table that has one: parts written before replicates existed have no
+// replicate column, and their cells (absent from the map) are replicate
+// 0. Unreadable parts are left out here as in ReadCells.
+func readReplicates(dir string) (map[string]int64, error) {
+	parts, _, err := store.ListParts(dir, table.Cells)
+	if err != nil {
+		return nil, fmt.Errorf("reading replicates of %s: %w", dir, err)
+	}
+	replicates := map[string]int64{}
+	for _, part := range parts {
+		set, err := store.ReadPart(part.Path, []string{table.CellID, table.Replicate})
+		if err != nil {
+			continue // no replicate column, or unreadable (a problem of ReadCells)
+		}
+		ids, reps := set.Column(table.CellID), set.Column(table.Replicate)
+		if ids.Type != store.TypeString || reps.Type != store.TypeInt64 {
+			return nil, fmt.Errorf("reading replicates of %s: %s: cell_id %v, replicate %v; want string and int64", dir, part.Path, ids.Type, reps.Type)
+		}
+		for i, id := range ids.Strings {
+			replicates[id] = reps.Int64s[i]
+		}
+	}
+	return replicates, nil
 }

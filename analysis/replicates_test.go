@@ -3,8 +3,12 @@ package analysis
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // replicatedRun is smallRun as replicate 0 and again as replicate 1,
@@ -108,5 +112,69 @@ func TestAnalyzeReplicates(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("printed output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestAnalyzeReplicatesMixedParts: a results directory written before
+// replicates existed (its part has no replicate column) and then grown by
+// a second replicate reads as two replicates: the old part's cells are
+// replicate 0.
+func TestAnalyzeReplicatesMixedParts(t *testing.T) {
+	dir := t.TempDir()
+	old := cellsSchema()
+	old.Columns = slices.DeleteFunc(old.Columns, func(c store.Column) bool { return c.Name == table.Replicate })
+	w, err := store.NewPartWriter(dir, old, store.WriterOptions{Tag: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range smallRun() {
+		if c.failed {
+			continue
+		}
+		row := store.Row{
+			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
+			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
+			store.Int64(7), store.String("ok"), store.Null(), store.Int64(3),
+		}
+		for _, m := range MetricColumns() {
+			switch {
+			case m.Name == "makespan":
+				row = append(row, store.Int64(c.makespan))
+			case m.Name == "volume_total":
+				row = append(row, store.Int64(c.volumeTotal))
+			case m.Integer:
+				row = append(row, store.Int64(1))
+			default:
+				v, ok := c.values[m.Name]
+				if !ok {
+					v = 1
+				}
+				row = append(row, store.Float64(v))
+			}
+		}
+		if err := w.Append(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var second []testCell
+	for _, c := range smallRun() {
+		c.id += "-r1"
+		c.replicate = 1
+		second = append(second, c)
+	}
+	writeCellsPart(t, dir, "new", second)
+	r, err := Analyze(dir, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Replicates, []int64{0, 1}) {
+		t.Fatalf("replicates %v; want [0 1]", r.Replicates)
+	}
+	// Both replicates have smallRun's numbers: srtf at 1.0 is 100% in each.
+	if s, ok := r.FindSpread("slr_max", "srtf", 1); !ok || !slices.Equal(s.Percents, []float64{100, 100}) {
+		t.Errorf("spread of srtf at 1.0: %+v; want 100 in both replicates", s)
 	}
 }
