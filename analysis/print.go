@@ -287,6 +287,27 @@ func (r *Result) pName() string {
 	return "p"
 }
 
+// printWidth is the width the printed notes wrap at.
+const printWidth = 100
+
+// wrapped writes head and then items separated by commas, in lines of at
+// most printWidth columns broken between items, continuation lines
+// indented.
+func (p *printer) wrapped(head string, items []string) {
+	line := head
+	for i, item := range items {
+		if i < len(items)-1 {
+			item += ","
+		}
+		if len([]rune(line))+1+len([]rune(item)) > printWidth {
+			p.line("%s", line)
+			line = " "
+		}
+		line += " " + item
+	}
+	p.line("%s", line)
+}
+
 // lines writes the lines of a tabwriter's output without trailing blanks.
 func (p *printer) lines(text string) {
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -384,7 +405,7 @@ func (r *Result) printRankTests(p *printer, table PaperTable, policies []string)
 		p.line("t and W agree on significance in every cell (%d)", compared)
 		return
 	}
-	p.line("t and W disagree on %d of %d %s: %s", len(disagree), compared, plural(compared, "cell", "cells"), listIDs(disagree))
+	p.wrapped(fmt.Sprintf("t and W disagree on %d of %d %s:", len(disagree), compared, plural(compared, "cell", "cells")), disagree)
 }
 
 // FindTTest returns the t-test row of metric, policy and load.

@@ -68,3 +68,16 @@ func checkGolden(t *testing.T, golden string, got []byte) {
 		t.Errorf("printed:\n%s\nwant (%s):\n%s", got, golden, want)
 	}
 }
+
+// TestWrapped: a list too long for one line breaks between items, every
+// line at most 100 columns, continuation lines indented by two.
+func TestWrapped(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{w: &out}
+	items := []string{strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)}
+	p.wrapped("head:", items)
+	want := "head: " + items[0] + ", " + items[1] + ",\n  " + items[2] + "\n"
+	if out.String() != want {
+		t.Errorf("wrapped:\n%q\nwant\n%q", out.String(), want)
+	}
+}
