@@ -141,3 +141,40 @@ func TestMedianLogRatio(t *testing.T) {
 		t.Error("no positive pair: no error")
 	}
 }
+
+// pairsOf returns n pairs shaped like seed 004's worst-case SLRs: other is
+// ref times a factor between 0.5 and 50, drawn from a fixed LCG.
+func pairsOf(n int) (ref, other []float64) {
+	state := uint64(1)
+	next := func() float64 {
+		state = state*6364136223846793005 + 1442695040888963407
+		return float64(state>>11) / (1 << 53)
+	}
+	ref, other = make([]float64, n), make([]float64, n)
+	for i := range ref {
+		ref[i] = 1 + 100*next()
+		other[i] = ref[i] * (0.5 + 49.5*next())
+	}
+	return ref, other
+}
+
+// BenchmarkMedianLogRatio450 is one effect size of a 3-replicate seed 004
+// table cell: 450 pairs, 2,000 resamples.
+func BenchmarkMedianLogRatio450(b *testing.B) {
+	ref, other := pairsOf(450)
+	for b.Loop() {
+		if _, err := MedianLogRatio(ref, other, 0.95, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWilcoxon450 is the rank test of the same cell.
+func BenchmarkWilcoxon450(b *testing.B) {
+	ref, other := pairsOf(450)
+	for b.Loop() {
+		if _, err := WilcoxonSignedRank(ref, other); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
