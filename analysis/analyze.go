@@ -91,6 +91,9 @@ type Result struct {
 	Boxes       []BoxRow
 	ByLoad      []ByLoadRow
 	Deciles     *Deciles // nil when the run recorded no job rows
+	// Campaigns compares campaign policies campaign by campaign; nil when
+	// the run recorded no campaign rows.
+	Campaigns *CampaignComparisons
 }
 
 // Analyze reads the cells (and, when present, the jobs) of the results
@@ -120,6 +123,14 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	}
 	r.Deciles = deciles
 	r.Problems = append(r.Problems, jobProblems...)
+	if len(r.CampaignWorkloads()) > 0 {
+		comparisons, campaignProblems, err := CompareCampaigns(dir, r)
+		if err != nil {
+			return nil, err
+		}
+		r.Campaigns = comparisons
+		r.Problems = append(r.Problems, campaignProblems...)
+	}
 	return r, nil
 }
 

@@ -1,78 +1,88 @@
 package analysis
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
-// BootstrapResamples is the number of resamples of the percentile
-// bootstraps sweep reports (issues 11 and 15).
+// BootstrapResamples is the number of resamples of the campaign
+// comparisons' bootstrap intervals (issue 11).
 const BootstrapResamples = 2000
 
-// BootstrapInterval is a statistic of a sample with its percentile
-// bootstrap confidence interval.
+// A BootstrapInterval is a statistic's value on the sample and its
+// percentile bootstrap confidence interval.
 type BootstrapInterval struct {
-	// Estimate is the statistic of the sample itself.
-	Estimate float64
-	// Low and High bound the interval; NaN when fewer than two
-	// resamples gave a number.
-	Low, High float64
-	// Resamples is the number of resamples drawn; Undefined of them gave
-	// NaN (a statistic undefined on that resample) and were left out.
-	Resamples int
-	Undefined int
+	Estimate  float64 // the statistic on the sample itself
+	Low, High float64 // NaN when no resample gave a value
 }
 
-// PercentileBootstrap returns statistic on the sample 0..n-1 and its
-// two-sided percentile bootstrap interval at level (e.g. 0.95): the
-// statistic is recomputed on resamples draws of n indices with
-// replacement, and the interval is the (1-level)/2 and (1+level)/2
-// quantiles of those values (Quantile, numpy's default percentile, as in
-// scipy.stats.bootstrap(method='percentile')).
-//
-// The statistic receives indices into the caller's data rather than
-// values, so paired data (resample pairs, not each side alone) and
-// several columns resample together; it must not keep the slice, which is
-// reused. The draws come from a PCG generator seeded with seed alone, so
-// one seed always gives one interval.
-//
-// It returns an error if n < 1, resamples < 1 or level is not strictly
-// between 0 and 1.
-func PercentileBootstrap(n int, statistic func(sample []int) float64, resamples int, level float64, seed uint64) (BootstrapInterval, error) {
+// BootstrapSeed derives the two words of a bootstrap's random stream
+// from the strings that name what is resampled (a workload and its
+// policies, say), so that the same analysis draws the same resamples
+// wherever and however often it runs.
+func BootstrapSeed(names ...string) [2]uint64 {
+	sum := sha256.Sum256([]byte("sweep-bootstrap\x00" + strings.Join(names, "\x00")))
+	return [2]uint64{binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])}
+}
+
+// BootstrapIndices calls visit with each of resamples resamples of n
+// indices drawn uniformly with replacement, in order, from the PCG stream
+// seeded by seed: resample r is the draws r x n to r x n + n - 1 of
+// rand.IntN(n). visit must not keep the slice, which is reused.
+func BootstrapIndices(n, resamples int, seed [2]uint64, visit func(resample int, indices []int)) {
+	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
+	indices := make([]int, n)
+	for r := range resamples {
+		for i := range indices {
+			indices[i] = rng.IntN(n)
+		}
+		visit(r, indices)
+	}
+}
+
+// PercentileBootstrap computes the percentile bootstrap intervals at
+// confidence level (0.95: the 2.5th and 97.5th percentiles) of statistics
+// of a sample of n items, from resamples resamples of the items drawn by
+// BootstrapIndices with seed. Every statistic sees the same resamples, so
+// a statistic of paired items (the difference of two policies' means over
+// the same campaigns) is resampled by pairs. A statistic returns NaN when
+// it is undefined on a resample (a mean of nothing); those resamples are
+// left out of its interval. Percentiles interpolate linearly between order
+// statistics (Quantile: numpy's default).
+func PercentileBootstrap(n, resamples int, seed [2]uint64, level float64, statistics ...func(indices []int) float64) ([]BootstrapInterval, error) {
 	switch {
 	case n < 1:
-		return BootstrapInterval{}, fmt.Errorf("bootstrap: sample of %d; need at least 1 value", n)
+		return nil, fmt.Errorf("bootstrap: %d items; want at least 1", n)
 	case resamples < 1:
-		return BootstrapInterval{}, fmt.Errorf("bootstrap: %d resamples; need at least 1 (e.g. %d)", resamples, BootstrapResamples)
+		return nil, fmt.Errorf("bootstrap: %d resamples; want at least 1", resamples)
 	case !(level > 0 && level < 1):
-		return BootstrapInterval{}, fmt.Errorf("bootstrap: level %v is not strictly between 0 and 1 (e.g. 0.95)", level)
+		return nil, fmt.Errorf("bootstrap: confidence level %v; want one in (0, 1)", level)
 	}
-	sample := make([]int, n)
-	for i := range sample {
-		sample[i] = i
+	identity := make([]int, n)
+	for i := range identity {
+		identity[i] = i
 	}
-	result := BootstrapInterval{Estimate: statistic(sample), Resamples: resamples, Low: math.NaN(), High: math.NaN()}
-	// The second PCG word is a fixed stream constant: the seed alone picks
-	// the draws.
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	values := make([]float64, 0, resamples)
-	for range resamples {
-		for i := range sample {
-			sample[i] = rng.IntN(n)
+	values := make([][]float64, len(statistics))
+	out := make([]BootstrapInterval, len(statistics))
+	for s, stat := range statistics {
+		out[s].Estimate = stat(identity)
+		values[s] = make([]float64, 0, resamples)
+	}
+	BootstrapIndices(n, resamples, seed, func(_ int, indices []int) {
+		for s, stat := range statistics {
+			if v := stat(indices); v == v { // not NaN
+				values[s] = append(values[s], v)
+			}
 		}
-		if v := statistic(sample); math.IsNaN(v) {
-			result.Undefined++
-		} else {
-			values = append(values, v)
-		}
+	})
+	tail := (1 - level) / 2
+	for s, v := range values {
+		slices.Sort(v)
+		out[s].Low, out[s].High = Quantile(v, tail), Quantile(v, 1-tail)
 	}
-	if len(values) < 2 {
-		return result, nil
-	}
-	slices.Sort(values)
-	result.Low = Quantile(values, (1-level)/2)
-	result.High = Quantile(values, (1+level)/2)
-	return result, nil
+	return out, nil
 }

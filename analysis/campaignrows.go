@@ -30,36 +30,50 @@ type CampaignRow struct {
 // flow time is divided by. The base does not depend on the policy, so
 // fcfs, ostrich and log are divided by the same number.
 //
-//   - "alone" (DESIGN.md section 4 before issue 11): the campaign's flow
-//     time alone on the empty m-processor machine, the greedy list
+//   - "bound" (the default; DESIGN.md section 4 since issue 11): seed
+//     001 Sec. 3's lower bound on the campaign's flow time,
+//     l = max(W/m, pmax), W the campaign's work and pmax its longest job
+//     (BoundFlowTicks). It ignores when a trace campaign's jobs were
+//     submitted: the campaign is measured as if all its work had arrived
+//     at its submission, as in the papers' model. With release offsets a
+//     schedule can then not reach it, but none beats it either, so the
+//     stretch is never below 1.
+//   - "bound-release" (ours): the same bound with pmax generalised to the
+//     latest release + exec of a job (BoundReleaseFlowTicks), which counts
+//     a trace campaign's spread of submit times as time no schedule can
+//     save. It equals "bound" when every offset is 0.
+//   - "alone" (ours; DESIGN.md section 4 before issue 11): the campaign's
+//     flow time alone on the empty m-processor machine, the greedy list
 //     schedule of its jobs, shortest submitted job first, each released at
 //     its offset (AloneFlowTicks). It is 1 exactly when the campaign did
 //     as well as if it had had the machine to itself under ostrich's
 //     default order. It is a schedule, not the optimum, so another order
 //     (LPT, the log's) can do better and give a stretch below 1.
-//   - "bound": seed 001's lower bound l = max(W/m, pmax), W the campaign's
-//     work and pmax generalised to the latest release + exec of a job
-//     (BoundFlowTicks; the same when every offset is 0). No schedule beats
-//     it, so the stretch is never below 1.
 //
-// Both are computed exactly in integers, and so is a stretch of exactly 1
-// (CampaignRow.Exact1).
+// All are computed exactly in integers, and so is a stretch of exactly 1
+// (CampaignRow.Exact1). A campaign whose base is 0 (no work: every job ran
+// 0 seconds) has an infinite stretch: it is above every cut, so the
+// trimmed statistics count it among the dropped.
 const (
-	// StretchBaseAlone divides by the campaign's flow time alone on the
-	// empty machine (Campaign.AloneFlowTicks), as DESIGN.md section 4
-	// says. It is the default, also when empty.
-	StretchBaseAlone = "alone"
-	// StretchBaseBound divides by seed 001's lower bound on that flow
-	// time (Campaign.BoundFlowTicks).
+	// StretchBaseBound divides by seed 001's lower bound max(W/m, pmax)
+	// (BoundFlowTicks). It is the default, also when empty.
 	StretchBaseBound = "bound"
+	// StretchBaseBoundRelease divides by max(W/m, max(release + exec))
+	// (BoundReleaseFlowTicks).
+	StretchBaseBoundRelease = "bound-release"
+	// StretchBaseAlone divides by the campaign's flow time alone on the
+	// empty machine (AloneFlowTicks).
+	StretchBaseAlone = "alone"
 )
 
-// StretchBases lists the values Options.StretchBase accepts.
-func StretchBases() []string { return []string{StretchBaseAlone, StretchBaseBound} }
+// StretchBases lists the values Options.StretchBase accepts, the default
+// first.
+func StretchBases() []string {
+	return []string{StretchBaseBound, StretchBaseBoundRelease, StretchBaseAlone}
+}
 
 func checkStretchBase(name string) error {
-	switch name {
-	case "", StretchBaseAlone, StretchBaseBound:
+	if name == "" || slices.Contains(StretchBases(), name) {
 		return nil
 	}
 	return fmt.Errorf("stretch base %q: want one of %v", name, StretchBases())
@@ -67,9 +81,9 @@ func checkStretchBase(name string) error {
 
 // CampaignRows measures every campaign of schedule s of workload w, in
 // campaign order, on the schedule's m processors, with the stretch base
-// base (StretchBaseAlone when empty; the base does not depend on the
-// policy). The stretch is computed from integers: flow / alone, or
-// flow x m / max(W, m x pmax') for the bound.
+// base (StretchBaseBound when empty; the base does not depend on the
+// policy). The stretch is computed from integers: flow x m / max(W, m x
+// pmax) for the bounds, flow / alone for alone.
 func CampaignRows(w *campaign.Workload, s *engine.Schedule, base string) ([]CampaignRow, error) {
 	if err := checkStretchBase(base); err != nil {
 		return nil, fmt.Errorf("measure campaigns: %w", err)
@@ -81,9 +95,18 @@ func CampaignRows(w *campaign.Workload, s *engine.Schedule, base string) ([]Camp
 		camp := &w.Campaigns[c]
 		flow := s.JobFinish[c] - s.JobArrival[c]
 		// The stretch is num / den, both integers.
-		num, den := flow, AloneFlowTicks(camp, m)
-		if base == StretchBaseBound {
+		var num, den int64
+		switch base {
+		case StretchBaseAlone:
+			num, den = flow, AloneFlowTicks(camp, m)
+		case StretchBaseBoundRelease:
+			num, den = flow*int64(m), BoundReleaseFlowTicks(camp, m)
+		default:
 			num, den = flow*int64(m), BoundFlowTicks(camp, m)
+		}
+		stretch := math.Inf(1)
+		if den > 0 {
+			stretch = float64(num) / float64(den)
 		}
 		u := w.Users[camp.User]
 		rows[c] = CampaignRow{
@@ -94,8 +117,8 @@ func CampaignRows(w *campaign.Workload, s *engine.Schedule, base string) ([]Camp
 			SubmitTicks:     s.JobArrival[c],
 			CompletionTicks: s.JobFinish[c],
 			WorkTicks:       camp.WorkTicks(),
-			Stretch:         float64(num) / float64(den),
-			Exact1:          num == den,
+			Stretch:         stretch,
+			Exact1:          den > 0 && num == den,
 		}
 	}
 	return rows, nil
@@ -146,11 +169,16 @@ func AloneFlowTicks(c *campaign.Campaign, m int) int64 {
 }
 
 // BoundFlowTicks returns m times seed 001's lower bound on campaign c's
-// flow time alone on m processors, max(W/m, pmax), in m-ths of a tick so
-// that it is an integer: max(W, m x pmax). With release offsets pmax is
-// taken as the latest max(release + exec) of a job, which no schedule can
-// beat either; it is the paper's pmax when every release is 0.
+// flow time on m processors, max(W/m, pmax) with pmax its longest job, in
+// m-ths of a tick so that it is an integer: max(W, m x pmax).
 func BoundFlowTicks(c *campaign.Campaign, m int) int64 {
+	return max(c.WorkTicks(), int64(m)*c.LongestTicks())
+}
+
+// BoundReleaseFlowTicks is BoundFlowTicks with pmax taken as the latest
+// release + exec of a job, max(W, m x max(release + exec)): a bound that no
+// schedule of the jobs at their own submit times can beat either.
+func BoundReleaseFlowTicks(c *campaign.Campaign, m int) int64 {
 	var last int64
 	for _, j := range c.Jobs {
 		last = max(last, j.ReleaseTicks+j.ExecTicks)
@@ -162,14 +190,25 @@ func BoundFlowTicks(c *campaign.Campaign, m int) int64 {
 // Trimmed statistics leave out campaigns with stretch > CampaignOutlierStretch, as
 // seed 000 does. Quantiles interpolate linearly between order statistics
 // (Hyndman-Fan type 7, the default of R and NumPy). A mean over users of a
-// profile is NaN when the workload has no such user.
+// profile is NaN when the workload has no such user. A campaign without
+// work (infinite stretch: a trace campaign of jobs that ran 0 seconds)
+// counts in the shares above 20, 100 and 1000 and so is dropped from every
+// trimmed statistic; the untrimmed mean and max and the per-user maxima
+// leave it out, so that they stay finite (NaN for a user who has no other
+// campaign).
 type CampaignSummary struct {
-	Campaigns        int64
-	StretchMean      float64
-	StretchMax       float64
-	Over20Share      float64 // fraction of campaigns with stretch > 20 (seed 001)
-	OutlierShare     float64 // fraction with stretch > CampaignOutlierStretch
-	TrimmedMean      float64 // seed 000's mean stretch
+	Campaigns    int64
+	StretchMean  float64
+	StretchMax   float64
+	Over20Share  float64 // fraction of campaigns with stretch > 20 (seed 001)
+	OutlierShare float64 // fraction with stretch > CampaignOutlierStretch
+	TrimmedMean  float64 // seed 000's mean stretch
+	// Trimmed20Mean and Trimmed100Mean are the mean stretch of the
+	// campaigns with stretch <= 20 and <= 100: the trimmed mean at stricter
+	// cuts, which the few campaigns of short jobs caught behind a user who
+	// fills the machine (seed 000's footnote 4) move less.
+	Trimmed20Mean    float64
+	Trimmed100Mean   float64
 	TrimmedExact1    float64 // fraction at exactly 1, of the trimmed set
 	TrimmedP50       float64
 	TrimmedP90       float64
@@ -186,20 +225,39 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 	if len(rows) == 0 {
 		nan := math.NaN()
 		return CampaignSummary{StretchMean: nan, StretchMax: nan, Over20Share: nan, OutlierShare: nan, TrimmedMean: nan,
-			TrimmedExact1: nan, TrimmedP50: nan, TrimmedP90: nan, TrimmedP99: nan,
+			Trimmed20Mean: nan, Trimmed100Mean: nan, TrimmedExact1: nan, TrimmedP50: nan, TrimmedP90: nan, TrimmedP99: nan,
 			UserMaxMean: nan, ShortUserMaxMean: nan, LongUserMaxMean: nan}
 	}
-	var sum, trimmedSum float64
-	var over20, outliers, exact1 int
+	var sum, trimmedSum, sum20, sum100 float64
+	var over20, over100, outliers, exact1 int
 	trimmed := make([]float64, 0, len(rows))
 	userMax := map[string]float64{}
 	profileOf := map[string]string{}
 	var users []string
+	finite := 0
 	for _, r := range rows {
-		sum += r.Stretch
-		s.StretchMax = max(s.StretchMax, r.Stretch)
+		if _, ok := userMax[r.User]; !ok {
+			users = append(users, r.User)
+			profileOf[r.User] = r.Profile
+			userMax[r.User] = math.NaN()
+		}
+		if !math.IsInf(r.Stretch, 1) {
+			finite++
+			sum += r.Stretch
+			s.StretchMax = max(s.StretchMax, r.Stretch)
+			if m := userMax[r.User]; math.IsNaN(m) || r.Stretch > m {
+				userMax[r.User] = r.Stretch
+			}
+		}
 		if r.Stretch > 20 {
 			over20++
+		} else {
+			sum20 += r.Stretch
+		}
+		if r.Stretch > 100 {
+			over100++
+		} else {
+			sum100 += r.Stretch
 		}
 		if r.Stretch > CampaignOutlierStretch {
 			outliers++
@@ -210,18 +268,18 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 				exact1++
 			}
 		}
-		if _, ok := userMax[r.User]; !ok {
-			users = append(users, r.User)
-			profileOf[r.User] = r.Profile
-		}
-		userMax[r.User] = max(userMax[r.User], r.Stretch)
 	}
 	n := float64(len(rows))
-	s.StretchMean = sum / n
+	s.StretchMean = sum / float64(finite)
+	if finite == 0 {
+		s.StretchMax = math.NaN()
+	}
 	s.Over20Share = float64(over20) / n
 	s.OutlierShare = float64(outliers) / n
 	nt := float64(len(trimmed))
 	s.TrimmedMean = trimmedSum / nt
+	s.Trimmed20Mean = sum20 / (n - float64(over20))
+	s.Trimmed100Mean = sum100 / (n - float64(over100))
 	s.TrimmedExact1 = float64(exact1) / nt
 	slices.Sort(trimmed)
 	s.TrimmedP50 = Quantile(trimmed, 0.5)
@@ -231,7 +289,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 		var total float64
 		var count int
 		for _, u := range users {
-			if any || profileOf[u] == profile {
+			if (any || profileOf[u] == profile) && !math.IsNaN(userMax[u]) {
 				total += userMax[u]
 				count++
 			}
@@ -276,6 +334,8 @@ func CampaignColumns() []CampaignColumn {
 		f("campaign_stretch_over20_share", lower, func(s *CampaignSummary) float64 { return s.Over20Share }),
 		f("campaign_stretch_outlier_share", lower, func(s *CampaignSummary) float64 { return s.OutlierShare }),
 		f("campaign_stretch_trimmed_mean", lower, func(s *CampaignSummary) float64 { return s.TrimmedMean }),
+		f("campaign_stretch_trimmed20_mean", lower, func(s *CampaignSummary) float64 { return s.Trimmed20Mean }),
+		f("campaign_stretch_trimmed100_mean", lower, func(s *CampaignSummary) float64 { return s.Trimmed100Mean }),
 		f("campaign_stretch_trimmed_exact1_share", higher, func(s *CampaignSummary) float64 { return s.TrimmedExact1 }),
 		f("campaign_stretch_trimmed_p50", lower, func(s *CampaignSummary) float64 { return s.TrimmedP50 }),
 		f("campaign_stretch_trimmed_p90", lower, func(s *CampaignSummary) float64 { return s.TrimmedP90 }),

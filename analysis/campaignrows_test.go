@@ -59,28 +59,30 @@ func TestSummarize(t *testing.T) {
 }
 
 // TestAloneAndBoundFlow: a campaign's flow time alone on m empty
-// processors (greedy, shortest submitted job first) and m x seed 001's
-// bound max(W/m, max(release + exec)), on hand cases:
+// processors (greedy, shortest submitted job first), m x seed 001's bound
+// max(W/m, pmax) and m x our release-aware max(W/m, max(release + exec)),
+// on hand cases:
 //   - 3 jobs of 10, m = 2: 10 and 10 at 0-10, the third 10-20: alone 20;
-//     bound max(30, 2 x 10) = 30, i.e. 15 ticks;
+//     both bounds max(30, 2 x 10) = 30, i.e. 15 ticks;
 //   - [2, 2, 4], m = 2: 2 and 2 at 0-2, 4 at 2-6: alone 6 (LPT would
-//     finish at 4); bound max(8, 2 x 4) = 8, i.e. 4;
+//     finish at 4); both bounds max(8, 2 x 4) = 8, i.e. 4;
 //   - [2, 2, 2 released at 5], m = 2: 0-2, 0-2, 5-7: alone 7; bound
-//     max(6, 2 x (5 + 2)) = 14, i.e. 7 (seed 001's max(W/m, pmax) = 3);
+//     max(6, 2 x 2) = 6, i.e. 3; release-aware max(6, 2 x (5 + 2)) = 14;
 //   - [3, 1 released at 4], m = 1: 0-3, idle, 4-5: alone 5; bound
-//     max(4, 1 x 5) = 5;
-//   - [5, 3], m = 4: alone 5; bound max(8, 4 x 5) = 20, i.e. 5.
+//     max(4, 1 x 3) = 4; release-aware max(4, 1 x 5) = 5;
+//   - [5, 3], m = 4: alone 5; both bounds max(8, 4 x 5) = 20, i.e. 5.
 func TestAloneAndBoundFlow(t *testing.T) {
 	for _, tc := range []struct {
 		exec, release []int64
 		m             int
 		alone, boundM int64
+		releaseM      int64
 	}{
-		{[]int64{10, 10, 10}, nil, 2, 20, 30},
-		{[]int64{2, 2, 4}, nil, 2, 6, 8},
-		{[]int64{2, 2, 2}, []int64{0, 0, 5}, 2, 7, 14},
-		{[]int64{3, 1}, []int64{0, 4}, 1, 5, 5},
-		{[]int64{5, 3}, nil, 4, 5, 20},
+		{[]int64{10, 10, 10}, nil, 2, 20, 30, 30},
+		{[]int64{2, 2, 4}, nil, 2, 6, 8, 8},
+		{[]int64{2, 2, 2}, []int64{0, 0, 5}, 2, 7, 6, 14},
+		{[]int64{3, 1}, []int64{0, 4}, 1, 5, 4, 5},
+		{[]int64{5, 3}, nil, 4, 5, 20, 20},
 	} {
 		c := wc.Campaign{Jobs: campaignJobs(tc.exec...)}
 		for k, r := range tc.release {
@@ -92,12 +94,16 @@ func TestAloneAndBoundFlow(t *testing.T) {
 		if got := BoundFlowTicks(&c, tc.m); got != tc.boundM {
 			t.Errorf("%v released %v on %d: bound x m %d, want %d", tc.exec, tc.release, tc.m, got, tc.boundM)
 		}
+		if got := BoundReleaseFlowTicks(&c, tc.m); got != tc.releaseM {
+			t.Errorf("%v released %v on %d: release-aware bound x m %d, want %d", tc.exec, tc.release, tc.m, got, tc.releaseM)
+		}
 	}
 }
 
 // TestStretchBases: one campaign alone on 2 machines under ostrich, its
-// stretch with either base (flows and bases from TestAloneAndBoundFlow):
-// 3 jobs of 10 finish at 20: alone 20/20 = 1 exactly, bound 20/15 = 4/3;
+// stretch with either base (flows and bases from TestAloneAndBoundFlow;
+// the default is bound): 3 jobs of 10 finish at 20: alone 20/20 = 1
+// exactly, bound 20/15 = 4/3;
 // [2, 2, 4] in SPT order finishes at 6: alone 1, bound 6/4 = 1.5; in LPT
 // order (4 at 0-4, 2 at 0-2, 2 at 2-4) at 4: alone 4/6 = 2/3, below 1
 // because the alone schedule is SPT, not the optimum; bound 4/4 = 1.
@@ -109,7 +115,7 @@ func TestStretchBases(t *testing.T) {
 		stretch float64
 		exact1  bool
 	}{
-		{[]int64{10, 10, 10}, "", "", 1, true},
+		{[]int64{10, 10, 10}, "", "", 4.0 / 3, false},
 		{[]int64{10, 10, 10}, "", StretchBaseAlone, 1, true},
 		{[]int64{10, 10, 10}, "", StretchBaseBound, 4.0 / 3, false},
 		{[]int64{2, 2, 4}, ec.JobOrderSPT, StretchBaseAlone, 1, true},
@@ -139,7 +145,7 @@ func TestStretchBases(t *testing.T) {
 	w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: campaignJobs(1)}}}
 	in, _ := ec.Compile(w, 1)
 	s, _ := ec.Simulate(context.Background(), in, w, "fcfs", ec.Options{})
-	if _, err := CampaignRows(w, s, "optimum"); err == nil || !strings.Contains(err.Error(), "bound") {
+	if _, err := CampaignRows(w, s, "optimum"); err == nil || !strings.Contains(err.Error(), "bound-release") {
 		t.Errorf("unknown stretch base: error %v, want one listing the valid bases", err)
 	}
 }

@@ -68,12 +68,18 @@ var FiguresOfMerit = []Figure{
 	{"short_user_max_stretch_mean", "user max stretch, short users"},
 	{"long_user_max_stretch_mean", "user max stretch, long users"},
 	{"campaign_stretch_trimmed_mean", "mean stretch (<= 1000)"},
+	{"campaign_stretch_trimmed100_mean", "mean stretch (<= 100)"},
+	{"campaign_stretch_trimmed20_mean", "mean stretch (<= 20)"},
 	{"campaign_stretch_trimmed_exact1_share", "stretch exactly 1 (share)"},
 	{"campaign_stretch_trimmed_p50", "p50 stretch (<= 1000)"},
 	{"campaign_stretch_trimmed_p90", "p90 stretch (<= 1000)"},
 	{"campaign_stretch_trimmed_p99", "p99 stretch (<= 1000)"},
 	{"campaign_stretch_outlier_share", "stretch > 1000 (share, dropped)"},
 }
+
+// figureLabels label the campaign comparisons' statistics that are not
+// cells-table columns.
+var figureLabels = map[string]string{FlowShorterShare: "flow shorter (share)"}
 
 // FigureRow is one row of figures.parquet: the mean of Metric over the
 // instances of Workload under Policy, beside the paper's value.
@@ -131,7 +137,8 @@ func mapValues(cells map[string]*Cell) []*Cell {
 }
 
 // FigureTable returns the figures of merit of workload: for each of
-// FiguresOfMerit, then each other metric that expect gives a value for, one row
+// FiguresOfMerit, then each other metric that expect gives a value or an
+// ordering for, one row
 // per policy (in Result.Policies order) with a successful cell of workload
 // that has a value or a paper value. A policy's value is the mean over its successful campaign cells
 // of workload, with the 95% confidence interval when there are two or more.
@@ -140,7 +147,7 @@ func (r *Result) FigureTable(workload string, expect Expectations) []FigureRow {
 	for _, f := range FiguresOfMerit {
 		metrics = append(metrics, f.Metric)
 	}
-	for _, m := range expect.valueMetrics(workload) {
+	for _, m := range append(expect.valueMetrics(workload), expect.orderingMetrics(workload)...) {
 		if !slices.Contains(metrics, m) {
 			metrics = append(metrics, m)
 		}
@@ -203,6 +210,9 @@ func (r *Result) Figures(expect Expectations) []FigureRow {
 func FigureLabel(metric string) string {
 	if i := slices.IndexFunc(FiguresOfMerit, func(f Figure) bool { return f.Metric == metric }); i >= 0 {
 		return FiguresOfMerit[i].Label
+	}
+	if label, ok := figureLabels[metric]; ok {
+		return label
 	}
 	return metric
 }
@@ -277,6 +287,9 @@ func ReadCampaignSamples(dir string, r *Result) ([]CampaignSample, []store.Probl
 		}
 		k := key{c.Workload, c.Policy}
 		stretches[k] = append(stretches[k], values[i])
+		if math.IsInf(values[i], 1) {
+			continue // no work: no user maximum (see SummarizeCampaigns)
+		}
 		u := userKey{c.ID, users[i]}
 		if old, ok := userMax[u]; !ok || values[i] > old {
 			userMax[u] = values[i]

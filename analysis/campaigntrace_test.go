@@ -30,7 +30,7 @@ func TestLPCEGEEWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the 46,373-job trace window")
 	}
-	w, _, err := swf.LoadCampaigns(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")})
+	w, _, err := swf.LoadCampaigns(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")}, swf.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestTraceCampaignReleases(t *testing.T) {
 		{Number: 3, SubmitSeconds: 120, WaitSeconds: 0, RunSeconds: 2, AllocatedProcs: 1, User: 7},
 		{Number: 4, SubmitSeconds: 101, WaitSeconds: 12, RunSeconds: 1, AllocatedProcs: 1, User: 8},
 	}
-	w, err := swf.Campaigns(jobs)
+	w, err := swf.Campaigns(jobs, swf.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,11 @@ type LogRatioEffect struct {
 // MedianLogRatio returns the median of log(ref[i]/other[i]) (Quantile at
 // 0.5, so the mean of the middle two of an even count) with its
 // percentile bootstrap interval at level over BootstrapResamples
-// resamples of the pairs, drawn from seed. Pairs with a NaN or
-// non-positive side are dropped and counted in Excluded. It returns an
-// error if the slices differ in length or no pair is left.
-func MedianLogRatio(ref, other []float64, level float64, seed uint64) (LogRatioEffect, error) {
+// resamples of the pairs, drawn from seed (see PercentileBootstrap).
+// Pairs with a NaN or non-positive side are dropped and counted in
+// Excluded. It returns an error if the slices differ in length or no pair
+// is left.
+func MedianLogRatio(ref, other []float64, level float64, seed [2]uint64) (LogRatioEffect, error) {
 	if err := checkPairs(ref, other); err != nil {
 		return LogRatioEffect{}, fmt.Errorf("median log ratio: %w", err)
 	}
@@ -66,10 +67,10 @@ func MedianLogRatio(ref, other []float64, level float64, seed uint64) (LogRatioE
 		}
 		return Quantile([]float64{a, b}, 0.5)
 	}
-	interval, err := PercentileBootstrap(len(logRatios), median, BootstrapResamples, level, seed)
+	intervals, err := PercentileBootstrap(len(logRatios), BootstrapResamples, seed, level, median)
 	if err != nil {
 		return LogRatioEffect{}, fmt.Errorf("median log ratio: %w", err)
 	}
-	effect.BootstrapInterval = interval
+	effect.BootstrapInterval = intervals[0]
 	return effect, nil
 }

@@ -113,6 +113,9 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 //	  values:                 # workload label (or "*": all) -> metric -> policy -> value
 //	    users10:
 //	      short_user_max_stretch_mean: {fcfs: "> 50", ostrich: 12.8}
+//	  orderings:              # workload label (or "*") -> metric -> "A < B" or a list of them
+//	    lpc-egee:
+//	      campaign_stretch_trimmed_mean: "ostrich < log"
 //
 // Dominance and nonsignificant metrics must be ranked columns of
 // MetricColumns; percentages lie in [0, 100]; loads are positive. Values
@@ -121,12 +124,13 @@ type Expectations struct {
 	Dominance      map[string]map[string]map[float64]float64 `yaml:"dominance"`
 	Nonsignificant map[string]map[string][]float64           `yaml:"nonsignificant"`
 	Values         map[string]map[string]map[string]Expected `yaml:"values"`
+	Orderings      map[string]map[string]Orderings           `yaml:"orderings"`
 }
 
 // UnmarshalYAML decodes and checks the section, naming the line of the
 // first unknown key or invalid value.
 func (e *Expectations) UnmarshalYAML(node *yaml.Node) error {
-	if err := checkKeys(node, "expect", "dominance", "nonsignificant", "values"); err != nil {
+	if err := checkKeys(node, "expect", "dominance", "nonsignificant", "values", "orderings"); err != nil {
 		return err
 	}
 	// Checking before decoding names the offending value in our terms.
@@ -139,6 +143,11 @@ func (e *Expectations) UnmarshalYAML(node *yaml.Node) error {
 			check = checkLoads
 		case "values":
 			if err := checkValues(node.Content[i+1]); err != nil {
+				return err
+			}
+			continue
+		case "orderings":
+			if err := checkOrderings(node.Content[i+1]); err != nil {
 				return err
 			}
 			continue

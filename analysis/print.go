@@ -231,7 +231,7 @@ func (r *Result) printDominance(p *printer, table PaperTable, expect Expectation
 		paper, diff := "\t"+rowNames[2]+"\t", "\t"+rowNames[3]+"\t"
 		for _, cell := range grid[i] {
 			ours += markedPercent(cell.Ours) + "\t"
-			interval += formatInterval(cell.Ours) + " \t"
+			interval += formatDominanceInterval(cell.Ours) + " \t"
 			if !cell.HasPaper {
 				paper += "- \t"
 				diff += "- \t"
@@ -315,9 +315,9 @@ func (p *printer) lines(text string) {
 	}
 }
 
-// formatInterval renders a dominance interval as "low-high" with one
+// formatDominanceInterval renders a dominance interval as "low-high" with one
 // decimal, or "-" without a row.
-func formatInterval(row *DominanceRow) string {
+func formatDominanceInterval(row *DominanceRow) string {
 	if row == nil {
 		return "-"
 	}
@@ -557,11 +557,19 @@ func (r *Result) printFigures(p *printer, workload string, expect Expectations) 
 	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		p.line("%s", strings.TrimRight(line, " "))
 	}
-	if withPaper == 0 {
+	orderings := r.OrderingTable(workload, expect)
+	held := r.printOrderings(p, orderings)
+	switch {
+	case withPaper == 0 && len(orderings) == 0:
 		p.line("no paper values for %s in the manifest's expect.values", workload)
-		return
+	case len(orderings) == 0:
+		p.line("reproduced: %d of %d paper values", matching, withPaper)
+	case withPaper == 0:
+		p.line("reproduced: %d of %d orderings held", held, len(orderings))
+	default:
+		p.line("reproduced: %d of %d paper values; %d of %d orderings held", matching, withPaper, held, len(orderings))
 	}
-	p.line("reproduced: %d of %d paper values", matching, withPaper)
+	r.printCampaignComparisons(p, workload)
 }
 
 // FormatMean renders a mean and the half-width of its interval with three

@@ -1,9 +1,8 @@
 package analysis
 
 import (
-	"encoding/binary"
-	"hash/fnv"
 	"math"
+	"strconv"
 )
 
 // EffectLevel is the confidence level of the effect sizes' bootstrap
@@ -52,21 +51,14 @@ func rankTest(metric string, scope Scope, reference, policy string, ref, other [
 	return row, true
 }
 
-// comparisonSeed hashes a comparison's identity (FNV-1a, 64 bits) into
-// the seed of its bootstrap.
-func comparisonSeed(metric string, scope Scope, reference, policy string) uint64 {
-	h := fnv.New64a()
-	for _, s := range []string{metric, reference, policy} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+// comparisonSeed names a comparison (metric, load or "pooled",
+// reference, policy) as the seed of its bootstrap.
+func comparisonSeed(metric string, scope Scope, reference, policy string) [2]uint64 {
+	load := "pooled"
+	if !scope.Pooled {
+		load = strconv.FormatFloat(scope.Load, 'g', -1, 64)
 	}
-	var load [9]byte
-	binary.LittleEndian.PutUint64(load[:8], math.Float64bits(scope.Load))
-	if scope.Pooled {
-		load[8] = 1
-	}
-	h.Write(load[:])
-	return h.Sum64()
+	return BootstrapSeed("effect", metric, load, reference, policy)
 }
 
 // adjustPValues applies Settings.Adjust to the t-tests and rank tests and

@@ -193,7 +193,7 @@ func (r *Result) tables(expect Expectations) []tableRows {
 	return append([]tableRows{
 		{tTestSchema, tTests}, {wilcoxonSchema, rankTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
 		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
-	}, r.replicateTables()...)
+	}, append(r.campaignTables(expect), r.replicateTables()...)...)
 }
 
 type tableRows struct {

@@ -31,6 +31,8 @@ type cacheEntry struct {
 	// by the first of the load's policies and shared by the others.
 	arrivalsMu sync.Mutex
 	arrivals   map[arrivalKey][]int64
+
+	rigid rigidTraces // for rigid sources, cut to a cluster on first use
 }
 
 type arrivalKey struct {
@@ -140,6 +142,14 @@ func (c *instanceCache) campaigns(cell Cell) *campaign.Workload {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries[cell.group].campaigns
+}
+
+// rigidTraces returns the trace reader shared by the cells of a rigid
+// source.
+func (c *instanceCache) rigidTraces(cell Cell) *rigidTraces {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &c.entries[cell.group].rigid
 }
 
 func (c *instanceCache) release(cell Cell) {

@@ -74,7 +74,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
 		{"job order", "platform: single:8", "platform: single:8\ncampaign: {job-order: edf}", `line 7: campaign: job-order "edf"; want spt, lpt or fifo`},
-		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of alone, bound`},
+		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of bound, bound-release, alone`},
 		{"hold", "platform: single:8", "platform: single:8\ncampaign: {hold: always}", `line 7: campaign: hold "always"; want one of virtual-start, none`},
 	}
 	for _, tc := range tests {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 // Model versions are part of every cell's identity, one per model, so that
@@ -22,13 +24,22 @@ const (
 	// 2: the campaign summary's quantiles use analysis.Quantile (numpy's
 	// arithmetic), which moved campaign_stretch_trimmed_p99 by one unit in
 	// the last place in 5 of the 140 synthetic cells.
-	CampaignModelVersion = "2"
+	// 3 (issue 11): stretch-base bound divides by seed 001's max(W/m, pmax)
+	// with pmax the longest job, no longer max(release + exec) (now
+	// bound-release), which changes every trace campaign's stretch whose
+	// jobs were submitted at different times; the default base is bound,
+	// not alone; and the cells table has two more campaign columns, the
+	// mean stretch at the cuts 20 and 100.
+	CampaignModelVersion = "3"
 	// MoldableModelVersion versions the moldable-task model of seed 002.
 	MoldableModelVersion = "1"
+	// RigidModelVersion versions the rigid-job fair-share model of seed
+	// 003.
+	RigidModelVersion = "1"
 )
 
 // ModelVersions names every model's version, for the Parquet metadata.
-const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion
+const ModelVersions = "dag=" + DAGModelVersion + " campaign=" + CampaignModelVersion + " moldable=" + MoldableModelVersion + " rigid=" + RigidModelVersion
 
 // A Cell is one simulation: a workload instance at a load ratio on a
 // platform under a policy.
@@ -53,13 +64,22 @@ type Cell struct {
 	// derives from the whole cell.
 	PolicySeed uint64
 
-	spec  int // index into Manifest.Workloads
-	group int // index of the workload instance, shared by its cells
+	// Month is the trace month of a rigid (fair-share) cell, YYYY-MM;
+	// its Instance is the month's index in the manifest's range.
+	Month string
+
+	spec    int // index into Manifest.Workloads
+	group   int // index of the workload instance, shared by its cells
+	variant rigid.Variant
+	month   swf.Month
 }
 
 // Name returns the cell's human-readable name,
 // workload/instance/load/platform/policy.
 func (c Cell) Name() string {
+	if c.Month != "" {
+		return fmt.Sprintf("%s/%s/%s/%s", c.Workload, c.Month, c.Platform, c.Policy)
+	}
 	load := "-"
 	if c.Load != 0 {
 		load = formatLoad(c.Load)
@@ -77,7 +97,8 @@ func (c Cell) Name() string {
 //
 // A cell of replicate 0 has the id it had before replicates existed; a
 // cell of replicate r > 0 hashes the replicate's root seed and number in
-// their place.
+// their place. Trace workloads (campaign traces, rigid trace months) have
+// cells in replicate 0 only: every root seed would replay the same jobs.
 func (m *Manifest) Cells() []Cell {
 	var cells []Cell
 	group := 0
@@ -94,6 +115,18 @@ func (m *Manifest) replicateCells(cells []Cell, r int, group *int) []Cell {
 	for wi := range m.Workloads {
 		w := &m.Workloads[wi]
 		canon := m.sources[wi].canon
+		if src := m.sources[wi]; src.rigid != nil || src.trace != nil {
+			// A trace replays the same jobs under every root seed, so
+			// its cells belong to replicate 0 only.
+			if r > 0 {
+				continue
+			}
+			if src.rigid != nil {
+				cells = m.rigidCells(cells, wi, *group)
+				*group++
+				continue
+			}
+		}
 		loads := m.Loads
 		if m.sources[wi].loadFree() {
 			loads = []float64{0} // closed loop or off-line: no load ratio
@@ -118,17 +151,14 @@ func (m *Manifest) replicateCells(cells []Cell, r int, group *int) []Cell {
 						if m.sources[wi].moldable != nil {
 							version, model = MoldableModelVersion, m.moldableModel()
 						}
-						parts := []string{
+						meaning := []string{
 							"sweep-cell", version, m.Experiment, fmt.Sprint(rootSeed), canon, fmt.Sprint(inst),
 							formatLoad(load), platCanon, model, pol,
 						}
 						if r > 0 {
-							parts = append(parts, fmt.Sprintf("replicate=%d", r))
+							meaning = append(meaning, fmt.Sprintf("replicate=%d", r))
 						}
-						meaning := strings.Join(parts, "\x00")
-						sum := sha256.Sum256([]byte(meaning))
-						c.ID = hex.EncodeToString(sum[:12])
-						c.PolicySeed = binary.BigEndian.Uint64(sum[12:20])
+						c.setID(meaning)
 						cells = append(cells, c)
 					}
 				}
@@ -139,9 +169,20 @@ func (m *Manifest) replicateCells(cells []Cell, r int, group *int) []Cell {
 	return cells
 }
 
+// setID sets the cell's id and policy seed from everything that defines
+// its result.
+func (c *Cell) setID(meaning []string) {
+	sum := sha256.Sum256([]byte(strings.Join(meaning, "\x00")))
+	c.ID = hex.EncodeToString(sum[:12])
+	c.PolicySeed = binary.BigEndian.Uint64(sum[12:20])
+}
+
+// excluded reports whether an exclusion matches the cell; a workload
+// matches by its label, or for rigid cells also by the label of its
+// manifest entry (without the estimate variant).
 func (m *Manifest) excluded(c Cell) bool {
 	for _, x := range m.Exclude {
-		if (x.Workload == "" || x.Workload == c.Workload) && (x.Platform == "" || x.Platform == c.Platform) &&
+		if (x.Workload == "" || x.Workload == c.Workload || x.Workload == m.Workloads[c.spec].Label) && (x.Platform == "" || x.Platform == c.Platform) &&
 			(x.Policy == "" || x.Policy == c.Policy) && (x.Load == 0 || x.Load == c.Load) {
 			return true
 		}

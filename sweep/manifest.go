@@ -37,6 +37,7 @@ type Manifest struct {
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
 	Campaign   *CampaignSpec         `yaml:"campaign"`
+	FairShare  *FairShareSpec        `yaml:"fairshare,omitempty"`
 	Moldable   *MoldableSpec         `yaml:"moldable,omitempty"`
 	Workloads  []WorkloadSpec        `yaml:"workloads"`
 	Loads      []float64             `yaml:"loads"`
@@ -65,9 +66,10 @@ type CampaignSpec struct {
 	// JobOrder orders jobs inside a campaign under ostrich: spt (default),
 	// lpt or fifo.
 	JobOrder string `yaml:"job-order"`
-	// StretchBase is the stretch denominator: alone (default; the
-	// campaign's flow time alone on the empty machine) or bound (seed
-	// 001's lower bound max(W/m, pmax)).
+	// StretchBase is the stretch denominator: bound (default; seed 001's
+	// lower bound max(W/m, pmax), pmax the longest job), bound-release
+	// (ours: pmax taken as the latest release + exec) or alone (ours: the
+	// campaign's flow time alone on the empty machine).
 	StretchBase string `yaml:"stretch-base"`
 	// Hold says whether ostrich holds a campaign until its virtual start:
 	// virtual-start (default; both papers) or none (work conserving).
@@ -86,7 +88,7 @@ type campaignSettings struct {
 func (m *Manifest) campaignSettings() campaignSettings {
 	o := campaignSettings{
 		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
-		stretchBase: analysis.StretchBaseAlone,
+		stretchBase: analysis.StretchBaseBound,
 	}
 	if c := m.Campaign; c != nil {
 		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
@@ -155,6 +157,12 @@ type WorkloadSpec struct {
 	// campaign workload, instead of a generator.
 	Trace  string       `yaml:"trace"`
 	Window *TraceWindow `yaml:"window"`
+	Replay *TraceReplay `yaml:"replay,omitempty"`
+	// Months makes a trace a rigid-job workload (seed 003): each calendar
+	// month (UTC) in the range is simulated as its own cell, under each
+	// estimate variant of Estimates (T: actual run times, R: requested).
+	Months    *MonthRange `yaml:"months,omitempty"`
+	Estimates []string    `yaml:"estimates,omitempty"`
 
 	line int
 }
@@ -181,6 +189,9 @@ type Record struct {
 	// Campaigns writes one row per campaign per cell to the campaigns
 	// table (campaign workloads).
 	Campaigns bool `yaml:"campaigns"`
+	// Users writes one row per user per cell to the users table
+	// (fair-share workloads).
+	Users bool `yaml:"users,omitempty"`
 }
 
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -205,7 +216,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	dec.KnownFields(true)
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, moldable, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, moldable, fairshare, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil {
@@ -246,9 +257,9 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			switch k := v.Content[i]; k.Value {
-			case "label", "generator", "instances", "set", "trace", "window":
+			case "label", "generator", "instances", "set", "trace", "window", "replay", "months", "estimates":
 			default:
-				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window", k.Line, k.Value)
+				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window, replay, months, estimates", k.Line, k.Value)
 			}
 		}
 	}
@@ -324,6 +335,9 @@ func (m *Manifest) checkFields() error {
 		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
 		}
+	}
+	if _, err := m.fairShareSettings(); err != nil {
+		return fmt.Errorf("%s: %w", m.at("fairshare"), err)
 	}
 	if _, err := m.moldableOptions(); err != nil {
 		return fmt.Errorf("%s: %w", m.at("moldable"), err)
@@ -419,13 +433,20 @@ func (m *Manifest) resolve() error {
 	return nil
 }
 
-// crossCheck checks what depends on the sources: campaign workloads on
-// one-cluster platforms and without loads, moldable workloads on single:m
-// (m their processors) and without loads, DAG workloads with loads, and
-// every policy able to run every workload it is not excluded from.
+// crossCheck checks what depends on the sources: campaign and rigid
+// workloads on one-cluster platforms and without loads, moldable
+// workloads on single:m (m their processors) and without loads, rigid
+// workloads alone in their manifest (their cells measure other things),
+// DAG workloads with loads, and every policy able to run every workload it
+// is not excluded from.
 func (m *Manifest) crossCheck() error {
 	dagWorkloads := false
+	kinds := map[string]bool{}
 	for i, src := range m.sources {
+		kinds[src.kind()] = true
+		if len(kinds) > 1 && kinds["rigid"] {
+			return fmt.Errorf("line %d: workloads[%d]: rigid trace-month workloads (months) cannot share a manifest with other workloads: their cells measure other things", m.Workloads[i].line, i)
+		}
 		dagWorkloads = dagWorkloads || !src.loadFree()
 		if src.moldable != nil {
 			for _, name := range m.Platforms {
@@ -436,17 +457,17 @@ func (m *Manifest) crossCheck() error {
 				}
 			}
 		}
-		if !src.campaigns {
+		if src.kind() != "campaign" && src.kind() != "rigid" {
 			continue
 		}
 		for _, name := range m.Platforms {
 			if len(m.platform[name].Clusters) != 1 {
-				return fmt.Errorf("line %d: workloads[%d]: campaign workloads run on identical processors: want a one-cluster platform such as single:64, not %s", m.Workloads[i].line, i, name)
+				return fmt.Errorf("line %d: workloads[%d]: %s workloads run on identical processors: want a one-cluster platform such as single:64, not %s", m.Workloads[i].line, i, src.kind(), name)
 			}
 		}
 	}
 	if !dagWorkloads && len(m.Loads) > 0 {
-		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop and moldable workloads are off-line, so leave loads out", m.at("loads"))
+		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, trace-month workloads replay their own submit times and moldable workloads are off-line, so leave loads out", m.at("loads"))
 	}
 	if dagWorkloads && len(m.Loads) == 0 {
 		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")

@@ -126,7 +126,11 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 		return a
 	}
 	var workloads, loads []string
-	for _, w := range m.Workloads {
+	for i, w := range m.Workloads {
+		if r := m.sources[i].rigid; r != nil {
+			workloads = append(workloads, fmt.Sprintf("%s (%d months x %d estimates)", w.Label, len(r.months), len(r.variants)))
+			continue
+		}
 		workloads = append(workloads, fmt.Sprintf("%s (%d instances)", w.Label, w.Instances))
 	}
 	for _, l := range m.Loads {
@@ -144,7 +148,11 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	}
 	axes := []Axis{
 		count("workload", workloads, func(c Cell) string {
-			return fmt.Sprintf("%s (%d instances)", c.Workload, m.Workloads[c.spec].Instances)
+			w := &m.Workloads[c.spec]
+			if r := m.sources[c.spec].rigid; r != nil {
+				return fmt.Sprintf("%s (%d months x %d estimates)", w.Label, len(r.months), len(r.variants))
+			}
+			return fmt.Sprintf("%s (%d instances)", c.Workload, w.Instances)
 		}),
 		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
 		count("load", loads, func(c Cell) string {

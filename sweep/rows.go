@@ -53,7 +53,7 @@ func volumeDecileRows(c Cell, deciles []analysis.VolumeDecile) []store.Row {
 }
 
 // childRows are a cell's rows in the tables other than cells.
-type childRows struct{ jobs, campaigns, deciles []store.Row }
+type childRows struct{ jobs, campaigns, deciles, users []store.Row }
 
 // ordered returns the rows in the order of Manifest.childSchemas.
 func (r childRows) ordered(m *Manifest) [][]store.Row {
@@ -66,6 +66,9 @@ func (r childRows) ordered(m *Manifest) [][]store.Row {
 	}
 	if m.hasDAG() {
 		out = append(out, r.deciles)
+	}
+	if m.Record.Users {
+		out = append(out, r.users)
 	}
 	return out
 }
@@ -101,6 +104,9 @@ func failedRow(m *Manifest, c Cell, err error) store.Row {
 // workloads, table.MoldableMeasures (null for the others, whose measures
 // are null in moldable cells).
 func (m *Manifest) CellsSchema() store.Schema {
+	if m.hasRigid() {
+		return table.CellsSchema(table.FairShareMeasures())
+	}
 	var measures []table.Measure
 	if m.hasSchedules() {
 		for _, c := range analysis.MetricColumns() {
@@ -118,10 +124,16 @@ func (m *Manifest) CellsSchema() store.Schema {
 	return table.CellsSchema(measures)
 }
 
+// hasRigid reports whether the manifest's workloads are trace months of
+// rigid jobs; then they all are.
+func (m *Manifest) hasRigid() bool {
+	return len(m.sources) > 0 && m.sources[0].rigid != nil
+}
+
 // hasDAG reports whether the manifest has DAG workloads (seed 004).
 func (m *Manifest) hasDAG() bool {
 	for _, s := range m.sources {
-		if !s.campaigns && s.moldable == nil {
+		if s.kind() == "dag" {
 			return true
 		}
 	}
@@ -132,7 +144,7 @@ func (m *Manifest) hasDAG() bool {
 // workloads, which the engine simulates.
 func (m *Manifest) hasSchedules() bool {
 	for _, s := range m.sources {
-		if s.moldable == nil {
+		if k := s.kind(); k == "dag" || k == "campaign" {
 			return true
 		}
 	}
@@ -177,6 +189,9 @@ func (m *Manifest) childSchemas() []store.Schema {
 	if m.hasDAG() {
 		// Ten rows per DAG cell: Fig. 7 without job rows.
 		out = append(out, table.VolumeDecilesSchema())
+	}
+	if m.Record.Users {
+		out = append(out, table.UsersSchema())
 	}
 	return out
 }

@@ -49,8 +49,11 @@ func tableRows(t *testing.T, dir, name string, key func(row []string) string) []
 func tableOf(t *testing.T, m *Manifest, dir, name string, key func(row []string) string) []string {
 	t.Helper()
 	schema := m.CellsSchema()
-	if name == "jobs" {
+	switch name {
+	case table.Jobs:
 		schema = table.JobsSchema()
+	case table.Users:
+		schema = table.UsersSchema()
 	}
 	var names []string
 	for _, c := range schema.Columns {

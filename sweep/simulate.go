@@ -24,6 +24,9 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if before != nil {
 		before(c)
 	}
+	if m.sources[c.spec].rigid != nil {
+		return runRigidCell(ctx, m, cache, c, start)
+	}
 	if m.sources[c.spec].moldable != nil {
 		row, err := moldableCell(ctx, m, cache, c)
 		if err != nil {
@@ -90,7 +93,7 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 	}
 	if camp := cache.campaigns(c); camp != nil {
 		opts := m.campaignSettings()
-		s, err := ecampaign.Simulate(ctx, in, camp, c.Policy, opts.schedule)
+		s, err := ecampaign.Simulate(ctx, in, camp, c.Policy, m.sources[c.spec].campaignOptions(opts.schedule))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -35,6 +35,20 @@ type source struct {
 	dag      gen.Params
 	profiles *gen.ProfilesParams
 	trace    *traceWorkload
+	rigid    *rigidSource // trace months of rigid jobs (seed 003)
+}
+
+// kind names the model of the source's workloads.
+func (s *source) kind() string {
+	switch {
+	case s.rigid != nil:
+		return "rigid"
+	case s.moldable != nil:
+		return "moldable"
+	case s.campaigns:
+		return "campaign"
+	}
+	return "dag"
 }
 
 // A traceWorkload is an SWF trace read once, when the manifest is loaded:
@@ -45,24 +59,32 @@ type traceWorkload struct {
 	path      string
 	campaigns *campaign.Workload
 	report    swf.Report
+	loop      string // ecampaign.Options.Loop
 }
 
 // Policies lists every policy a manifest may name: the engine's for DAG
-// workloads, campaign scheduling's for campaign workloads and the
-// moldable algorithms for moldable workloads.
+// workloads, campaign scheduling's for campaign workloads, the moldable
+// algorithms for moldable workloads and the fair-share policies for
+// trace-month workloads.
 func Policies() []string {
-	return slices.Concat(engine.Policies(), ecampaign.Policies(), emoldable.Algorithms())
+	return slices.Concat(engine.Policies(), ecampaign.Policies(), emoldable.Algorithms(), FairSharePolicies())
 }
 
 // loadFree reports whether the source's workloads run without a load
 // ratio.
-func (s *source) loadFree() bool { return s.campaigns || s.moldable != nil }
+func (s *source) loadFree() bool { return s.kind() != "dag" }
 
 // allows reports whether policy can run on the source's workloads, and
 // if not, why.
 func (s *source) allows(policy string) error {
 	isMoldable := slices.Contains(emoldable.Algorithms(), policy)
 	switch {
+	case s.rigid != nil && slices.Contains(FairSharePolicies(), policy):
+		return nil
+	case s.rigid != nil:
+		return fmt.Errorf("policy %q is not a fair-share policy; trace-month workloads take %s", policy, strings.Join(FairSharePolicies(), ", "))
+	case slices.Contains(FairSharePolicies(), policy):
+		return fmt.Errorf("policy %q needs a trace-month workload (trace with months)", policy)
 	case s.moldable != nil && isMoldable:
 		return nil
 	case s.moldable != nil:
@@ -87,10 +109,18 @@ func newSource(w *WorkloadSpec, pathOf func(string) string) (*source, error) {
 	switch {
 	case w.Trace != "" && w.Generator != "":
 		return nil, fmt.Errorf("give either generator or trace, not both")
+	case w.Months != nil && w.Trace == "":
+		return nil, fmt.Errorf("months apply to trace workloads only")
+	case len(w.Estimates) > 0 && w.Months == nil:
+		return nil, fmt.Errorf("estimates apply to trace-month workloads only (give months)")
+	case w.Trace != "" && w.Months != nil:
+		return rigidTraceSource(w, pathOf(w.Trace))
 	case w.Trace != "":
 		return traceSource(w, pathOf(w.Trace))
 	case w.Window != nil:
 		return nil, fmt.Errorf("window applies to trace workloads only")
+	case w.Replay != nil:
+		return nil, fmt.Errorf("replay applies to trace workloads only")
 	case strings.HasPrefix(w.Generator, gmoldable.PresetPrefix):
 		return moldableSource(w)
 	case w.Generator == gen.ProfilesPreset:
@@ -161,17 +191,21 @@ func traceSource(w *WorkloadSpec, path string) (*source, error) {
 		window = swf.DateWindow(w.Window.From, w.Window.To)
 		win = w.Window.From + ".." + w.Window.To
 	}
+	replay, err := w.Replay.normalised()
+	if err != nil {
+		return nil, err
+	}
 	// One pass over the file: the reader parses what the hash reads.
 	h := sha256.New()
-	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, swf.Options{Window: window})
+	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, replay.readerOptions(window), swf.Release(replay.Release))
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report}}
-	s.canon = fmt.Sprintf("trace sha256=%s window=%s", hex.EncodeToString(h.Sum(nil)), win)
+	s := &source{campaigns: true, trace: &traceWorkload{path: path, campaigns: camp, report: report, loop: replay.Loop}}
+	s.canon = fmt.Sprintf("trace sha256=%s window=%s %s", hex.EncodeToString(h.Sum(nil)), win, replay.canonical())
 	return s, nil
 }
 
@@ -187,8 +221,13 @@ type TraceReport struct {
 func (m *Manifest) TraceReports() []TraceReport {
 	var out []TraceReport
 	for i, s := range m.sources {
-		if s.trace != nil {
+		switch {
+		case s.trace != nil:
 			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.trace.report})
+		case s.rigid != nil:
+			// The reader's part; the jobs each cluster drops as too wide
+			// are counted in the cells (dropped_wide_jobs).
+			out = append(out, TraceReport{Workload: m.Workloads[i].Label, Report: s.rigid.trace.Report.Read})
 		}
 	}
 	return out
@@ -197,6 +236,15 @@ func (m *Manifest) TraceReports() []TraceReport {
 // dagWorkload generates instance inst of a DAG source.
 func (s *source) dagWorkload(rootSeed uint64, inst int) (*workload.Workload, error) {
 	return gen.Generate(s.dag, rootSeed, inst)
+}
+
+// campaignOptions returns the scheduling options of the source's cells:
+// the manifest's, with a trace's replay loop.
+func (s *source) campaignOptions(o ecampaign.Options) ecampaign.Options {
+	if s.trace != nil {
+		o.Loop = s.trace.loop
+	}
+	return o
 }
 
 // campaignWorkload builds instance inst of a campaign source.

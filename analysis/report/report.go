@@ -119,6 +119,13 @@ type page struct {
 	// run has campaign cells but did not record the campaigns table.
 	CampaignFigures []figure
 	NoCampaignRows  bool
+
+	// FairShare says the run is of fair-share cells (seed 003), whose
+	// FairShareFigures are per-user dev bars; NoUserRows says that it did
+	// not record the users table.
+	FairShare        bool
+	FairShareFigures []figure
+	NoUserRows       bool
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its
@@ -140,6 +147,13 @@ func Write(dir string, r *analysis.Result, expect analysis.Expectations, gantts 
 			p.Notes += fmt.Sprintf("skipped unreadable part file %s\n", problem.Error())
 		}
 		if err := addCampaigns(p, r, expect, samples); err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		counts, err := workloadUsers(dir)
+		if err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		if err := addUserCountFigures(p, r, expect, counts); err != nil {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
 	}

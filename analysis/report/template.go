@@ -31,7 +31,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 </style>
 </head>
 <body>
-<h1>sweep report: {{.Reference}} against every policy</h1>
+<h1>sweep report: {{if .FairShare}}fair share, month by month{{else}}{{.Reference}} against every policy{{end}}</h1>
 <nav class="toc"><b>Contents</b><ol>
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>
@@ -41,7 +41,8 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 <li><a href="#figures">Figures</a><ol>{{range $i, $f := .Figures}}<li><a href="#figure-{{$i}}">{{$f.Title}}</a></li>{{end}}</ol></li>
 {{end}}{{if .FigureTables}}<li><a href="#merit">Figures of merit of campaign workloads</a></li>{{end}}
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
-<li><a href="#definitions">Definitions of the statistics</a></li>
+{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
+{{if .DAG}}<li><a href="#definitions">Definitions of the statistics</a></li>{{end}}
 <li><a href="#text">Text output of sweep analyze</a></li>
 </ol></nav>
 {{if .DAG}}
@@ -136,7 +137,14 @@ quartiles by linear interpolation, whiskers at the most extreme values within 1.
 {{if .NoCampaignRows}}<p>The run did not record the campaigns table (record.campaigns), so there are no
 stretch distributions.</p>{{end}}
 {{end}}
-<h2 id="definitions">Definitions of the statistics</h2>
+{{if .FairShare}}<h2 id="fair-share">Per-user fair-share deviation (seed 003)</h2>
+<p>For each trace month and estimate variant, the dev of the month's five highest-demand users under each
+policy: processor-hours held minus the water-filling entitlement, integrated over the month; positive is
+over-share.</p>
+{{if .NoUserRows}}<p>The run did not record the users table (record.users), so there are no per-user bars.</p>{{end}}
+{{range .FairShareFigures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{end}}{{end}}
+{{if .DAG}}<h2 id="definitions">Definitions of the statistics</h2>
 <dl class="defs">
 <dt>Pairs</dt><dd>Cells that differ only by policy (same workload instance, load and platform) form a pair
 group; every comparison of {{.Reference}} with a policy is over the groups that have both.</dd>
@@ -166,7 +174,7 @@ is read from the adjusted values.</dd>{{end}}
 <dt>Mean &plusmn; half-width</dt><dd>Student t 95% interval of the mean: mean &plusmn; t(n&minus;1, 0.975) &middot; s / &radic;n.</dd>
 <dt>Box plots</dt><dd>Quartiles by linear interpolation (numpy's default), whiskers at the most extreme values
 within 1.5 IQR of the box, points beyond them drawn as outliers.</dd>
-</dl>
+</dl>{{end}}
 <h2 id="text">Text output of sweep analyze</h2>
 <pre>{{.Notes}}</pre>
 </body>

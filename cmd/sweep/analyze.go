@@ -106,6 +106,15 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if analysis.IsFairShareRun(dir) {
+		// Seed 003's cells carry per-month fair-share measures, which its
+		// own tables compare with the paper rather than paired tests.
+		r, err := analysis.AnalyzeFairShare(dir)
+		if err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
+		return analysis.PrintFairShare(stdout, r)
+	}
 	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
 		return printMoldable(dir, m, stdout)
 	} else if !errors.Is(err, analysis.ErrNotMoldable) {

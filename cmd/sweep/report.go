@@ -29,6 +29,18 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if analysis.IsFairShareRun(dir) {
+		r, err := analysis.AnalyzeFairShare(dir)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		path, err := report.WriteFairShare(dir, r)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+		return nil
+	}
 	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
 		path, err := report.WriteMoldable(dir, m)
 		if err != nil {

@@ -14,7 +14,12 @@
 // [engine.Release]: a user's first campaign is submitted at its submit
 // time, and campaign i+1 at max(its submit time, completion of campaign i
 // + its think time). The schedule's JobArrival is therefore the real
-// submission tick, from which stretch is measured. A job's
+// submission tick, from which stretch is measured. Replaying a trace, the
+// closed loop carries a delay forward but never gains: a campaign that
+// completes later than in the log delays the user's next one, while one
+// that completes earlier cannot bring the next before its logged submit
+// time. [Options.Loop] = [LoopOpen] instead submits every campaign at its
+// submit time. A job's
 // ReleaseTicks becomes its task's release offset: the job is
 // submitted that long after its campaign. Synthetic campaigns keep the
 // campaign model (every offset 0: all jobs arrive with the campaign);
@@ -67,6 +72,6 @@
 //
 // Campaign stretch and the papers' figures of merit are measures, not
 // scheduling: they live in package analysis (CampaignRows, with the
-// stretch bases "alone" and "bound" documented there), so that this
+// stretch bases "bound", "bound-release" and "alone" documented there), so that this
 // simulator depends on no analysis code.
 package campaign

@@ -33,6 +33,24 @@ const (
 // Holds lists the values Options.Hold accepts.
 func Holds() []string { return []string{HoldVirtualStart, HoldNone} }
 
+// Submission loops of fcfs and ostrich (Options.Loop).
+const (
+	// LoopClosed submits a user's campaign i+1 at max(its submit time,
+	// completion of campaign i + its think time): the papers' model, and
+	// the default. Replaying a trace, it carries a delay forward (a
+	// campaign that completes later than in the log pushes the user's
+	// next submissions back) but never gains (a campaign that completes
+	// earlier cannot bring the next one before its logged submit time).
+	LoopClosed = "closed"
+	// LoopOpen submits every campaign at its submit time, whether or not
+	// the user's previous campaign has completed (a trace's logged submit
+	// times as they are).
+	LoopOpen = "open"
+)
+
+// Loops lists the values Options.Loop accepts, the default first.
+func Loops() []string { return []string{LoopClosed, LoopOpen} }
+
 // Options tunes a policy.
 type Options struct {
 	// JobOrder orders the jobs inside a campaign under ostrich: JobOrderSPT
@@ -43,6 +61,10 @@ type Options struct {
 	// virtual start: HoldVirtualStart (the default, also when empty) or
 	// HoldNone. fcfs and log ignore it.
 	Hold string
+	// Loop is how fcfs and ostrich submit a user's campaigns: LoopClosed
+	// (the default, also when empty) or LoopOpen. log ignores it: the
+	// recorded schedule has its own submissions.
+	Loop string
 }
 
 // Policies lists the policies Simulate accepts.
@@ -60,6 +82,19 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 	hold, err := holdRule(opts.Hold)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
+	}
+	var release engine.Release
+	switch opts.Loop {
+	case LoopClosed, "":
+		release = newClosedLoop(w)
+	case LoopOpen:
+		submits := make(engine.OpenLoop, len(w.Campaigns))
+		for c := range w.Campaigns {
+			submits[c] = w.Campaigns[c].SubmitTicks
+		}
+		release = submits
+	default:
+		return nil, fmt.Errorf("simulate %s: loop %q: want one of %v", policy, opts.Loop, Loops())
 	}
 	var newOrder func(v *engine.View, cluster int) engine.Order
 	switch policy {
@@ -82,7 +117,7 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 	default:
 		return nil, fmt.Errorf("unknown campaign policy %q; valid policies: %v", policy, Policies())
 	}
-	s, err := engine.Simulate(ctx, in, engine.Options{Release: newClosedLoop(w), Order: newOrder})
+	s, err := engine.Simulate(ctx, in, engine.Options{Release: release, Order: newOrder})
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
@@ -116,7 +151,7 @@ func check(in *engine.Instance, w *campaign.Workload) error {
 		}
 		for g := first; g < end; g++ {
 			job := &w.Campaigns[j].Jobs[g-first]
-			if in.Cores(g) != 1 || in.Exec(g) != job.ExecTicks || in.Release(g) != job.ReleaseTicks {
+			if in.Cores(g) != 1 || in.Exec(g) != job.ScheduledTicks() || in.Release(g) != job.ReleaseTicks {
 				return fmt.Errorf("instance task %d differs from campaign %d job %d; compile the instance from this workload", g, j, g-first)
 			}
 		}
@@ -361,7 +396,9 @@ func ceilTick(r *big.Rat) int64 {
 }
 
 // logSchedule is the recorded schedule of a trace workload: every job
-// starts at its LogStartTicks; campaigns arrive at their submit time.
+// starts at its LogStartTicks; campaigns arrive at their submit time. A
+// job that ran 0 seconds holds its processor 1 tick, as under the other
+// policies (campaign.Job.ScheduledTicks).
 func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, error) {
 	n, nc := in.Tasks(), len(w.Campaigns)
 	s := &engine.Schedule{
@@ -384,7 +421,7 @@ func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, e
 			}
 			g := first + k
 			s.TaskStart[g] = *j.LogStartTicks
-			s.TaskFinish[g] = *j.LogStartTicks + j.ExecTicks
+			s.TaskFinish[g] = *j.LogStartTicks + j.ScheduledTicks()
 			if s.JobStart[c] < 0 || s.TaskStart[g] < s.JobStart[c] {
 				s.JobStart[c] = s.TaskStart[g]
 			}

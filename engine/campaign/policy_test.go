@@ -133,7 +133,8 @@ func TestOstrichJobOrder(t *testing.T) {
 // TestClosedLoopRelease: one user on 1 machine. c1 = [2] at 0 completes at
 // 2; c2 (submit 1, think 3) is submitted at max(1, 2+3) = 5 and completes
 // at 6; c3 (submit 10, think 0) is submitted at max(10, 6+0) = 10 and
-// completes at 11.
+// completes at 11. In open loop (Options.Loop) each is submitted at its
+// submit time.
 func TestClosedLoopRelease(t *testing.T) {
 	w := &wc.Workload{
 		Users: []wc.User{{ID: "A"}},
@@ -154,6 +155,20 @@ func TestClosedLoopRelease(t *testing.T) {
 		}
 		if want := []int64{2, 6, 11}; !slices.Equal(done, want) {
 			t.Errorf("%s: completions %v, want %v", policy, done, want)
+		}
+		// Open loop: the second campaign is submitted at 1, while the
+		// first runs, and runs 2-3 (under ostrich, held until its virtual
+		// start 2, the first's virtual completion on 1 machine).
+		rows, _, arrival = simulate(t, w, 1, policy, Options{Loop: LoopOpen})
+		done = done[:0]
+		for _, r := range rows {
+			done = append(done, r.CompletionTicks)
+		}
+		if want := []int64{0, 1, 10}; !slices.Equal(arrival, want) {
+			t.Errorf("%s, open loop: submissions %v, want %v", policy, arrival, want)
+		}
+		if want := []int64{2, 3, 11}; !slices.Equal(done, want) {
+			t.Errorf("%s, open loop: completions %v, want %v", policy, done, want)
 		}
 	}
 }
@@ -197,6 +212,9 @@ func TestSimulateRejects(t *testing.T) {
 	}
 	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{Hold: "forever"}); err == nil || !strings.Contains(err.Error(), "virtual-start") {
 		t.Errorf("unknown hold: error %v, want one listing the valid holds", err)
+	}
+	if _, err := Simulate(context.Background(), in, w, "fcfs", Options{Loop: "spiral"}); err == nil || !strings.Contains(err.Error(), "[closed open]") {
+		t.Errorf("unknown loop: error %v, want one listing the valid loops", err)
 	}
 	other := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(1)}}}
 	if _, err := Simulate(context.Background(), in, other, "fcfs", Options{}); err == nil {

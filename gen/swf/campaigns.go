@@ -11,6 +11,24 @@ import (
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
+// Release says when a replayed trace campaign's jobs are submitted.
+type Release string
+
+// The release modes of a trace replay.
+const (
+	// ReleasePerJob submits every job at its own recorded submit time (the
+	// default, also when empty): no policy runs a job before its user
+	// submitted it.
+	ReleasePerJob Release = "per-job"
+	// ReleaseCampaign submits all of a campaign's jobs with its first, as
+	// in the papers' campaign model (a campaign is "the set of jobs
+	// released in one submission").
+	ReleaseCampaign Release = "campaign"
+)
+
+// Releases lists the release modes, the default first.
+func Releases() []Release { return []Release{ReleasePerJob, ReleaseCampaign} }
+
 // Campaigns builds the campaign workload of a trace's jobs (seed 000
 // Sec. VI): campaigns per user by the MAX rule (DetectCampaigns),
 // listed by submit time, then user, then first job number. Times are
@@ -18,18 +36,24 @@ import (
 // is its first job's; its think time is the gap, in the log, between the
 // user's previous campaign's last finish and this submit (never negative
 // under the MAX rule), so the closed loop keeps the user's recorded think
-// times. Every job is released at its own recorded submit time: its
-// ReleaseTicks is the gap to the campaign's first submit, so that no
-// policy can run a job before the user submitted it, and a campaign that
-// the MAX rule strings over days is not handed to the scheduler whole at
-// its start. Every job keeps its recorded start (submit + wait, an
+// times. With ReleasePerJob (the default) every job is released at its
+// own recorded submit time: its ReleaseTicks is the gap to the campaign's
+// first submit, so that no policy can run a job before the user submitted
+// it, and a campaign that the MAX rule strings over days is not handed to
+// the scheduler whole at its start. With ReleaseCampaign every
+// ReleaseTicks is 0. Every job keeps its recorded start (submit + wait, an
 // unknown wait taken as 0) for the log policy. Users are named
 // "u<SWF user id>".
 //
 // The campaign model has sequential jobs only: a job with other than one
 // allocated processor is an error naming its line (LPC-EGEE has none after
-// the reader's drops), as is a run time below 1 second.
-func Campaigns(jobs []Job) (*campaign.Workload, error) {
+// the reader's drops). A job that ran 0 seconds (which the reader returns
+// only with Options.KeepZeroRun) is a job of 0 ticks: it adds no work,
+// and a campaign of such jobs only has no work and an infinite stretch.
+func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
+	if release != "" && !slices.Contains(Releases(), release) {
+		return nil, fmt.Errorf("campaign workload from SWF: release %q; want one of %v", release, Releases())
+	}
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("campaign workload from SWF: no jobs; want at least one")
 	}
@@ -39,8 +63,8 @@ func Campaigns(jobs []Job) (*campaign.Workload, error) {
 		switch {
 		case j.AllocatedProcs != 1:
 			return nil, fmt.Errorf("SWF line %d (job %d): field \"allocated processors\" = %d; the campaign model wants sequential jobs (1 processor)", j.Line, j.Number, j.AllocatedProcs)
-		case j.RunSeconds < 1:
-			return nil, fmt.Errorf("SWF line %d (job %d): field \"run time\" = %d; want >= 1 second", j.Line, j.Number, j.RunSeconds)
+		case j.RunSeconds < 0:
+			return nil, fmt.Errorf("SWF line %d (job %d): field \"run time\" = %d; want >= 0 seconds", j.Line, j.Number, j.RunSeconds)
 		}
 	}
 	found := DetectCampaigns(jobs)
@@ -72,8 +96,12 @@ func Campaigns(jobs []Job) (*campaign.Workload, error) {
 		for _, i := range c.JobIndices {
 			j := &jobs[i]
 			start := j.SubmitSeconds + max(j.WaitSeconds, 0) - origin
+			var offset int64
+			if release != ReleaseCampaign {
+				offset = j.SubmitSeconds - c.SubmitSeconds
+			}
 			camp.Jobs = append(camp.Jobs, campaign.Job{ID: strconv.FormatInt(j.Number, 10), ExecTicks: j.RunSeconds,
-				ReleaseTicks: j.SubmitSeconds - c.SubmitSeconds, LogStartTicks: &start})
+				ReleaseTicks: offset, LogStartTicks: &start})
 		}
 		w.Campaigns = append(w.Campaigns, camp)
 	}
@@ -81,20 +109,20 @@ func Campaigns(jobs []Job) (*campaign.Workload, error) {
 }
 
 // LoadCampaigns reads the SWF log at path with opts (window, user filters) and
-// returns its campaign workload and the reader's report of dropped and
-// repaired lines.
-func LoadCampaigns(path string, opts Options) (*campaign.Workload, Report, error) {
+// returns its campaign workload with the given release mode and the
+// reader's report of dropped and repaired lines.
+func LoadCampaigns(path string, opts Options, release Release) (*campaign.Workload, Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, Report{}, fmt.Errorf("opening SWF log: %w", err)
 	}
 	defer f.Close()
-	return ReadCampaigns(f, path, opts)
+	return ReadCampaigns(f, path, opts, release)
 }
 
 // ReadCampaigns is LoadCampaigns on a log read from src, gzip-compressed or
 // plain, named source in errors and in the report.
-func ReadCampaigns(src io.Reader, source string, opts Options) (*campaign.Workload, Report, error) {
+func ReadCampaigns(src io.Reader, source string, opts Options, release Release) (*campaign.Workload, Report, error) {
 	r, err := newReader(src, source, opts)
 	if err != nil {
 		return nil, Report{}, err
@@ -104,7 +132,7 @@ func ReadCampaigns(src io.Reader, source string, opts Options) (*campaign.Worklo
 	if err != nil {
 		return nil, r.Report(), fmt.Errorf("reading %s: %w", source, err)
 	}
-	w, err := Campaigns(jobs)
+	w, err := Campaigns(jobs, release)
 	if err != nil {
 		return nil, r.Report(), fmt.Errorf("%s: %w", source, err)
 	}

@@ -49,7 +49,10 @@ type Campaign struct {
 	Jobs       []Job `json:"jobs"`
 }
 
-// A Job runs on one processor for ExecTicks. ReleaseTicks is how long
+// A Job runs on one processor for ExecTicks. A job of 0 ticks (a trace
+// job that ran 0 seconds, kept by the replay option zero-run: keep) adds
+// nothing to its campaign's work, but the scheduler still dispatches it:
+// DAG compiles it as a task of 1 tick, the engine's least. ReleaseTicks is how long
 // after its campaign's submission the job itself is submitted: 0 in the
 // campaign model, where a campaign's jobs all arrive together, and the
 // gap between the job's and the campaign's first job's submit times in a
@@ -62,6 +65,10 @@ type Job struct {
 	ReleaseTicks  int64  `json:"release,omitempty"`
 	LogStartTicks *int64 `json:"log_start,omitempty"`
 }
+
+// ScheduledTicks returns how long the job holds a processor when
+// scheduled: ExecTicks, and 1 tick for a job of 0.
+func (j Job) ScheduledTicks() int64 { return max(j.ExecTicks, 1) }
 
 // WorkTicks returns the campaign's work: the sum of its jobs' execution
 // times, in processor-ticks.
@@ -111,7 +118,7 @@ func (w *Workload) DAG() *workload.Workload {
 			if id == "" {
 				id = "j" + strconv.Itoa(k+1)
 			}
-			tasks[k] = workload.Task{ID: id, ExecTicks: j.ExecTicks, Cores: 1, ReleaseTicks: j.ReleaseTicks}
+			tasks[k] = workload.Task{ID: id, ExecTicks: j.ScheduledTicks(), Cores: 1, ReleaseTicks: j.ReleaseTicks}
 		}
 		ew.Jobs[i] = workload.Job{
 			ID:      w.Users[c.User].ID + "#" + strconv.Itoa(ord[i]),
@@ -140,8 +147,8 @@ func (e *WorkloadError) Error() string {
 }
 
 // Validate checks that users have unique non-empty ids, that every
-// campaign names a user and has at least one job, that times are >= 0,
-// executions >= 1, that some job of every campaign is released with it
+// campaign names a user and has at least one job, that times and
+// executions are >= 0, that some job of every campaign is released with it
 // (release 0: a campaign is submitted with its first job) and that
 // recorded starts are not before the job's own submission.
 func (w *Workload) Validate() error {
@@ -179,8 +186,8 @@ func (w *Workload) Validate() error {
 		for k, j := range c.Jobs {
 			where := fmt.Sprintf("campaign %d job %d", i, k)
 			switch {
-			case j.ExecTicks < 1:
-				return &WorkloadError{Where: where, Field: "exec", Msg: fmt.Sprintf("%d; want >= 1 tick", j.ExecTicks)}
+			case j.ExecTicks < 0:
+				return &WorkloadError{Where: where, Field: "exec", Msg: fmt.Sprintf("%d; want >= 0 ticks", j.ExecTicks)}
 			case j.ReleaseTicks < 0:
 				return &WorkloadError{Where: where, Field: "release", Msg: fmt.Sprintf("%d; want ticks >= 0 after the campaign's submission", j.ReleaseTicks)}
 			case j.LogStartTicks != nil && *j.LogStartTicks < c.SubmitTicks+j.ReleaseTicks:

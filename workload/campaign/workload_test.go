@@ -43,3 +43,22 @@ func TestWorkloadRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroExecJob: a job of 0 ticks (a trace job that ran 0 seconds) is
+// valid, adds no work and is compiled as a task of 1 tick; a negative
+// execution is an error.
+func TestZeroExecJob(t *testing.T) {
+	in := `{"users": [{"id": "u1"}], "campaigns": [{"user": 0, "submit": 0, "jobs": [{"exec": 0}, {"exec": 3}]}]}`
+	w, err := Decode(strings.NewReader(in), "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &w.Campaigns[0]
+	if c.WorkTicks() != 3 || c.LongestTicks() != 3 || w.DAG().Jobs[0].Tasks[0].ExecTicks != 1 || w.DAG().Jobs[0].Tasks[1].ExecTicks != 3 {
+		t.Errorf("work %d, longest %d, tasks %+v; want 3, 3, execs 1 and 3", c.WorkTicks(), c.LongestTicks(), w.DAG().Jobs[0].Tasks)
+	}
+	bad := strings.Replace(in, `"exec": 0`, `"exec": -1`, 1)
+	if _, err := Decode(strings.NewReader(bad), "w.json"); err == nil || !strings.Contains(err.Error(), `campaign 0 job 0 field "exec": -1; want >= 0 ticks`) {
+		t.Errorf("negative exec: error %v", err)
+	}
+}

@@ -143,6 +143,73 @@ func CampaignsSchema() store.Schema {
 	}}
 }
 
+// Users is the table of fair-share runs (seed 003): one row per user per
+// cell, for every user with a job in the system during the cell's month.
+const Users = "users"
+
+// Measures of a fair-share cell (seed 003) in the cells table, after the
+// identity: the month simulated, its workload (Table I), the fair-share
+// deviation (Tables III-VII), waits and slowdowns (Table IX) and the
+// planner's work.
+const (
+	FairMonth           = "month" // yyyymm, UTC
+	FairJobs            = "month_jobs"
+	FairUsers           = "month_users"
+	FairDemandProcHours = "demand_proc_hours"
+	FairDemandPercent   = "demand_percent"
+	FairTotalAbsDev     = "total_abs_dev"
+	FairTopUser         = "top_user"
+	FairTopUserDemand   = "top_user_demand_proc_hours"
+	FairTopUserDev      = "top_user_dev"
+	FairWaitMeanHours   = "wait_mean_h"
+	FairWaitMaxHours    = "wait_max_h"
+	FairWaitP99Hours    = "wait_p99_h"
+	FairSlowdownTau10   = "bsld_tau10"
+	FairSlowdownTau60   = "bsld_tau60"
+	FairSlowdown        = "slowdown"
+	FairTwSeconds       = "tw_seconds"
+	FairPlacements      = "placements"
+	FairBudgetExhausted = "budget_exhausted"
+	FairDroppedWideJobs = "dropped_wide_jobs"
+	FairRequestFromRun  = "request_from_run"
+	FairWarmUpJobs      = "warm_up_jobs"
+)
+
+// FairShareMeasures returns the measures of a fair-share cell in table
+// order.
+func FairShareMeasures() []Measure {
+	integer := func(name string) Measure { return Measure{Name: name, Integer: true} }
+	float := func(name string) Measure { return Measure{Name: name} }
+	return []Measure{
+		integer(FairMonth), integer(FairJobs), integer(FairUsers), float(FairDemandProcHours), float(FairDemandPercent),
+		float(FairTotalAbsDev), integer(FairTopUser), float(FairTopUserDemand), float(FairTopUserDev),
+		float(FairWaitMeanHours), float(FairWaitMaxHours), float(FairWaitP99Hours),
+		float(FairSlowdownTau10), float(FairSlowdownTau60), float(FairSlowdown),
+		integer(FairTwSeconds), integer(FairPlacements), integer(FairBudgetExhausted),
+		integer(FairDroppedWideJobs), integer(FairRequestFromRun), integer(FairWarmUpJobs),
+	}
+}
+
+// Columns of the users table (after CellID).
+const (
+	UserID           = "user" // the SWF user id
+	UserJobs         = "jobs" // jobs submitted in the month
+	UserDemand       = "demand_proc_hours"
+	UserDev          = "dev" // processor-hours, positive = over-share
+	UserMeanWait     = "mean_wait_s"
+	UserMeanAccuracy = "mean_accuracy" // run time / requested time
+)
+
+// UsersSchema returns the users table.
+func UsersSchema() store.Schema {
+	i, f := store.TypeInt64, store.TypeFloat64
+	return store.Schema{Table: Users, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: UserID, Type: i}, {Name: UserJobs, Type: i},
+		{Name: UserDemand, Type: f}, {Name: UserDev, Type: f}, {Name: UserMeanWait, Type: f},
+		{Name: UserMeanAccuracy, Type: f},
+	}}
+}
+
 // Measures of a moldable-task cell (seed 002) in the cells table: the
 // instance's size, the schedule's two criteria, their lower bounds
 // (lambda* of the MRT dual test, the safe interval LP) and the ratios of

@@ -1,0 +1,155 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// An Ordering is a claim of the manifest's expect.orderings: a figure's
+// mean under policy Left stands in Relation (<, <=, >, >=) to its mean
+// under policy Right. In YAML it is a string, "ostrich < log". A paper's
+// claim that one policy beats another is an ordering, and it can hold
+// where the paper's own numbers are out of reach (seed 000's trimmed mean,
+// DESIGN.md section 4).
+type Ordering struct {
+	Left, Relation, Right string
+}
+
+// Orderings are the orderings of one figure: a string or a list of them
+// in YAML.
+type Orderings []Ordering
+
+// ParseOrdering parses "A < B" (or <=, >, >=): two policy names around a
+// relation.
+func ParseOrdering(text string) (Ordering, error) {
+	fields := strings.Fields(text)
+	relations := []string{RelationLess, RelationLessEqual, RelationGreater, RelationGreaterEqual}
+	if len(fields) != 3 || !slices.Contains(relations, fields[1]) || fields[0] == fields[2] {
+		return Ordering{}, fmt.Errorf("%q: want two different policies around one of %s, such as \"ostrich < log\"", text, strings.Join(relations, " "))
+	}
+	return Ordering{Left: fields[0], Relation: fields[1], Right: fields[2]}, nil
+}
+
+// String renders the ordering as a manifest writes it.
+func (o Ordering) String() string { return o.Left + " " + o.Relation + " " + o.Right }
+
+// Holds reports whether left and right, the figure's means under Left and
+// Right, stand in the ordering's relation; a NaN holds nothing.
+func (o Ordering) Holds(left, right float64) bool {
+	switch o.Relation {
+	case RelationLess:
+		return left < right
+	case RelationLessEqual:
+		return left <= right
+	case RelationGreater:
+		return left > right
+	case RelationGreaterEqual:
+		return left >= right
+	}
+	return false
+}
+
+// UnmarshalYAML decodes one ordering string or a list of them.
+func (o *Orderings) UnmarshalYAML(node *yaml.Node) error {
+	items := []*yaml.Node{node}
+	if node.Kind == yaml.SequenceNode {
+		items = node.Content
+	}
+	var out Orderings
+	for _, item := range items {
+		if item.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: want an ordering such as \"ostrich < log\", or a list of them", item.Line)
+		}
+		ordering, err := ParseOrdering(item.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", item.Line, err)
+		}
+		out = append(out, ordering)
+	}
+	*o = out
+	return nil
+}
+
+// checkOrderings checks expect.orderings: workload -> metric -> orderings,
+// metrics among the cells table's value columns.
+func checkOrderings(node *yaml.Node) error {
+	valid := columnNames(valueColumns(true))
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: expect.orderings: want a mapping of workload labels (or %q for all)", node.Line, AnyWorkload)
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		workload, metrics := node.Content[i].Value, node.Content[i+1]
+		if metrics.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: expect.orderings.%s: want a mapping of metric names", metrics.Line, workload)
+		}
+		for j := 0; j+1 < len(metrics.Content); j += 2 {
+			metric := metrics.Content[j]
+			if !slices.Contains(valid, metric.Value) {
+				return fmt.Errorf("line %d: expect.orderings.%s: unknown metric %q; valid metrics: %s", metric.Line, workload, metric.Value, strings.Join(valid, ", "))
+			}
+			var o Orderings
+			if err := o.UnmarshalYAML(metrics.Content[j+1]); err != nil {
+				return fmt.Errorf("expect.orderings.%s.%s: %w", workload, metric.Value, err)
+			}
+		}
+	}
+	return nil
+}
+
+// An OrderingRow is one ordering of expect.orderings checked against our
+// figures: a row of orderings.parquet.
+type OrderingRow struct {
+	Workload, Metric string
+	Ordering
+	// LeftMean and RightMean are the figure's means over instances under
+	// Left and Right (FigureTable); NaN without a value.
+	LeftMean, RightMean float64
+	Holds               bool
+}
+
+// OrderingTable returns the orderings that expect gives for workload (its
+// own and those of AnyWorkload), in metric name order, each checked
+// against the figure's means (FigureTable, which lists every metric with
+// an ordering).
+func (r *Result) OrderingTable(workload string, expect Expectations) []OrderingRow {
+	var rows []OrderingRow
+	var figures []FigureRow
+	for _, label := range []string{workload, AnyWorkload} {
+		for _, metric := range sortedKeys(expect.Orderings[label]) {
+			if figures == nil {
+				figures = r.FigureTable(workload, expect)
+			}
+			mean := func(policy string) float64 {
+				if i := slices.IndexFunc(figures, func(f FigureRow) bool { return f.Metric == metric && f.Policy == policy }); i >= 0 && figures[i].HasOurs() {
+					return figures[i].Mean
+				}
+				return math.NaN()
+			}
+			for _, o := range expect.Orderings[label][metric] {
+				row := OrderingRow{Workload: workload, Metric: metric, Ordering: o, LeftMean: mean(o.Left), RightMean: mean(o.Right)}
+				row.Holds = o.Holds(row.LeftMean, row.RightMean)
+				rows = append(rows, row)
+			}
+		}
+	}
+	return rows
+}
+
+// orderingMetrics returns the metrics that expect.orderings names for
+// workload (directly or through AnyWorkload), in name order.
+func (e Expectations) orderingMetrics(workload string) []string {
+	var metrics []string
+	for _, label := range []string{workload, AnyWorkload} {
+		for metric := range e.Orderings[label] {
+			if !slices.Contains(metrics, metric) {
+				metrics = append(metrics, metric)
+			}
+		}
+	}
+	slices.Sort(metrics)
+	return metrics
+}

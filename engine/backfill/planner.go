@@ -1,0 +1,215 @@
+package backfill
+
+import (
+	"cmp"
+	"slices"
+)
+
+// planner places the waiting jobs in a resource profile: once in priority
+// order for conservative backfilling, or along many orders for
+// Tradeoff-fs.
+type planner struct {
+	s   *sim
+	cfg *Tradeoff // nil: conservative backfilling
+	tw  int64
+
+	queue []int // the waiting jobs in priority order, this pass
+	m     int
+	// profiles[d] is the profile after placing d jobs of the current
+	// path; siblings at depth d all start from it, so a prefix is placed
+	// once however many paths share it.
+	profiles []profile
+	chosen   []int   // queue position placed at each depth
+	startAt  []int64 // its planned start
+	// excessSeconds[d] and stretchSum[d] are the score terms of the first
+	// d placements: the waits beyond Tw, and the bounded slowdowns.
+	excessSeconds []int64
+	stretchSum    []float64
+	// next and prev link the queue positions not yet placed, in priority
+	// order, around the sentinel m (dancing links: unlink and relink in
+	// LIFO order are O(1)).
+	next, prev []int
+
+	placements int
+	exhausted  bool
+	haveBest   bool
+	bestExcess int64
+	bestSum    float64
+	bestScore  float64
+	bestNow    []int // jobs the best path starts now
+
+	// onLeaf, when set (tests), sees each complete path as queue
+	// positions.
+	onLeaf func(path []int)
+}
+
+func newPlanner(s *sim, cfg *Tradeoff, twSeconds int64) *planner {
+	return &planner{s: s, cfg: cfg, tw: twSeconds}
+}
+
+// baseProfile builds profiles[0] from the running jobs' estimated ends.
+func (p *planner) baseProfile() {
+	s := p.s
+	ends := s.shadowBuf[:0]
+	for _, j := range s.running {
+		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
+	}
+	s.shadowBuf = ends
+	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
+	base := &p.profiles[0]
+	base.times = append(base.times[:0], s.now)
+	base.free = append(base.free[:0], s.free)
+	for _, e := range ends {
+		last := len(base.times) - 1
+		if base.times[last] == e.seconds {
+			base.free[last] += s.jobs[e.job].Procs
+			continue
+		}
+		base.times = append(base.times, e.seconds)
+		base.free = append(base.free, base.free[last]+s.jobs[e.job].Procs)
+	}
+}
+
+func (p *planner) reset() {
+	p.queue = p.s.order
+	p.m = len(p.queue)
+	m := p.m
+	for len(p.profiles) < m+1 {
+		p.profiles = append(p.profiles, profile{})
+	}
+	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
+	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
+	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
+	p.stretchSum = slices.Grow(p.stretchSum[:0], m+1)[:m+1]
+	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
+	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
+	for i := 0; i <= m; i++ {
+		p.next[i] = (i + 1) % (m + 1)
+		p.prev[i] = (i + m) % (m + 1)
+	}
+	p.excessSeconds[0], p.stretchSum[0] = 0, 0
+	p.placements = 0
+	p.exhausted = false
+	p.haveBest = false
+	p.bestNow = p.bestNow[:0]
+	p.baseProfile()
+}
+
+// plan runs one decision: conservative backfilling, or the Tradeoff-fs
+// search; then starts the jobs the chosen plan starts now.
+func (p *planner) plan() {
+	p.reset()
+	s := p.s
+	if p.cfg == nil {
+		for d := range p.m {
+			p.place(d, d)
+		}
+		for d := range p.m {
+			if p.startAt[d] == s.now {
+				s.start(p.queue[p.chosen[d]])
+			}
+		}
+		return
+	}
+	s.sched.Stats.Plans++
+	for k := 0; k < max(p.m, 1); k++ {
+		if !p.visit(0, k) {
+			break
+		}
+	}
+	if p.exhausted {
+		s.sched.Stats.BudgetExhausted++
+	}
+	s.sched.Stats.Placements += int64(p.placements)
+	for _, j := range p.bestNow {
+		s.start(j)
+	}
+}
+
+// visit walks iteration k of the depth-bounded discrepancy search from
+// depth d (0-based; the note's depth is d+1): any child above depth k, a
+// non-leftmost child at depth k, the leftmost below. It returns false
+// when the budget stops the search.
+func (p *planner) visit(d, k int) bool {
+	if d == p.m {
+		p.leaf()
+		return true
+	}
+	sentinel := p.m
+	c := p.next[sentinel]
+	if d+1 == k {
+		c = p.next[c]
+	}
+	for ; c != sentinel; c = p.next[c] {
+		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
+			p.exhausted = true
+			return false
+		}
+		p.place(d, c)
+		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
+		ok := p.visit(d+1, k)
+		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
+		if !ok {
+			return false
+		}
+		if d+1 > k {
+			break // below depth k only the leftmost child
+		}
+	}
+	return true
+}
+
+// place puts queue position c at depth d of the current path.
+func (p *planner) place(d, c int) {
+	s := p.s
+	j := p.queue[c]
+	n, e := s.jobs[j].Procs, s.est[j]
+	prof := &p.profiles[d]
+	start, step := prof.earliest(n, e)
+	if d+1 < p.m {
+		prof.placeInto(&p.profiles[d+1], step, e, n)
+	}
+	p.placements++
+	p.chosen[d], p.startAt[d] = c, start
+	if p.cfg == nil {
+		return
+	}
+	wait := start - s.jobs[j].SubmitSeconds
+	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
+	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/float64(max(e, 60))
+}
+
+// relativeTie is the relative difference below which two scores count as
+// equal: the same placements summed in another order may differ in the
+// last bits, and the incumbent changes only on a strictly lower score.
+const relativeTie = 1e-9
+
+// leaf scores a complete path and keeps it if strictly better.
+func (p *planner) leaf() {
+	s := p.s
+	s.sched.Stats.Paths++
+	if p.onLeaf != nil {
+		p.onLeaf(p.chosen[:p.m])
+	}
+	excess, sum := p.excessSeconds[p.m], p.stretchSum[p.m]
+	score := p.cfg.AlphaPerHour*float64(excess)/3600 + sum/float64(p.m)
+	if p.haveBest {
+		var better bool
+		if p.cfg.Objective == ObjectiveHier {
+			better = excess < p.bestExcess || excess == p.bestExcess && sum < p.bestSum-relativeTie*max(1, p.bestSum)
+		} else {
+			better = score < p.bestScore-relativeTie*max(1, p.bestScore)
+		}
+		if !better {
+			return
+		}
+	}
+	p.haveBest = true
+	p.bestExcess, p.bestSum, p.bestScore = excess, sum, score
+	p.bestNow = p.bestNow[:0]
+	for d := range p.m {
+		if p.startAt[d] == s.now {
+			p.bestNow = append(p.bestNow, p.queue[p.chosen[d]])
+		}
+	}
+}

@@ -1,0 +1,330 @@
+package backfill
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// Schedule is the outcome of one simulation.
+type Schedule struct {
+	// StartSeconds and EndSeconds index the workload's jobs; -1 for a job
+	// the simulation stopped before starting (submitted after the
+	// measured window, once every earlier job had started).
+	StartSeconds, EndSeconds []int64
+	// Reservations lists, for EASY, every pass that started a job after a
+	// blocked head: what the head was promised.
+	Reservations []Reservation
+	// TwSeconds is the Tw Tradeoff-fs used (resolved for TwFCFSMax).
+	TwSeconds int64
+	Stats     Stats
+}
+
+// Reservation is the promise EASY made at one pass: the head of the queue
+// can start at ShadowSeconds whatever the jobs started after it.
+type Reservation struct {
+	AtSeconds     int64
+	Head          int // job index
+	ShadowSeconds int64
+}
+
+// Stats counts the work of a simulation; the counts are deterministic.
+type Stats struct {
+	Events          int64 // distinct instants processed
+	Passes          int64 // scheduling passes run
+	Plans           int64 // Tradeoff-fs searches
+	Placements      int64 // earliest-fit placements of the planner
+	Paths           int64 // complete paths scored
+	BudgetExhausted int64 // searches stopped by the budget
+}
+
+// Simulate runs policy p on workload w with the estimates of variant v.
+// It stops when every job submitted before the end of the measured window
+// has started (with no window, when every job has).
+func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy) (*Schedule, error) {
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("simulating: %w", err)
+	}
+	if err := p.validate(); err != nil {
+		return nil, fmt.Errorf("simulating %s: %w", w.Name, err)
+	}
+	var twSeconds int64
+	if t := p.Planner; t != nil {
+		twSeconds = t.TwSeconds
+		if t.TwFCFSMax {
+			base, err := Simulate(ctx, w, v, FCFSEasy())
+			if err != nil {
+				return nil, fmt.Errorf("Tw from fcfs-easy: %w", err)
+			}
+			twSeconds = 0
+			for i, s := range base.StartSeconds {
+				if w.Measured(i) {
+					twSeconds = max(twSeconds, s-w.Jobs[i].SubmitSeconds)
+				}
+			}
+		}
+	}
+	s := newSim(w, v, p, twSeconds)
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	s.sched.TwSeconds = twSeconds
+	return &s.sched, nil
+}
+
+// sim is the state of one simulation.
+type sim struct {
+	w      *rigid.Workload
+	jobs   []rigid.Job
+	policy Policy
+	est    []int64 // estimate per job, seconds
+	userOf []int   // dense user index per job
+	users  int
+
+	now        int64
+	free       int
+	nextArrive int
+	queue      []int // waiting jobs in arrival order
+	order      []int // the queue in priority order, this pass
+	running    []int // running jobs, any order
+	runningPos []int // index of a job in running, -1 if not running
+	ends       endHeap
+
+	// toStart is the number of jobs that must start before the
+	// simulation may stop.
+	toStart, started int
+
+	usage     usageBook
+	shadowBuf []endEvent
+	planner   *planner
+	sched     Schedule
+}
+
+func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim {
+	n := len(w.Jobs)
+	s := &sim{w: w, jobs: w.Jobs, policy: p, free: w.Procs,
+		est: make([]int64, n), userOf: make([]int, n), runningPos: make([]int, n)}
+	dense := map[int64]int{}
+	for i := range w.Jobs {
+		j := &w.Jobs[i]
+		s.est[i] = j.EstimateSeconds(v)
+		u, ok := dense[j.User]
+		if !ok {
+			u = len(dense)
+			dense[j.User] = u
+		}
+		s.userOf[i] = u
+		s.runningPos[i] = -1
+	}
+	s.users = len(dense)
+	s.toStart = n
+	if w.MeasureFromSeconds != 0 || w.MeasureToSeconds != 0 {
+		s.toStart, _ = slices.BinarySearchFunc(w.Jobs, w.MeasureToSeconds, func(j rigid.Job, t int64) int {
+			return cmp.Compare(j.SubmitSeconds, t)
+		})
+	}
+	windowSeconds := p.WindowSeconds
+	if windowSeconds == 0 {
+		windowSeconds = DaySeconds
+	}
+	s.usage = newUsageBook(p.Window, windowSeconds, p.Usage, w.UnixStartSeconds, s.users)
+	s.sched.StartSeconds = make([]int64, n)
+	s.sched.EndSeconds = make([]int64, n)
+	for i := range n {
+		s.sched.StartSeconds[i], s.sched.EndSeconds[i] = -1, -1
+	}
+	if p.Planner != nil || p.Allocation == AllocConservative {
+		s.planner = newPlanner(s, p.Planner, twSeconds)
+	}
+	return s
+}
+
+func (s *sim) run(ctx context.Context) error {
+	for s.started < s.toStart {
+		next, ok := s.nextInstant()
+		if !ok {
+			return fmt.Errorf("simulating %s: no event left with %d jobs unstarted", s.w.Name, s.toStart-s.started)
+		}
+		if s.sched.Stats.Events&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("simulating %s at %d s: %w", s.w.Name, next, err)
+			}
+		}
+		s.sched.Stats.Events++
+		s.now = next
+		for len(s.ends) > 0 && s.ends[0].seconds == next {
+			s.complete(heap.Pop(&s.ends).(endEvent).job)
+		}
+		for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == next {
+			s.queue = append(s.queue, s.nextArrive)
+			s.nextArrive++
+		}
+		s.pass()
+	}
+	return nil
+}
+
+func (s *sim) nextInstant() (int64, bool) {
+	var next int64
+	ok := false
+	if s.nextArrive < len(s.jobs) {
+		next, ok = s.jobs[s.nextArrive].SubmitSeconds, true
+	}
+	if len(s.ends) > 0 && (!ok || s.ends[0].seconds < next) {
+		next, ok = s.ends[0].seconds, true
+	}
+	return next, ok
+}
+
+func (s *sim) complete(j int) {
+	s.free += s.jobs[j].Procs
+	k := s.runningPos[j]
+	last := s.running[len(s.running)-1]
+	s.running[k] = last
+	s.runningPos[last] = k
+	s.running = s.running[:len(s.running)-1]
+	s.runningPos[j] = -1
+	job := &s.jobs[j]
+	s.usage.completed(s.userOf[j], job.Procs, s.sched.StartSeconds[j], s.now)
+}
+
+func (s *sim) start(j int) {
+	job := &s.jobs[j]
+	s.free -= job.Procs
+	s.sched.StartSeconds[j] = s.now
+	s.sched.EndSeconds[j] = s.now + job.RunSeconds
+	s.runningPos[j] = len(s.running)
+	s.running = append(s.running, j)
+	heap.Push(&s.ends, endEvent{seconds: s.now + job.RunSeconds, job: j})
+	if j < s.toStart {
+		s.started++
+	}
+}
+
+// pass runs one scheduling pass at s.now.
+func (s *sim) pass() {
+	if len(s.queue) == 0 || s.free == 0 {
+		return
+	}
+	fits := false
+	for _, j := range s.queue {
+		if s.jobs[j].Procs <= s.free {
+			fits = true
+			break
+		}
+	}
+	if !fits {
+		return
+	}
+	s.sched.Stats.Passes++
+	s.sortQueue()
+	switch {
+	case s.planner != nil:
+		s.planner.plan()
+	case s.policy.Allocation == AllocStrict:
+		for _, j := range s.order {
+			if s.jobs[j].Procs > s.free {
+				break
+			}
+			s.start(j)
+		}
+	default:
+		s.easy()
+	}
+	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
+}
+
+// sortQueue computes this pass's priority order into s.order.
+func (s *sim) sortQueue() {
+	s.order = append(s.order[:0], s.queue...)
+	if s.policy.Order == OrderFCFS {
+		return // the queue is in arrival order already
+	}
+	usage := s.usage.at(s.now, s.running, s.sched.StartSeconds, s.jobs, s.userOf)
+	slices.SortFunc(s.order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(usage[s.userOf[a]], usage[s.userOf[b]]), cmp.Compare(a, b))
+	})
+}
+
+// easy is one EASY backfilling pass (design note section 3).
+func (s *sim) easy() {
+	k := 0
+	for ; k < len(s.order) && s.jobs[s.order[k]].Procs <= s.free; k++ {
+		s.start(s.order[k])
+	}
+	if k == len(s.order) {
+		return
+	}
+	head := s.order[k]
+	shadow, extra := s.shadow(s.jobs[head].Procs)
+	reserved := false
+	for _, j := range s.order[k+1:] {
+		n := s.jobs[j].Procs
+		if n > s.free {
+			continue
+		}
+		switch {
+		case s.now+s.est[j] <= shadow:
+		case n <= extra:
+			extra -= n
+		default:
+			continue
+		}
+		s.start(j)
+		if !reserved {
+			s.sched.Reservations = append(s.sched.Reservations, Reservation{AtSeconds: s.now, Head: head, ShadowSeconds: shadow})
+			reserved = true
+		}
+	}
+}
+
+// shadow returns when a job of n processors can start given the running
+// jobs' estimated ends, and the processors spare at that time: every job
+// ending at or before the shadow counts (inclusive).
+func (s *sim) shadow(n int) (shadowSeconds int64, extra int) {
+	ends := s.shadowBuf[:0]
+	for _, j := range s.running {
+		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
+	}
+	s.shadowBuf = ends
+	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
+	avail := s.free
+	i := 0
+	for ; i < len(ends); i++ {
+		avail += s.jobs[ends[i].job].Procs
+		if avail >= n {
+			break
+		}
+	}
+	shadowSeconds = ends[i].seconds
+	for i++; i < len(ends) && ends[i].seconds == shadowSeconds; i++ {
+		avail += s.jobs[ends[i].job].Procs
+	}
+	return shadowSeconds, avail - n
+}
+
+type endEvent struct {
+	seconds int64
+	job     int
+}
+
+// endHeap orders completions by time, then job index, so that equal
+// instants pop deterministically.
+type endHeap []endEvent
+
+func (h endHeap) Len() int { return len(h) }
+func (h endHeap) Less(a, b int) bool {
+	return h[a].seconds < h[b].seconds || h[a].seconds == h[b].seconds && h[a].job < h[b].job
+}
+func (h endHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *endHeap) Push(x any)   { *h = append(*h, x.(endEvent)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,313 @@
+package swf
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// DefaultWarmUpSeconds is the warm-up of a trace month: the jobs of the
+// week before it (seed 003: "one-week warm up").
+const DefaultWarmUpSeconds = 7 * 24 * 3600
+
+// RigidOptions chooses the cluster a log is replayed on.
+type RigidOptions struct {
+	// Procs is N, the cluster's processors; 0 takes the header's MaxProcs.
+	Procs int
+	// WarmUpSeconds is how long before a month its simulation starts; 0
+	// means DefaultWarmUpSeconds.
+	WarmUpSeconds int64
+}
+
+// RigidTrace is a whole SWF log read as rigid jobs under the rules of
+// seed 003 (design note fairshare.md, sections 1-2): every job with a run
+// time above 0 whatever its status, processors repaired from the request,
+// the run time clamped to the requested time, a missing request replaced
+// by the run time, and jobs wider than the cluster dropped. Read it once
+// and cut as many months from it as needed.
+type RigidTrace struct {
+	Source string
+	Header Header
+	Procs  int
+	// WarmUpSeconds is the resolved warm-up of every month.
+	WarmUpSeconds int64
+	// Jobs holds every kept job sorted by submit time, then job number.
+	Jobs []rigid.Job
+	// Lines holds the SWF line of each job of Jobs.
+	Lines  []int
+	Report RigidReport
+}
+
+// RigidReport accounts for a RigidTrace: the reader's Report plus the two
+// rules of the rigid model, each with its count and first lines.
+type RigidReport struct {
+	Read Report
+	// ProcsAboveCluster counts jobs dropped because they ask for more
+	// processors than the cluster has: they could never run.
+	ProcsAboveCluster      int
+	ProcsAboveClusterLines []int
+	// RequestFromRun counts jobs whose requested time was missing or 0
+	// and was set to their run time.
+	RequestFromRun      int
+	RequestFromRunLines []int
+}
+
+// Jobs returns the number of jobs kept.
+func (r RigidReport) Jobs() int { return r.Read.Jobs - r.ProcsAboveCluster }
+
+// String prints the reader's report followed by the rigid rules that
+// applied.
+func (r RigidReport) String() string {
+	var b strings.Builder
+	b.WriteString(r.Read.String())
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	rules := []struct {
+		count  int
+		action Action
+		text   string
+		lines  []int
+	}{
+		{r.ProcsAboveCluster, Dropped, "processors above the cluster's", r.ProcsAboveClusterLines},
+		{r.RequestFromRun, Repaired, "requested time -1 or 0: run time used", r.RequestFromRunLines},
+	}
+	for _, rule := range rules {
+		if rule.count == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", rule.count, rule.action, rule.text, firstLines(rule.lines, rule.count))
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "%d rigid jobs kept\n", r.Jobs())
+	return b.String()
+}
+
+func firstLines(lines []int, count int) string {
+	s := make([]string, 0, len(lines)+1)
+	for _, l := range lines {
+		s = append(s, strconv.Itoa(l))
+	}
+	if count > len(lines) {
+		s = append(s, "...")
+	}
+	return strings.Join(s, " ")
+}
+
+// ReadRigid reads the SWF log at path as rigid jobs.
+func ReadRigid(path string, opts RigidOptions) (*RigidTrace, error) {
+	r, err := Open(path, Options{ClampRunToRequest: true})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return readRigid(r, path, opts)
+}
+
+// NewRigidTrace reads an SWF log from src as rigid jobs; source names it
+// in messages.
+func NewRigidTrace(src io.Reader, source string, opts RigidOptions) (*RigidTrace, error) {
+	r, err := newReader(src, source, Options{ClampRunToRequest: true})
+	if err != nil {
+		return nil, err
+	}
+	return readRigid(r, source, opts)
+}
+
+func readRigid(r *Reader, source string, opts RigidOptions) (*RigidTrace, error) {
+	t := &RigidTrace{Source: source, Header: r.Header(), Procs: opts.Procs, WarmUpSeconds: opts.WarmUpSeconds}
+	if t.Procs == 0 {
+		if t.Header.MaxProcs <= 0 {
+			return nil, fmt.Errorf("%s: header has no MaxProcs: give the cluster's processors (option procs)", source)
+		}
+		t.Procs = int(t.Header.MaxProcs)
+	}
+	if t.Procs < 0 {
+		return nil, fmt.Errorf("%s: cluster processors %d: want at least 1", source, t.Procs)
+	}
+	if t.WarmUpSeconds == 0 {
+		t.WarmUpSeconds = DefaultWarmUpSeconds
+	}
+	if t.WarmUpSeconds < 0 {
+		return nil, fmt.Errorf("%s: warm-up %d s: want at least 0", source, t.WarmUpSeconds)
+	}
+	swfJobs, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("reading rigid jobs: %w", err)
+	}
+	rep := &t.Report
+	rep.Read = r.Report()
+	for _, sj := range swfJobs {
+		if sj.AllocatedProcs > int64(t.Procs) {
+			rep.ProcsAboveCluster++
+			if len(rep.ProcsAboveClusterLines) < issuesKeptPerReason {
+				rep.ProcsAboveClusterLines = append(rep.ProcsAboveClusterLines, sj.Line)
+			}
+			continue
+		}
+		j := rigid.Job{
+			Number:           sj.Number,
+			User:             sj.User,
+			SubmitSeconds:    sj.SubmitSeconds,
+			Procs:            int(sj.AllocatedProcs),
+			RunSeconds:       sj.RunSeconds,
+			RequestedSeconds: sj.RequestedSeconds,
+		}
+		if j.RequestedSeconds <= 0 {
+			rep.RequestFromRun++
+			if len(rep.RequestFromRunLines) < issuesKeptPerReason {
+				rep.RequestFromRunLines = append(rep.RequestFromRunLines, sj.Line)
+			}
+			j.RequestedSeconds = j.RunSeconds
+		}
+		t.Jobs = append(t.Jobs, j)
+		t.Lines = append(t.Lines, sj.Line)
+	}
+	// ReadAll sorts by submit time only; the simulator also needs the job
+	// number among equal submits.
+	order := make([]int, len(t.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ja, jb := &t.Jobs[a], &t.Jobs[b]
+		return cmp.Or(cmp.Compare(ja.SubmitSeconds, jb.SubmitSeconds), cmp.Compare(ja.Number, jb.Number))
+	})
+	jobs := make([]rigid.Job, len(order))
+	lines := make([]int, len(order))
+	for i, o := range order {
+		jobs[i], lines[i] = t.Jobs[o], t.Lines[o]
+	}
+	t.Jobs, t.Lines = jobs, lines
+	for i := 1; i < len(jobs); i++ {
+		if jobs[i].SubmitSeconds == jobs[i-1].SubmitSeconds && jobs[i].Number == jobs[i-1].Number {
+			return nil, fmt.Errorf("%s:%d: field 1 (job number) %d repeats line %d at the same submit time: job numbers must tell jobs apart", source, lines[i], jobs[i].Number, lines[i-1])
+		}
+	}
+	return t, nil
+}
+
+// Month is a calendar month in UTC.
+type Month struct {
+	Year  int
+	Month time.Month
+}
+
+// ParseMonth reads a month written YYYY-MM.
+func ParseMonth(s string) (Month, error) {
+	t, err := time.Parse("2006-01", s)
+	if err != nil {
+		return Month{}, fmt.Errorf("month %q: want YYYY-MM, e.g. 1996-10", s)
+	}
+	return Month{t.Year(), t.Month()}, nil
+}
+
+// String writes the month as YYYY-MM.
+func (m Month) String() string { return fmt.Sprintf("%04d-%02d", m.Year, int(m.Month)) }
+
+// Start returns midnight UTC of the month's first day.
+func (m Month) Start() time.Time { return time.Date(m.Year, m.Month, 1, 0, 0, 0, 0, time.UTC) }
+
+// End returns midnight UTC of the next month's first day.
+func (m Month) End() time.Time { return m.Start().AddDate(0, 1, 0) }
+
+// MonthWorkload is one trace month ready to simulate: its Workload starts
+// with the warm-up jobs and runs on with every later job of the log (the
+// cool-down), and measures the jobs submitted in the month.
+type MonthWorkload struct {
+	Month    Month
+	Workload rigid.Workload
+	// WarmUpJobs, MeasuredJobs and CoolDownJobs split Workload.Jobs.
+	WarmUpJobs, MeasuredJobs, CoolDownJobs int
+}
+
+// errNoHeaderStart is returned for a log without UnixStartTime.
+var errNoHeaderStart = errors.New("header has no UnixStartTime, so calendar months cannot be placed")
+
+// Month cuts month m out of the trace. The workload shares the trace's
+// jobs (do not modify them). A month in which the log has no job is an
+// error naming the span the log covers.
+func (t *RigidTrace) Month(m Month) (MonthWorkload, error) {
+	if t.Header.UnixStartTime < 0 {
+		return MonthWorkload{}, fmt.Errorf("%s: month %s: %w", t.Source, m, errNoHeaderStart)
+	}
+	from, _ := t.Header.LogSeconds(m.Start())
+	to, _ := t.Header.LogSeconds(m.End())
+	first := lowerBound(t.Jobs, from-t.WarmUpSeconds)
+	lo := lowerBound(t.Jobs, from)
+	hi := lowerBound(t.Jobs, to)
+	if lo == hi {
+		span := "no jobs"
+		if n := len(t.Jobs); n > 0 {
+			a, _ := t.Header.Time(t.Jobs[0].SubmitSeconds)
+			b, _ := t.Header.Time(t.Jobs[n-1].SubmitSeconds)
+			span = fmt.Sprintf("jobs submitted %s to %s UTC", a.UTC().Format(time.DateOnly), b.UTC().Format(time.DateOnly))
+		}
+		return MonthWorkload{}, fmt.Errorf("%s: month %s is outside the trace (%s)", t.Source, m, span)
+	}
+	return MonthWorkload{
+		Month: m,
+		Workload: rigid.Workload{
+			Name:               fmt.Sprintf("%s month %s", t.Source, m),
+			Procs:              t.Procs,
+			Jobs:               t.Jobs[first:],
+			MeasureFromSeconds: from,
+			MeasureToSeconds:   to,
+			UnixStartSeconds:   t.Header.UnixStartTime,
+		},
+		WarmUpJobs:   lo - first,
+		MeasuredJobs: hi - lo,
+		CoolDownJobs: len(t.Jobs) - hi,
+	}, nil
+}
+
+// lowerBound returns the index of the first job submitted at or after
+// seconds.
+func lowerBound(jobs []rigid.Job, seconds int64) int {
+	i, _ := slices.BinarySearchFunc(jobs, seconds, func(j rigid.Job, s int64) int {
+		return cmp.Compare(j.SubmitSeconds, s)
+	})
+	return i
+}
+
+// CheckRequestedTimes returns an error when variant R is asked of a log
+// in which no job has a requested time: every estimate would silently be
+// the run time.
+func (t *RigidTrace) CheckRequestedTimes() error {
+	if len(t.Jobs) > 0 && t.Report.RequestFromRun == len(t.Jobs) {
+		return fmt.Errorf("%s: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T", t.Source)
+	}
+	return nil
+}
+
+// ForCluster returns the trace replayed on a cluster of procs processors:
+// the jobs wider than it are dropped and counted in ProcsAboveCluster, the
+// others are shared with t (do not modify them).
+func (t *RigidTrace) ForCluster(procs int) (*RigidTrace, error) {
+	if procs <= 0 {
+		return nil, fmt.Errorf("%s: cluster processors %d: want at least 1", t.Source, procs)
+	}
+	out := *t
+	out.Procs = procs
+	out.Jobs = make([]rigid.Job, 0, len(t.Jobs))
+	out.Lines = make([]int, 0, len(t.Lines))
+	out.Report.ProcsAboveClusterLines = slices.Clone(t.Report.ProcsAboveClusterLines)
+	for i, j := range t.Jobs {
+		if j.Procs > procs {
+			out.Report.ProcsAboveCluster++
+			if len(out.Report.ProcsAboveClusterLines) < issuesKeptPerReason {
+				out.Report.ProcsAboveClusterLines = append(out.Report.ProcsAboveClusterLines, t.Lines[i])
+			}
+			continue
+		}
+		out.Jobs = append(out.Jobs, j)
+		out.Lines = append(out.Lines, t.Lines[i])
+	}
+	return &out, nil
+}
