@@ -123,3 +123,35 @@ func TestReplicatesInManifest(t *testing.T) {
 		t.Error("replicates: 1 changes the cells")
 	}
 }
+
+// TestReplicatesSkipTraces: the campaign test manifest has a synthetic
+// workload (2 instances x 2 policies after its exclusion) and a trace (1
+// instance x 3 policies). With 2 replicates the synthetic cells double
+// and the trace's stay in replicate 0: 2 x 4 + 3 = 11 cells.
+func TestReplicatesSkipTraces(t *testing.T) {
+	m, err := LoadManifest("testdata/campaigns.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Cells()); n != 7 {
+		t.Fatalf("%d cells with one replicate; want 7", n)
+	}
+	if err := m.SetReplicates(2); err != nil {
+		t.Fatal(err)
+	}
+	var trace, synth1 int
+	for _, c := range m.Cells() {
+		switch {
+		case c.Workload == "head":
+			trace++
+			if c.Replicate != 0 {
+				t.Errorf("trace cell %s in replicate %d", c.Name(), c.Replicate)
+			}
+		case c.Replicate == 1:
+			synth1++
+		}
+	}
+	if trace != 3 || synth1 != 4 || len(m.Cells()) != 11 {
+		t.Errorf("%d trace cells, %d synthetic cells in replicate 1, %d in all; want 3, 4, 11", trace, synth1, len(m.Cells()))
+	}
+}
