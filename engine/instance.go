@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/big"
 	"strings"
@@ -108,6 +109,7 @@ type Instance struct {
 	succAt   []int32 // len(tasks)+1 offsets into succ
 	pred     []int32 // predecessors, CSR
 	predAt   []int32
+	shares   shareTree // the jobs' share tree, for the fairshare policy
 
 	kinds        []string
 	kindClusters [][]int32 // clusters of each kind
@@ -235,7 +237,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	var delays int64
 	for g := range in.exec {
 		d := rule.ticks(in.exec[g])
-		if d > math.MaxInt64-workload.MaxTicks-delays {
+		if d >= math.MaxInt64-workload.MaxTicks-delays {
 			j := in.taskJob[g]
 			ti := g - int(in.jobFirst[j])
 			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: "exec",
@@ -245,6 +247,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 		delays += d
 	}
 	in.computeRanks()
+	in.shares = in.shareTree()
 	return in, nil
 }
 
@@ -377,3 +380,21 @@ func (in *Instance) Exec(g int) int64 { return in.exec[g] }
 
 // Cores returns the cores task g needs.
 func (in *Instance) Cores(g int) int { return int(in.cores[g]) }
+
+// Kind returns the architecture kind of the cores task g runs on.
+func (in *Instance) Kind(g int) string { return in.kinds[in.kind[g]] }
+
+// Predecessors yields the global indices of task g's predecessors.
+func (in *Instance) Predecessors(g int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, p := range in.pred[in.predAt[g]:in.predAt[g+1]] {
+			if !yield(int(p)) {
+				return
+			}
+		}
+	}
+}
+
+// Delay returns the network delay in ticks of every edge leaving task g
+// whose ends run on different clusters.
+func (in *Instance) Delay(g int) int64 { return in.delayOut[g] }

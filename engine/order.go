@@ -3,14 +3,18 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sweep-sched/sweep/internal/pqueue"
 )
 
 // An Order keeps one cluster's ready tasks in the order of an ordering
 // policy; tasks are global task indices of the Instance. Push adds a task
 // at the tick it becomes ready. The allocation rule reads the order a pass
 // at a time: BeginPass fixes the tick, then Head and Pop walk the tasks in
-// policy order at that tick. An Order may change its order between passes
-// (P-SLR, random) but not between Head and the following Pop.
+// policy order at that tick; the simulation starts every task it pops, at
+// once, on the order's cluster. An Order may change its order between
+// passes (P-SLR, random) or after a Pop (fair share), but not between Head
+// and the following Pop.
 type Order interface {
 	Push(g int32, now int64)
 	BeginPass(now int64)
@@ -27,6 +31,16 @@ type Waker interface {
 	// NextWake returns the next tick after now at which the order may
 	// release held work, or false if it holds none.
 	NextWake(now int64) (int64, bool)
+}
+
+// A Finisher is an Order whose priorities depend on what runs (fair share
+// counts the cores each share uses on the whole platform). The simulation
+// tells it when each task it gave out finishes, before the task's
+// successors become ready.
+type Finisher interface {
+	// Finished is told that task g, popped from this order, finished at
+	// now.
+	Finished(g int32, now int64)
 }
 
 // taskKey is a static priority: smaller keys first, compared field by
@@ -49,64 +63,30 @@ func (a taskKey) less(b taskKey) bool {
 	return a.g < b.g
 }
 
-// keyedOrder is a binary heap of tasks whose priority is fixed when they
-// become ready: fifo-task, fifo-job, srtf and lrtf.
+// keyedOrder keeps tasks whose priority is fixed when they become ready
+// (fifo-task, fifo-job, srtf, lrtf) in a heap of their keys.
 type keyedOrder struct {
-	key   func(g int32, readyTick int64) taskKey
-	items []taskKey
+	view *View
+	key  func(v *View, g int32, readyTick int64) taskKey
+	q    pqueue.Queue[taskKey]
 }
 
-func (o *keyedOrder) Len() int        { return len(o.items) }
-func (o *keyedOrder) BeginPass(int64) {}
+func newKeyedOrder(v *View, key func(v *View, g int32, readyTick int64) taskKey) *keyedOrder {
+	o := &keyedOrder{view: v, key: key, q: pqueue.New(taskKey.less)}
+	o.q.Grow(256) // ready queues reach thousands at overload
+	return o
+}
+
+func (o *keyedOrder) Len() int                { return o.q.Len() }
+func (o *keyedOrder) BeginPass(int64)         {}
+func (o *keyedOrder) Push(g int32, now int64) { o.q.Push(o.key(o.view, g, now)) }
+func (o *keyedOrder) Pop() int32              { return o.q.Pop().g }
 
 func (o *keyedOrder) Head() (int32, bool) {
-	if len(o.items) == 0 {
+	if o.q.Len() == 0 {
 		return 0, false
 	}
-	return o.items[0].g, true
-}
-
-func (o *keyedOrder) Push(g int32, now int64) {
-	o.items = append(o.items, o.key(g, now))
-	siftUp(o.items, len(o.items)-1)
-}
-
-func (o *keyedOrder) Pop() int32 {
-	top := o.items[0].g
-	last := len(o.items) - 1
-	o.items[0] = o.items[last]
-	o.items = o.items[:last]
-	siftDown(o.items, 0)
-	return top
-}
-
-func siftUp(h []taskKey, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].less(h[p]) {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func siftDown(h []taskKey, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && h[r].less(h[l]) {
-			m = r
-		}
-		if !h[m].less(h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
+	return o.q.Peek().g, true
 }
 
 // randomOrder gives a uniformly random order of the ready tasks at every
@@ -141,18 +121,24 @@ func (o *randomOrder) Pop() int32 {
 }
 
 // shareUsage counts, over the whole platform, the cores running tasks of
-// every node of the share tree.
+// every node of the share tree. Every cluster's fair-share order updates
+// it: a task starts when its order pops it and ends when the order is told
+// it finished.
 type shareUsage struct {
+	in      *Instance
 	tree    shareTree
 	running []int64 // per share-tree node
 }
 
-func newShareUsage(t shareTree) *shareUsage {
-	return &shareUsage{tree: t, running: make([]int64, len(t.parent))}
+func newShareUsage(in *Instance) *shareUsage {
+	return &shareUsage{in: in, tree: in.shares, running: make([]int64, len(in.shares.parent))}
 }
 
-func (u *shareUsage) add(job int32, cores int64) {
-	for n := u.tree.leafOf[job]; n >= 0; n = u.tree.parent[n] {
+// add counts task g's cores once more (sign 1) or once less (sign -1) on
+// every node of its share's path.
+func (u *shareUsage) add(g int32, sign int64) {
+	cores := sign * int64(u.in.cores[g])
+	for n := u.tree.leafOf[u.in.taskJob[g]]; n >= 0; n = u.tree.parent[n] {
 		u.running[n] += cores
 	}
 }
@@ -177,26 +163,27 @@ func (u *shareUsage) factor(leaf int32) float64 {
 // serves the leaf with the highest factor; equal factors fall back to the
 // fifo-task keys of the leaves' heads.
 type fairShareOrder struct {
+	view   *View
 	usage  *shareUsage
-	taskJ  []int32
-	queues map[int32]*keyedOrder
-	leaves []int32 // leaves with a queue, in first-seen order
+	queues []*keyedOrder // per share-tree node; nil until a task of the leaf arrives
+	leaves []int32       // leaves with a queue, in first-seen order
 	n      int
 	cur    int32 // leaf of the current head, -1 if not chosen
 }
 
-func newFairShareOrder(s *sim) *fairShareOrder {
-	return &fairShareOrder{usage: s.shares, taskJ: s.in.taskJob, queues: map[int32]*keyedOrder{}, cur: -1}
+func newFairShareOrder(v *View, usage *shareUsage) *fairShareOrder {
+	return &fairShareOrder{view: v, usage: usage, queues: make([]*keyedOrder, len(usage.tree.parent)), cur: -1}
 }
 
-func (o *fairShareOrder) Len() int        { return o.n }
-func (o *fairShareOrder) BeginPass(int64) { o.cur = -1 }
+func (o *fairShareOrder) Len() int                  { return o.n }
+func (o *fairShareOrder) BeginPass(int64)           { o.cur = -1 }
+func (o *fairShareOrder) Finished(g int32, _ int64) { o.usage.add(g, -1) }
 
 func (o *fairShareOrder) Push(g int32, now int64) {
-	leaf := o.usage.tree.leafOf[o.taskJ[g]]
-	q, ok := o.queues[leaf]
-	if !ok {
-		q = &keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}
+	leaf := o.usage.tree.leafOf[o.usage.in.taskJob[g]]
+	q := o.queues[leaf]
+	if q == nil {
+		q = newKeyedOrder(o.view, fifoTaskKey)
 		o.queues[leaf] = q
 		o.leaves = append(o.leaves, leaf)
 	}
@@ -217,17 +204,18 @@ func (o *fairShareOrder) Head() (int32, bool) {
 				continue
 			}
 			f := o.usage.factor(leaf)
-			if o.cur < 0 || f > bestF || (f == bestF && q.items[0].less(o.queues[o.cur].items[0])) {
+			if o.cur < 0 || f > bestF || (f == bestF && q.q.Peek().less(o.queues[o.cur].q.Peek())) {
 				o.cur, bestF = leaf, f
 			}
 		}
 	}
-	return o.queues[o.cur].items[0].g, true
+	return o.queues[o.cur].q.Peek().g, true
 }
 
 func (o *fairShareOrder) Pop() int32 {
 	o.Head()
 	g := o.queues[o.cur].Pop()
+	o.usage.add(g, 1)
 	o.n--
 	o.cur = -1
 	return g

@@ -20,7 +20,7 @@ import "math/bits"
 // Values are compared exactly: (now + c_a) x CP_b against (now + c_b) x
 // CP_a in 128 bits, then job index, then task index (the global index g).
 type pslrOrder struct {
-	s    *sim
+	view *View
 	now  int64
 	size int     // number of leaf slots, a power of two
 	node []int32 // winner slot per tree node (1-based heap layout), -1 if none
@@ -33,11 +33,10 @@ type pslrOrder struct {
 	n    int
 }
 
-const never = int64(1) << 62
-
-func newPSLROrder(s *sim) *pslrOrder {
-	o := &pslrOrder{s: s}
-	o.grow(16)
+func newPSLROrder(v *View) *pslrOrder {
+	o := &pslrOrder{view: v}
+	// 256 leaves: a queue of thousands grows in a few steps, not a dozen.
+	o.grow(256)
 	return o
 }
 
@@ -123,10 +122,10 @@ func (o *pslrOrder) overtakes(loser, winner int32) int64 {
 	} else {
 		lo = hi
 		for step := int64(1); ; step *= 2 {
-			probe := lo + step
-			if probe >= never {
-				return never
+			if step >= never-lo {
+				return never // lo + step would pass every admitted tick
 			}
+			probe := lo + step
 			if o.precedes(loser, winner, probe) {
 				hi = probe
 				break
@@ -195,10 +194,10 @@ func (o *pslrOrder) Push(g int32, now int64) {
 	}
 	slot := o.free[len(o.free)-1]
 	o.free = o.free[:len(o.free)-1]
-	in := o.s.in
+	in := o.view.s.in
 	j := in.taskJob[g]
 	o.task[slot] = g
-	o.c[slot] = in.rank[g] + 1 - o.s.arrival[j]
+	o.c[slot] = in.rank[g] + 1 - o.view.s.arrival[j]
 	o.cp[slot] = in.jobCP[j]
 	o.node[o.size+int(slot)] = slot
 	o.update(slot)

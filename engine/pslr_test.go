@@ -24,7 +24,7 @@ func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 			in.jobCP[g] = 1 + r.Int64N(scale)
 			in.rank[g] = 1 + r.Int64N(in.jobCP[g])
 		}
-		o := newPSLROrder(s)
+		o := newPSLROrder(&View{s})
 		queued := map[int32]bool{}
 		now, next := int64(0), int32(0)
 		for step := 0; step < 6000; step++ {
@@ -83,7 +83,7 @@ func BenchmarkPSLRQueue(b *testing.B) {
 				in.jobCP[g] = 1 + r.Int64N(1e7)
 				in.rank[g] = 1 + r.Int64N(in.jobCP[g])
 			}
-			o := newPSLROrder(s)
+			o := newPSLROrder(&View{s})
 			now := int64(0)
 			for g := 0; g < n; g++ {
 				s.arrival[g] = now

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 )
 
 // Options configures one simulation of an instance.
@@ -18,7 +17,8 @@ type Options struct {
 	Release Release
 	// Order, when set, replaces the named Policy: it returns a new, empty
 	// order for each cluster. It is how models outside this package (such
-	// as campaign scheduling) plug in their ordering.
+	// as campaign scheduling) plug in their ordering; the named policies
+	// make their orders the same way.
 	Order func(v *View, cluster int) Order
 }
 
@@ -111,6 +111,10 @@ type sim struct {
 	in      *Instance
 	release Release
 	now     int64
+	// submitFunc is s.submit bound once: a method value passed through the
+	// Release interface escapes, so binding it at every job completion
+	// allocated once per job.
+	submitFunc func(job int, tick int64)
 
 	arrival  []int64
 	predLeft []int32
@@ -132,12 +136,12 @@ type sim struct {
 	routes   []routeNode
 	groupBuf []kindWidth
 
-	shares *shareUsage // non-nil under fairshare
-	wakers []Waker     // the orders that hold work back
+	wakers    []Waker    // the orders that hold work back
+	finishers []Finisher // per cluster: its order if that is a Finisher; nil if none is
 
-	finishQ tickHeap // (finish tick, task)
-	arriveQ tickHeap // (arrival tick, job)
-	delayQ  tickHeap // (ready tick, task) for tasks waiting on a network delay
+	finishQ tickQueue // (finish tick, task)
+	arriveQ tickQueue // (arrival tick, job)
+	delayQ  tickQueue // (ready tick, task) for tasks waiting on a network delay
 
 	ticks int64
 }
@@ -184,27 +188,31 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	for c, cl := range in.Platform.Clusters {
 		s.free[c] = int64(cl.Cores)
 	}
-	s.orders = make([]Order, nc)
-	if opts.Order != nil {
-		view := &View{s}
-		for c := range s.orders {
-			s.orders[c] = opts.Order(view, c)
-		}
-	} else {
-		newOrder, err := s.policy(opts)
-		if err != nil {
+	newOrder := opts.Order
+	if newOrder == nil {
+		var err error
+		if newOrder, err = policyOrders(opts.Policy, opts.Seed); err != nil {
 			return nil, err
 		}
-		for c := range s.orders {
-			s.orders[c] = newOrder()
-		}
 	}
-	for _, o := range s.orders {
+	view := &View{s}
+	s.orders = make([]Order, nc)
+	for c := range s.orders {
+		s.orders[c] = newOrder(view, c)
+	}
+	for c, o := range s.orders {
 		if w, ok := o.(Waker); ok {
 			s.wakers = append(s.wakers, w)
 		}
+		if f, ok := o.(Finisher); ok {
+			if s.finishers == nil {
+				s.finishers = make([]Finisher, nc)
+			}
+			s.finishers[c] = f
+		}
 	}
-	if err := rel.Start(s.submit); err != nil {
+	s.submitFunc = s.submit
+	if err := rel.Start(s.submitFunc); err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
 	if err := s.run(ctx); err != nil {
@@ -224,19 +232,18 @@ func (s *sim) submit(job int, tick int64) {
 		tick = s.now
 	}
 	s.arrival[job] = tick
-	s.arriveQ.push(tick, int32(job))
+	s.arriveQ.Push(tickItem{tick, int32(job)})
 }
 
 func (s *sim) run(ctx context.Context) error {
-	const inf = int64(1) << 62
 	for {
-		t := min(s.finishQ.peekTick(inf), s.arriveQ.peekTick(inf), s.delayQ.peekTick(inf))
+		t := min(nextTick(&s.finishQ), nextTick(&s.arriveQ), nextTick(&s.delayQ))
 		for _, w := range s.wakers {
 			if wake, ok := w.NextWake(s.now); ok && wake > s.now {
 				t = min(t, wake)
 			}
 		}
-		if t == inf {
+		if t == never {
 			break
 		}
 		s.now = t
@@ -246,17 +253,14 @@ func (s *sim) run(ctx context.Context) error {
 				return err
 			}
 		}
-		for s.finishQ.len() > 0 && s.finishQ.peekTick(inf) == t {
-			_, g := s.finishQ.pop()
-			s.finishTask(g)
+		for nextTick(&s.finishQ) == t {
+			s.finishTask(s.finishQ.Pop().id)
 		}
-		for s.arriveQ.len() > 0 && s.arriveQ.peekTick(inf) == t {
-			_, j := s.arriveQ.pop()
-			s.arrive(j)
+		for nextTick(&s.arriveQ) == t {
+			s.arrive(s.arriveQ.Pop().id)
 		}
-		for s.delayQ.len() > 0 && s.delayQ.peekTick(inf) == t {
-			_, g := s.delayQ.pop()
-			s.makeReady(g)
+		for nextTick(&s.delayQ) == t {
+			s.makeReady(s.delayQ.Pop().id)
 		}
 		for c := range s.orders {
 			if s.free[c] > 0 && s.orders[c].Len() > 0 {
@@ -298,13 +302,10 @@ func (s *sim) startTask(g int32, c int) {
 	s.startWeighted[c] += s.now * cores
 	s.start[g] = s.now
 	s.finish[g] = s.now + in.exec[g]
-	s.finishQ.push(s.finish[g], g)
+	s.finishQ.Push(tickItem{s.finish[g], g})
 	j := in.taskJob[g]
 	if s.jobStart[j] < 0 {
 		s.jobStart[j] = s.now
-	}
-	if s.shares != nil {
-		s.shares.add(in.taskJob[g], cores)
 	}
 }
 
@@ -316,9 +317,8 @@ func (s *sim) finishTask(g int32) {
 	s.runningCores[c] -= cores
 	s.startWeighted[c] -= s.start[g] * cores
 	s.unfinishedVol[c] -= in.exec[g] * cores
-	j := in.taskJob[g]
-	if s.shares != nil {
-		s.shares.add(j, -cores)
+	if s.finishers != nil && s.finishers[c] != nil {
+		s.finishers[c].Finished(g, s.now)
 	}
 	for _, succ := range in.succ[in.succAt[g]:in.succAt[g+1]] {
 		ready := s.now
@@ -331,14 +331,15 @@ func (s *sim) finishTask(g int32) {
 			if s.readyAt[succ] == s.now {
 				s.makeReady(succ)
 			} else {
-				s.delayQ.push(s.readyAt[succ], succ)
+				s.delayQ.Push(tickItem{s.readyAt[succ], succ})
 			}
 		}
 	}
+	j := in.taskJob[g]
 	s.jobLeft[j]--
 	if s.jobLeft[j] == 0 {
 		s.jobEnd[j] = s.now
-		s.release.JobFinished(int(j), s.now, s.submit)
+		s.release.JobFinished(int(j), s.now, s.submitFunc)
 	}
 }
 
@@ -356,56 +357,11 @@ func (s *sim) arrive(j int32) {
 		case s.readyAt[g] == s.now:
 			s.makeReady(g)
 		default:
-			s.delayQ.push(s.readyAt[g], g)
+			s.delayQ.Push(tickItem{s.readyAt[g], g})
 		}
 	}
 }
 
 func (s *sim) makeReady(g int32) {
 	s.orders[s.cluster[g]].Push(g, s.now)
-}
-
-// Policies lists the ordering policies Simulate accepts.
-func Policies() []string {
-	return []string{"random", "fifo-task", "fifo-job", "fairshare", "lrtf", "srtf", "pslr"}
-}
-
-// policy returns a constructor of per-cluster orders for opts.Policy.
-func (s *sim) policy(opts Options) (func() Order, error) {
-	in := s.in
-	switch opts.Policy {
-	case "fifo-task":
-		return func() Order {
-			return &keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}
-		}, nil
-	case "fifo-job":
-		return func() Order {
-			return &keyedOrder{key: func(g int32, now int64) taskKey {
-				j := in.taskJob[g]
-				return taskKey{s.arrival[j], int64(j), now, g}
-			}}
-		}, nil
-	case "srtf":
-		return func() Order {
-			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{in.rank[g], 0, 0, g} }}
-		}, nil
-	case "lrtf":
-		return func() Order {
-			return &keyedOrder{key: func(g int32, _ int64) taskKey { return taskKey{-in.rank[g], 0, 0, g} }}
-		}, nil
-	case "pslr":
-		return func() Order { return newPSLROrder(s) }, nil
-	case "random":
-		// One stream per cluster, derived from the cell's seed, so that
-		// clusters do not share draws through their pass order.
-		next := uint64(0)
-		return func() Order {
-			next++
-			return &randomOrder{rng: rand.New(rand.NewPCG(opts.Seed, 0x5eed0000+next))}
-		}, nil
-	case "fairshare":
-		s.shares = newShareUsage(in.shareTree())
-		return func() Order { return newFairShareOrder(s) }, nil
-	}
-	return nil, fmt.Errorf("unknown policy %q; valid policies: %v", opts.Policy, Policies())
 }

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload"
 )
@@ -26,13 +28,13 @@ func loadWorkload(t *testing.T, path string) *workload.Workload {
 	return w
 }
 
-func simulate(t testing.TB, w *workload.Workload, p *platform.Platform, net Network, policy string, seed uint64) *Schedule {
+func simulate(t testing.TB, w *workload.Workload, p *platform.Platform, net engine.Network, policy string, seed uint64) *engine.Schedule {
 	t.Helper()
-	in, err := Compile(w, p, net)
+	in, err := engine.Compile(w, p, net)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Simulate(context.Background(), in, Options{Policy: policy, Seed: seed})
+	s, err := engine.Simulate(context.Background(), in, engine.Options{Policy: policy, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func simulate(t testing.TB, w *workload.Workload, p *platform.Platform, net Netw
 
 // starts returns "TaskID@start" in task order, the schedule written the
 // way the derivations below are.
-func starts(s *Schedule) string {
+func starts(s *engine.Schedule) string {
 	var b strings.Builder
 	for g, id := range s.Instance.TaskIDs {
 		if g > 0 {
@@ -86,8 +88,8 @@ t=6 T5 T6 finish: T8 11/6 > T9 16/12: start T8 T9.`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.policy, func(t *testing.T) {
-			s := simulate(t, w, platform.Single(3), DefaultNetwork(), tc.policy, 1)
-			checkSchedule(t, s, tc.policy)
+			s := simulate(t, w, platform.Single(3), engine.DefaultNetwork(), tc.policy, 1)
+			enginetest.CheckSchedule(t, s, tc.policy)
 			if got := starts(s); got != tc.want {
 				t.Errorf("starts\n got %s\nwant %s\nderivation:%s", got, tc.want, tc.derivation)
 			}
@@ -96,7 +98,7 @@ t=6 T5 T6 finish: T8 11/6 > T9 16/12: start T8 T9.`},
 }
 
 func TestGrahamRanks(t *testing.T) {
-	in, err := Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), DefaultNetwork())
+	in, err := engine.Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), engine.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,14 +159,14 @@ func TestRoutingAndDelays(t *testing.T) {
 		}},
 	}}
 	for _, tc := range []struct {
-		net          Network
+		net          engine.Network
 		wantT2, cpJ5 int64
 	}{
-		{DefaultNetwork(), 9, 13},
-		{Network{CCR: "0.2", Delay: DelayFastgridsim}, 16, 20},
+		{engine.DefaultNetwork(), 9, 13},
+		{engine.Network{CCR: "0.2", Delay: engine.DelayFastgridsim}, 16, 20},
 	} {
 		s := simulate(t, w, smallGrid(t), tc.net, "fifo-task", 1)
-		checkSchedule(t, s, "fifo-task")
+		enginetest.CheckSchedule(t, s, "fifo-task")
 		clusters := []string{}
 		for g := range s.TaskCluster {
 			clusters = append(clusters, s.Instance.Platform.Clusters[s.TaskCluster[g]].Name)
@@ -201,10 +203,75 @@ func TestFairShare(t *testing.T) {
 		{"fairshare", "T1@0 T2@5 T1@10 T1@0"},
 		{"fifo-task", "T1@0 T2@0 T1@10 T1@10"},
 	} {
-		s := simulate(t, w, platform.Single(2), DefaultNetwork(), tc.policy, 1)
-		checkSchedule(t, s, tc.policy)
+		s := simulate(t, w, platform.Single(2), engine.DefaultNetwork(), tc.policy, 1)
+		enginetest.CheckSchedule(t, s, tc.policy)
 		if got := starts(s); got != tc.want {
 			t.Errorf("%s: starts %s, want %s", tc.policy, got, tc.want)
+		}
+	}
+}
+
+// TestFairShareTie: on 1 core, u1 owns J1 (2 ticks) and J3 (1 tick), u2
+// owns J2 (2 ticks), all arriving at 0. Whenever the core is free nothing
+// runs, so both factors are infinite and the fifo-task keys of the
+// leaves' heads decide:
+//
+//	t=0 u1's head J1.T1 (ready 0, job 0) before u2's J2.T1 (0, job 1): J1.
+//	t=2 u2's head J2.T1 (0, job 1) before u1's J3.T1 (0, job 2): J2,
+//	    although u1 was seen first.
+//	t=4 J3.
+func TestFairShareTie(t *testing.T) {
+	task := func(exec int64) []workload.Task { return []workload.Task{{ID: "T1", ExecTicks: exec, Cores: 1}} }
+	w := &workload.Workload{Jobs: []workload.Job{
+		{ID: "J1", Arrival: at(0), Share: "u1", Tasks: task(2)},
+		{ID: "J2", Arrival: at(0), Share: "u2", Tasks: task(2)},
+		{ID: "J3", Arrival: at(0), Share: "u1", Tasks: task(1)},
+	}}
+	s := simulate(t, w, platform.Single(1), engine.DefaultNetwork(), "fairshare", 1)
+	enginetest.CheckSchedule(t, s, "fairshare")
+	if got, want := starts(s), "T1@0 T1@2 T1@4"; got != want {
+		t.Errorf("starts %s, want %s", got, want)
+	}
+}
+
+// TestRandomStreams pins how the random policy draws: cluster c has its
+// own stream PCG(seed, 0x5eed0000 + c + 1), and each head is one uniform
+// pick, IntN(waiting), among the waiting tasks in push order, the picked
+// task's place taken by the last one. On two 1-core clusters, c1 of Kind1
+// and c2 of Kind2, J1's eight Kind1 tasks and J2's eight Kind2 tasks of 1
+// tick each arrive at 0, so each cluster starts one task a tick, in the
+// order of its own draws, computed here from math/rand/v2 directly.
+func TestRandomStreams(t *testing.T) {
+	p, err := platform.New("two", []platform.Cluster{{Name: "c1", Cores: 1, Kind: "Kind1"}, {Name: "c2", Cores: 1, Kind: "Kind2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perJob = 8
+	w := &workload.Workload{}
+	for j, kind := range []string{"Kind1", "Kind2"} {
+		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(0)}
+		for i := range perJob {
+			job.Tasks = append(job.Tasks, workload.Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1, Cores: 1, Kind: kind})
+		}
+		w.Jobs = append(w.Jobs, job)
+	}
+	for _, seed := range []uint64{1, 2013} {
+		s := simulate(t, w, p, engine.DefaultNetwork(), "random", seed)
+		enginetest.CheckSchedule(t, s, "random")
+		for c := range 2 {
+			r := rand.New(rand.NewPCG(seed, 0x5eed0000+uint64(c)+1))
+			waiting := make([]int, perJob)
+			for i := range waiting {
+				waiting[i] = c*perJob + i
+			}
+			for tick := int64(0); len(waiting) > 0; tick++ {
+				k := r.IntN(len(waiting))
+				if g := waiting[k]; s.TaskStart[g] != tick || s.TaskCluster[g] != int32(c) {
+					t.Fatalf("seed %d: task %d starts at %d on cluster %d; want %d on %d", seed, g, s.TaskStart[g], s.TaskCluster[g], tick, c)
+				}
+				waiting[k] = waiting[len(waiting)-1]
+				waiting = waiting[:len(waiting)-1]
+			}
 		}
 	}
 }
@@ -214,9 +281,12 @@ func TestFairShare(t *testing.T) {
 // dense enough to queue.
 func randomWorkload(seed uint64, jobs int, maxExec int64, cores []int, span int64) *workload.Workload {
 	r := rand.New(rand.NewPCG(seed, 7))
+	// A share tree of unequal entitlements: a, b and c 1/3 each of the
+	// platform; a/x, a/y and a/z 1/9; c/x all of c's 1/3.
+	shares := []string{"a/x", "a/y", "a/z", "b", "c/x"}
 	w := &workload.Workload{}
 	for j := 0; j < jobs; j++ {
-		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: fmt.Sprintf("u%d", r.IntN(5)+1)}
+		job := workload.Job{ID: fmt.Sprintf("J%d", j+1), Arrival: at(r.Int64N(span)), Share: shares[r.IntN(len(shares))]}
 		n := 1 + r.IntN(8)
 		for i := 0; i < n; i++ {
 			task := workload.Task{ID: fmt.Sprintf("T%d", i+1), ExecTicks: 1 + r.Int64N(maxExec), Cores: cores[r.IntN(len(cores))], Kind: "Kind1"}
@@ -256,10 +326,10 @@ func TestRandomWorkloadsValid(t *testing.T) {
 	for _, tc := range cases {
 		for seed := uint64(1); seed <= 3; seed++ {
 			w := randomWorkload(seed, tc.jobs, tc.maxExec, tc.cores, tc.span)
-			for _, policy := range Policies() {
+			for _, policy := range engine.Policies() {
 				t.Run(fmt.Sprintf("%s/%d/%s", tc.name, seed, policy), func(t *testing.T) {
-					s := simulate(t, w, tc.platform, DefaultNetwork(), policy, seed)
-					checkSchedule(t, s, policy)
+					s := simulate(t, w, tc.platform, engine.DefaultNetwork(), policy, seed)
+					enginetest.CheckSchedule(t, s, policy)
 				})
 			}
 		}
@@ -270,13 +340,13 @@ func TestRandomWorkloadsValid(t *testing.T) {
 // random policy's schedule depends on its seed.
 func TestDeterministic(t *testing.T) {
 	w := randomWorkload(9, 60, 20, []int{1, 2, 3, 4}, 40)
-	for _, policy := range Policies() {
-		a := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 5))
-		b := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 5))
+	for _, policy := range engine.Policies() {
+		a := starts(simulate(t, w, smallGrid(t), engine.DefaultNetwork(), policy, 5))
+		b := starts(simulate(t, w, smallGrid(t), engine.DefaultNetwork(), policy, 5))
 		if a != b {
 			t.Errorf("%s: two runs differ", policy)
 		}
-		if c := starts(simulate(t, w, smallGrid(t), DefaultNetwork(), policy, 6)); (c != a) != (policy == "random") {
+		if c := starts(simulate(t, w, smallGrid(t), engine.DefaultNetwork(), policy, 6)); (c != a) != (policy == "random") {
 			t.Errorf("%s: seed changed the schedule: %v", policy, c != a)
 		}
 	}
@@ -291,9 +361,9 @@ func TestRelease(t *testing.T) {
 		{ID: "T2", ExecTicks: 1, Cores: 1, ReleaseTicks: 5},
 		{ID: "T3", ExecTicks: 1, Cores: 1, ReleaseTicks: 1, After: []string{"T1"}},
 	}}}}
-	for _, policy := range Policies() {
-		s := simulate(t, w, platform.Single(4), DefaultNetwork(), policy, 1)
-		checkSchedule(t, s, policy)
+	for _, policy := range engine.Policies() {
+		s := simulate(t, w, platform.Single(4), engine.DefaultNetwork(), policy, 1)
+		enginetest.CheckSchedule(t, s, policy)
 		if got, want := starts(s), "T1@1 T2@6 T3@3"; got != want {
 			t.Errorf("%s: starts %s, want %s", policy, got, want)
 		}
@@ -302,12 +372,12 @@ func TestRelease(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	wide := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 1, Cores: 5, Kind: "Kind2"}}}}}
-	_, err := Compile(wide, smallGrid(t), DefaultNetwork())
+	_, err := engine.Compile(wide, smallGrid(t), engine.DefaultNetwork())
 	if err == nil || !strings.Contains(err.Error(), `5 cores is wider than every Kind2 cluster of platform small (widest: 4 cores)`) {
 		t.Errorf("wide task: %v", err)
 	}
 	alien := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 1, Cores: 1, Kind: "GPU"}}}}}
-	_, err = Compile(alien, smallGrid(t), DefaultNetwork())
+	_, err = engine.Compile(alien, smallGrid(t), engine.DefaultNetwork())
 	if err == nil || !strings.Contains(err.Error(), `"GPU" is not a kind of platform small; valid kinds: Kind1, Kind2`) {
 		t.Errorf("unknown kind: %v", err)
 	}
@@ -315,50 +385,28 @@ func TestBadInput(t *testing.T) {
 	// delays (2^62 each) could push a chain's ticks past 2^63.
 	huge := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{
 		{ID: "T1", ExecTicks: 1 << 61, Cores: 1}, {ID: "T2", ExecTicks: 1 << 61, Cores: 1, After: []string{"T1"}}}}}}
-	_, err = Compile(huge, smallGrid(t), Network{CCR: "2", Delay: DelayCCR})
+	_, err = engine.Compile(huge, smallGrid(t), engine.Network{CCR: "2", Delay: engine.DelayCCR})
 	if err == nil || !strings.Contains(err.Error(), `job 0 ("J1") task 0 ("T1") field "exec": 2305843009213693952: with network delays of ceil(exec x 2)`) {
 		t.Errorf("delay overflow: %v", err)
 	}
-	in, _ := Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), DefaultNetwork())
-	if _, err := Simulate(context.Background(), in, Options{Policy: "edf"}); err == nil || !strings.Contains(err.Error(), `unknown policy "edf"; valid policies: [random fifo-task`) {
+	in, _ := engine.Compile(loadWorkload(t, "testdata/graham.json"), platform.Single(3), engine.DefaultNetwork())
+	if _, err := engine.Simulate(context.Background(), in, engine.Options{Policy: "edf"}); err == nil || !strings.Contains(err.Error(), `unknown policy "edf"; valid policies: [random fifo-task`) {
 		t.Errorf("unknown policy: %v", err)
 	}
 }
 
-// holdOrder is a FIFO that holds every task until tick hold: a Waker.
-type holdOrder struct {
-	keyedOrder
-	hold int64
-	now  int64
-}
-
-func (o *holdOrder) BeginPass(now int64) { o.now = now }
-func (o *holdOrder) Head() (int32, bool) {
-	if o.now < o.hold {
-		return 0, false
-	}
-	return o.keyedOrder.Head()
-}
-func (o *holdOrder) NextWake(now int64) (int64, bool) {
-	return o.hold, now < o.hold && o.Len() > 0
-}
-
-// TestWaker: an order that holds its tasks until tick 7 gets a pass at 7
-// although nothing else happens then (the job arrives at 0 and no task
-// runs before 7).
-func TestWaker(t *testing.T) {
-	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(0), Tasks: []workload.Task{{ID: "T1", ExecTicks: 2, Cores: 1}}}}}
-	in, err := Compile(w, platform.Single(1), DefaultNetwork())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Simulate(context.Background(), in, Options{Order: func(*View, int) Order {
-		return &holdOrder{keyedOrder: keyedOrder{key: func(g int32, now int64) taskKey { return taskKey{now, 0, 0, g} }}, hold: 7}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := starts(s); got != "T1@7" {
-		t.Fatalf("starts %s, want T1@7", got)
+// TestTicksBeyond2To62: the largest admitted workloads have events past
+// 2^62 once network delays are added (the event loop's old 'no event'
+// tick, which ended it early with "did not finish"). J1 arrives at
+// 2^62 - 6 with T1 (5 ticks, Kind1) then T2 (1 tick, Kind2): with CCR 2
+// the cross-cluster delay is 10, so T2 starts at 2^62 + 9.
+func TestTicksBeyond2To62(t *testing.T) {
+	const arrival = 1<<62 - 6
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: at(arrival), Tasks: []workload.Task{
+		{ID: "T1", ExecTicks: 5, Cores: 1, Kind: "Kind1"},
+		{ID: "T2", ExecTicks: 1, Cores: 1, Kind: "Kind2", After: []string{"T1"}}}}}}
+	s := simulate(t, w, smallGrid(t), engine.Network{CCR: "2", Delay: engine.DelayCCR}, "fifo-task", 1)
+	if got, want := starts(s), fmt.Sprintf("T1@%d T2@%d", int64(arrival), int64(1<<62+9)); got != want {
+		t.Errorf("starts %s, want %s", got, want)
 	}
 }

@@ -137,11 +137,11 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	type delay struct{ x1, x2, y float64 }
 	var delays []delay
 	for _, b := range bars {
-		for _, p := range in.Predecessors(b.task) {
-			if s.TaskCluster[p] == s.TaskCluster[b.task] || in.EdgeDelay(int(p)) == 0 {
+		for p := range in.Predecessors(b.task) {
+			if s.TaskCluster[p] == s.TaskCluster[b.task] || in.Delay(p) == 0 {
 				continue
 			}
-			from, to := clip(s.TaskFinish[p], s.TaskFinish[p]+in.EdgeDelay(int(p)))
+			from, to := clip(s.TaskFinish[p], s.TaskFinish[p]+in.Delay(p))
 			if to <= from {
 				continue
 			}

@@ -2,11 +2,14 @@ package campaign
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
 
@@ -28,6 +31,7 @@ func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Op
 	if err != nil {
 		t.Fatal(err)
 	}
+	enginetest.CheckSchedule(t, s, policy)
 	rows, err := analysis.CampaignRows(w, s, "")
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +107,22 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOstrichTie: on 1 machine users A and B each submit one job of 2 at
+// 0. With k = 2 each is served 1/2 per tick, so both virtual completions
+// are 0 + 2 x 2 = 4: the tie goes to the lower campaign index, A (0-2),
+// then B (2-4).
+func TestOstrichTie(t *testing.T) {
+	w := &wc.Workload{
+		Users:     []wc.User{{ID: "A"}, {ID: "B"}},
+		Campaigns: []wc.Campaign{{User: 0, Jobs: jobsOf(2)}, {User: 1, Jobs: jobsOf(2)}},
+	}
+	for _, hold := range Holds() {
+		if _, start, _ := simulate(t, w, 1, "ostrich", Options{Hold: hold}); !slices.Equal(start, []int64{0, 2}) {
+			t.Errorf("hold %s: starts %v, want [0 2]", hold, start)
+		}
 	}
 }
 
@@ -372,4 +392,89 @@ func TestOstrichWakeFollowsVirtualStart(t *testing.T) {
 	wake(4, 5, true)
 	pass(5, 1, 2)
 	wake(5, 0, false)
+}
+
+// randomCampaigns builds users who submit campaigns of 1-6 jobs of 1-20
+// ticks at random ticks in [0, span) with think times of 0-10; a third of
+// the campaigns release their later jobs 0-15 ticks after the first, as
+// trace campaigns do.
+func randomCampaigns(seed uint64, users, campaigns int, span int64) *wc.Workload {
+	r := rand.New(rand.NewPCG(seed, 11))
+	w := &wc.Workload{}
+	for u := range users {
+		w.Users = append(w.Users, wc.User{ID: fmt.Sprintf("u%d", u+1)})
+	}
+	for range campaigns {
+		c := wc.Campaign{User: r.IntN(users), SubmitTicks: r.Int64N(span), ThinkTicks: r.Int64N(11)}
+		staggered := r.IntN(3) == 0
+		for k := range 1 + r.IntN(6) {
+			job := wc.Job{ExecTicks: 1 + r.Int64N(20)}
+			if staggered && k > 0 {
+				job.ReleaseTicks = r.Int64N(16)
+			}
+			c.Jobs = append(c.Jobs, job)
+		}
+		w.Campaigns = append(w.Campaigns, c)
+	}
+	return w
+}
+
+// TestRandomCampaignsValid runs the schedule validator on randomized
+// campaign workloads under fcfs (strict head of queue in submission order)
+// and every ostrich variant (capacity, releases, exactly once), and
+// replays each fcfs schedule under log: the replay must start every job
+// when fcfs did and be valid too.
+func TestRandomCampaignsValid(t *testing.T) {
+	variants := []struct {
+		policy string
+		opts   Options
+	}{
+		{"fcfs", Options{}},
+		{"ostrich", Options{Hold: HoldVirtualStart}},
+		{"ostrich", Options{Hold: HoldNone}},
+		{"ostrich", Options{JobOrder: JobOrderLPT}},
+		{"ostrich", Options{JobOrder: JobOrderFIFO, Hold: HoldNone}},
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, machines := range []int{1, 3, 8} {
+			w := randomCampaigns(seed, 4, 40, 200)
+			in, err := Compile(w, machines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range variants {
+				t.Run(fmt.Sprintf("%d/%d/%s/%s/%s", seed, machines, v.policy, v.opts.Hold, v.opts.JobOrder), func(t *testing.T) {
+					s, err := Simulate(context.Background(), in, w, v.policy, v.opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					enginetest.CheckSchedule(t, s, v.policy)
+					if v.policy != "fcfs" {
+						return
+					}
+					for c := range w.Campaigns {
+						first, _ := in.JobTasks(c)
+						for k := range w.Campaigns[c].Jobs {
+							w.Campaigns[c].Jobs[k].LogStartTicks = &s.TaskStart[first+k]
+						}
+					}
+					defer func() {
+						for c := range w.Campaigns {
+							for k := range w.Campaigns[c].Jobs {
+								w.Campaigns[c].Jobs[k].LogStartTicks = nil
+							}
+						}
+					}()
+					replay, err := Simulate(context.Background(), in, w, "log", Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					enginetest.CheckSchedule(t, replay, "log")
+					if !slices.Equal(replay.TaskStart, s.TaskStart) {
+						t.Errorf("log replay starts %v, fcfs %v", replay.TaskStart, s.TaskStart)
+					}
+				})
+			}
+		}
+	}
 }

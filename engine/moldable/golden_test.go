@@ -3,8 +3,6 @@ package moldable_test
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/big"
 	"os"
 	"slices"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
+	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -87,27 +86,12 @@ func loadGolden(t *testing.T) []goldenExample {
 	return examples
 }
 
-// rat parses an exact fraction such as "21/4".
-func rat(t *testing.T, s string) float64 {
-	t.Helper()
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("golden value %q is not a fraction", s)
-	}
-	f, _ := r.Float64()
-	return f
-}
-
-func near(got, want float64) bool {
-	return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
-}
-
 func (g goldenExample) workload(t *testing.T) *workload.Workload {
 	w := &workload.Workload{Processors: g.M}
 	for i, row := range g.P {
-		task := workload.Task{Name: fmt.Sprintf("T%d", i), Weight: rat(t, g.W[i])}
+		task := workload.Task{Name: fmt.Sprintf("T%d", i), Weight: moldabletest.Rat(t, g.W[i])}
 		for _, p := range row {
-			task.Times = append(task.Times, rat(t, p))
+			task.Times = append(task.Times, moldabletest.Rat(t, p))
 		}
 		w.Tasks = append(w.Tasks, task)
 	}
@@ -140,14 +124,14 @@ func checkSchedule(t *testing.T, what string, w *workload.Workload, got moldable
 	}
 	for name, p := range want.Tasks {
 		g := got.Tasks[taskIndex(t, name)]
-		if g.Processors != p.Q || !near(g.Start, rat(t, p.Start)) || !near(g.End, rat(t, p.End)) {
+		if g.Processors != p.Q || !moldabletest.Near(g.Start, moldabletest.Rat(t, p.Start)) || !moldabletest.Near(g.End, moldabletest.Rat(t, p.End)) {
 			t.Errorf("%s: %s on %d processors [%v, %v], want %d [%s, %s]", what, name, g.Processors, g.Start, g.End, p.Q, p.Start, p.End)
 		}
 	}
-	if c := got.Makespan(); !near(c, rat(t, want.Cmax)) {
+	if c := got.Makespan(); !moldabletest.Near(c, moldabletest.Rat(t, want.Cmax)) {
 		t.Errorf("%s: C_max %v, want %s", what, c, want.Cmax)
 	}
-	if s := got.WeightedCompletion(w); !near(s, rat(t, want.SumWC)) {
+	if s := got.WeightedCompletion(w); !moldabletest.Near(s, moldabletest.Rat(t, want.SumWC)) {
 		t.Errorf("%s: sum wC %v, want %s", what, s, want.SumWC)
 	}
 }
@@ -159,7 +143,7 @@ func TestGoldenLambdaAndMRT(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", g.Name, err)
 		}
-		if !near(in.LambdaStar, rat(t, g.LambdaStar)) {
+		if !moldabletest.Near(in.LambdaStar, moldabletest.Rat(t, g.LambdaStar)) {
 			t.Errorf("%s: lambda* %v, want %s", g.Name, in.LambdaStar, g.LambdaStar)
 		}
 		shelves := map[moldable.Shelf][]int{}
@@ -212,10 +196,10 @@ func TestGoldenDEMT(t *testing.T) {
 		}{{moldable.AnchorCmax, g.DEMTCmax}, {moldable.AnchorPmin, g.DEMTPmin}} {
 			what := fmt.Sprintf("%s anchor %s", g.Name, c.anchor)
 			sel := in.Select(c.anchor, moldable.TailRepeat)
-			if sel.K != c.want.K || !near(in.PMin, rat(t, c.want.PMin)) {
+			if sel.K != c.want.K || !moldabletest.Near(in.PMin, moldabletest.Rat(t, c.want.PMin)) {
 				t.Errorf("%s: K %d, p_min %v; want %d, %s", what, sel.K, in.PMin, c.want.K, c.want.PMin)
 			}
-			if _, taus := moldable.BatchLengths(in.LambdaStar, in.PMin, c.anchor); !near(taus[0], rat(t, c.want.Tau0)) {
+			if _, taus := moldable.BatchLengths(in.LambdaStar, in.PMin, c.anchor); !moldabletest.Near(taus[0], moldabletest.Rat(t, c.want.Tau0)) {
 				t.Errorf("%s: tau0 %v, want %s", what, taus[0], c.want.Tau0)
 			}
 			if len(sel.Batches) != len(c.want.Batches) {
@@ -224,7 +208,7 @@ func TestGoldenDEMT(t *testing.T) {
 			for j, wb := range c.want.Batches {
 				b := sel.Batches[j]
 				bw := fmt.Sprintf("%s batch %d", what, j)
-				if !near(b.Length, rat(t, wb.Tau)) {
+				if !moldabletest.Near(b.Length, moldabletest.Rat(t, wb.Tau)) {
 					t.Errorf("%s: tau %v, want %s", bw, b.Length, wb.Tau)
 				}
 				if want := taskIndices(t, wb.Candidates); !slices.Equal(b.Candidates, want) {
@@ -236,7 +220,7 @@ func TestGoldenDEMT(t *testing.T) {
 				for k, wi := range wb.Items {
 					it := b.Items[k]
 					if !slices.Equal(it.Tasks, taskIndices(t, wi.Tasks)) || it.Processors != wi.Q ||
-						!near(it.Value, rat(t, wi.Value)) || !near(it.Length, rat(t, wi.Length)) {
+						!moldabletest.Near(it.Value, moldabletest.Rat(t, wi.Value)) || !moldabletest.Near(it.Length, moldabletest.Rat(t, wi.Length)) {
 						t.Errorf("%s: item %d %+v, want %+v", bw, k, it, wi)
 					}
 				}
@@ -251,7 +235,7 @@ func TestGoldenDEMT(t *testing.T) {
 					selected = append(selected, goldenItem{Tasks: names, Q: it.Processors})
 					value += it.Value
 				}
-				if fmt.Sprint(selected) != fmt.Sprint(wb.Selected) || !near(value, rat(t, wb.Value)) {
+				if fmt.Sprint(selected) != fmt.Sprint(wb.Selected) || !moldabletest.Near(value, moldabletest.Rat(t, wb.Value)) {
 					t.Errorf("%s: selected %v (value %v), want %v (%s)", bw, selected, value, wb.Selected, wb.Value)
 				}
 			}
@@ -274,7 +258,7 @@ func TestGoldenDEMT(t *testing.T) {
 				if err := enginetest.CheckMoldable(w, s); err != nil {
 					t.Errorf("%s order %s: %v", what, key, err)
 				}
-				if !near(s.Makespan(), rat(t, want[0])) || !near(s.WeightedCompletion(w), rat(t, want[1])) {
+				if !moldabletest.Near(s.Makespan(), moldabletest.Rat(t, want[0])) || !moldabletest.Near(s.WeightedCompletion(w), moldabletest.Rat(t, want[1])) {
 					t.Errorf("%s order %s: C_max %v, sum wC %v; want %s, %s", what, key, s.Makespan(), s.WeightedCompletion(w), want[0], want[1])
 				}
 			}

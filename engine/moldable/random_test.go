@@ -7,30 +7,9 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
+	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
-
-// randomWorkload draws n tasks for m processors in the paper's recurrence
-// model: weight U[1, 10], p(1) U[1, 10], p(k+1) = p(k) (k + 1 - X) / (k + 1)
-// with X uniform in [lo, hi] within [0, 1]; the clamps absorb rounding so
-// the vectors are exactly monotone.
-func randomWorkload(rng *rand.Rand, n, m int, lo, hi float64) *workload.Workload {
-	w := &workload.Workload{Processors: m}
-	for range n {
-		p := make([]float64, m)
-		p[0] = 1 + 9*rng.Float64()
-		for k := 1; k < m; k++ {
-			x := lo + (hi-lo)*rng.Float64()
-			next := p[k-1] * (float64(k+1) - x) / float64(k+1)
-			for float64(k+1)*next < float64(k)*p[k-1] {
-				next += next*1e-16 + 5e-324
-			}
-			p[k] = min(next, p[k-1])
-		}
-		w.Tasks = append(w.Tasks, workload.Task{Weight: 1 + 9*rng.Float64(), Times: p})
-	}
-	return w
-}
 
 // TestRandomSchedules: on random small instances every algorithm, list
 // mode and DEMT variant yields a valid schedule whose makespan is at least
@@ -40,7 +19,7 @@ func TestRandomSchedules(t *testing.T) {
 	for trial := range 200 {
 		n, m := 1+rng.IntN(30), 1+rng.IntN(20)
 		lo := rng.Float64()
-		w := randomWorkload(rng, n, m, lo, lo+(1-lo)*rng.Float64())
+		w := moldabletest.RandomWorkload(rng, n, m, lo, lo+(1-lo)*rng.Float64())
 		in, err := moldable.NewInstance(w)
 		if err != nil {
 			t.Fatal(err)
@@ -92,7 +71,7 @@ func check(t *testing.T, what string, in *moldable.Instance, s moldable.Schedule
 }
 
 func benchmarkWorkload(lo, hi float64) *workload.Workload {
-	return randomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, lo, hi)
+	return moldabletest.RandomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, lo, hi)
 }
 
 // BenchmarkDEMT400 is DEMT at the paper's largest size, lambda* included

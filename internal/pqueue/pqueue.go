@@ -8,6 +8,8 @@
 // order must not depend on the push order.
 package pqueue
 
+import "slices"
+
 // A Queue is a min-heap of T under less. The zero Queue is not usable:
 // make one with New.
 type Queue[T any] struct {
@@ -20,6 +22,11 @@ type Queue[T any] struct {
 func New[T any](less func(a, b T) bool) Queue[T] {
 	return Queue[T]{less: less}
 }
+
+// Grow makes room for n more elements without another allocation, as
+// slices.Grow does: a queue that will hold thousands of elements is best
+// grown once than doubled a dozen times.
+func (q *Queue[T]) Grow(n int) { q.items = slices.Grow(q.items, n) }
 
 // Len returns the number of elements in the queue.
 func (q *Queue[T]) Len() int { return len(q.items) }

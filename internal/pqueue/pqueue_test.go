@@ -51,3 +51,18 @@ func TestQueueSortsLikeSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestGrow: after Grow(n), n pushes allocate nothing (AllocsPerRun runs
+// the function twice: once to warm up, once measured).
+func TestGrow(t *testing.T) {
+	q := New(func(a, b int) bool { return a < b })
+	q.Grow(200)
+	allocs := testing.AllocsPerRun(1, func() {
+		for i := range 100 {
+			q.Push(100 - i)
+		}
+	})
+	if allocs != 0 || q.Len() != 200 || q.Pop() != 1 {
+		t.Errorf("200 pushes after Grow(200): %v allocations, %d elements", allocs, q.Len())
+	}
+}

@@ -3,12 +3,12 @@ package lpbound_test
 import (
 	"encoding/json"
 	"math"
-	"math/big"
 	"os"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
+	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -26,20 +26,6 @@ type goldenExample struct {
 	DEMTPmin struct {
 		LPSafe string `json:"LP_safe"`
 	} `json:"DEMT_pmin"`
-}
-
-func rat(t *testing.T, s string) float64 {
-	t.Helper()
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("golden value %q is not a fraction", s)
-	}
-	f, _ := r.Float64()
-	return f
-}
-
-func near(got, want float64) bool {
-	return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
 }
 
 // problem builds the LP of w over the anchor's boundaries.
@@ -67,9 +53,9 @@ func TestGoldenSafeLP(t *testing.T) {
 	for _, g := range examples {
 		w := &workload.Workload{Processors: g.M}
 		for i, row := range g.P {
-			task := workload.Task{Weight: rat(t, g.W[i])}
+			task := workload.Task{Weight: moldabletest.Rat(t, g.W[i])}
 			for _, p := range row {
-				task.Times = append(task.Times, rat(t, p))
+				task.Times = append(task.Times, moldabletest.Rat(t, p))
 			}
 			w.Tasks = append(w.Tasks, task)
 		}
@@ -82,10 +68,10 @@ func TestGoldenSafeLP(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", g.Name, anchor, err)
 			}
-			if !near(fast.Value, rat(t, want)) {
+			if !moldabletest.Near(fast.Value, moldabletest.Rat(t, want)) {
 				t.Errorf("%s anchor %s: LP %v, want %s", g.Name, anchor, fast.Value, want)
 			}
-			if d := p.DualValue(fast); !near(d, rat(t, want)) {
+			if d := p.DualValue(fast); !moldabletest.Near(d, moldabletest.Rat(t, want)) {
 				t.Errorf("%s anchor %s: dual value %v, want %s", g.Name, anchor, d, want)
 			}
 			dense, err := p.SolveDense()
@@ -95,7 +81,7 @@ func TestGoldenSafeLP(t *testing.T) {
 			if err := p.Check(dense, 1e-9); err != nil {
 				t.Errorf("%s %s dense: %v", g.Name, anchor, err)
 			}
-			if !near(dense.Value, rat(t, want)) {
+			if !moldabletest.Near(dense.Value, moldabletest.Rat(t, want)) {
 				t.Errorf("%s anchor %s: dense LP %v, want %s", g.Name, anchor, dense.Value, want)
 			}
 		}

@@ -6,32 +6,8 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
-	workload "github.com/sweep-sched/sweep/workload/moldable"
+	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
 )
-
-// randomWorkload draws n tasks for m processors in the paper's recurrence
-// model: weight U[1, 10], p(1) U[1, 10], p(k+1) = p(k) (k + 1 - X) / (k + 1)
-// with X uniform in [lo, hi] (a subset of [0, 1] keeps monotony; the
-// clamps absorb rounding).
-func randomWorkload(rng *rand.Rand, n, m int, lo, hi float64) *workload.Workload {
-	w := &workload.Workload{Processors: m}
-	for range n {
-		p := make([]float64, m)
-		p[0] = 1 + 9*rng.Float64()
-		for k := 1; k < m; k++ {
-			x := lo + (hi-lo)*rng.Float64()
-			next := p[k-1] * (float64(k+1) - x) / float64(k+1)
-			for float64(k+1)*next < float64(k)*p[k-1] {
-				next = nextUp(next)
-			}
-			p[k] = min(next, p[k-1])
-		}
-		w.Tasks = append(w.Tasks, workload.Task{Weight: 1 + 9*rng.Float64(), Times: p})
-	}
-	return w
-}
-
-func nextUp(x float64) float64 { return x + x*1e-16 + 5e-324 }
 
 // TestRandomFastEqualsDense: on random small instances of all parallelism
 // levels the GUB simplex and gonum's dense simplex agree, both pass their
@@ -41,7 +17,7 @@ func TestRandomFastEqualsDense(t *testing.T) {
 	for trial := range 60 {
 		n, m := 2+rng.IntN(25), 1+rng.IntN(16)
 		lo := rng.Float64()
-		w := randomWorkload(rng, n, m, lo, lo+(1-lo)*rng.Float64())
+		w := moldabletest.RandomWorkload(rng, n, m, lo, lo+(1-lo)*rng.Float64())
 		if trial%5 == 0 {
 			// Dyadic data, linear speedup up to d processors: many ties
 			// and degenerate pivots.
@@ -69,7 +45,7 @@ func TestRandomFastEqualsDense(t *testing.T) {
 			if err := p.Check(dense, 1e-9); err != nil {
 				t.Errorf("trial %d dense certificate: %v", trial, err)
 			}
-			if !near(fast.Value, dense.Value) {
+			if !moldabletest.Near(fast.Value, dense.Value) {
 				t.Errorf("trial %d (n %d, m %d) %s: GUB %v, dense %v", trial, n, m, anchor, fast.Value, dense.Value)
 			}
 			in, err := moldable.NewInstance(w)
@@ -99,7 +75,7 @@ func BenchmarkSolve400(b *testing.B) {
 		name   string
 		lo, hi float64
 	}{{"weak", 0, 0.3}, {"high", 0.7, 1}} {
-		w := randomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, c.lo, c.hi)
+		w := moldabletest.RandomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, c.lo, c.hi)
 		p := problem(b, w, moldable.AnchorCmax)
 		b.Run(c.name, func(b *testing.B) {
 			pivots := 0
@@ -118,7 +94,7 @@ func BenchmarkSolve400(b *testing.B) {
 // BenchmarkSolveDense400 is the cross-check's cost at the same size (run
 // with -benchtime 1x: one solve takes seconds).
 func BenchmarkSolveDense400(b *testing.B) {
-	w := randomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, 0.7, 1)
+	w := moldabletest.RandomWorkload(rand.New(rand.NewPCG(400, 200)), 400, 200, 0.7, 1)
 	p := problem(b, w, moldable.AnchorCmax)
 	for b.Loop() {
 		if _, err := p.SolveDense(); err != nil {
@@ -135,7 +111,7 @@ func TestMidSizeFastEqualsDense(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(2004, 4))
 	for _, c := range []struct{ lo, hi float64 }{{0, 0.3}, {0.7, 1}} {
-		w := randomWorkload(rng, 120, 64, c.lo, c.hi)
+		w := moldabletest.RandomWorkload(rng, 120, 64, c.lo, c.hi)
 		p := problem(t, w, moldable.AnchorCmax)
 		fast, err := p.Solve()
 		if err != nil {
@@ -145,7 +121,7 @@ func TestMidSizeFastEqualsDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !near(fast.Value, dense.Value) {
+		if !moldabletest.Near(fast.Value, dense.Value) {
 			t.Errorf("X in [%v, %v]: GUB %v (%d iterations), dense %v", c.lo, c.hi, fast.Value, fast.Iterations, dense.Value)
 		}
 	}

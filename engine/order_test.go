@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+)
+
+// holdOrder is a FIFO that holds every task until tick hold: a Waker.
+type holdOrder struct {
+	*keyedOrder
+	hold int64
+	now  int64
+}
+
+func (o *holdOrder) BeginPass(now int64) { o.now = now }
+func (o *holdOrder) Head() (int32, bool) {
+	if o.now < o.hold {
+		return 0, false
+	}
+	return o.keyedOrder.Head()
+}
+func (o *holdOrder) NextWake(now int64) (int64, bool) {
+	return o.hold, now < o.hold && o.Len() > 0
+}
+
+// TestWaker: an order that holds its tasks until tick 7 gets a pass at 7
+// although nothing else happens then (the job arrives at 0 and no task
+// runs before 7).
+func TestWaker(t *testing.T) {
+	arrival := int64(0)
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: &arrival, Tasks: []workload.Task{{ID: "T1", ExecTicks: 2, Cores: 1}}}}}
+	in, err := Compile(w, platform.Single(1), DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
+		return &holdOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey), hold: 7}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.TaskStart[0]; got != 7 {
+		t.Fatalf("T1 starts at %d, want 7", got)
+	}
+}
+
+// logOrder is a FIFO that logs what the simulation tells it: a Finisher.
+type logOrder struct {
+	*keyedOrder
+	log []string
+}
+
+func (o *logOrder) Push(g int32, now int64) {
+	o.log = append(o.log, fmt.Sprintf("push %d@%d", g, now))
+	o.keyedOrder.Push(g, now)
+}
+
+func (o *logOrder) Pop() int32 {
+	g := o.keyedOrder.Pop()
+	o.log = append(o.log, fmt.Sprintf("pop %d", g))
+	return g
+}
+
+func (o *logOrder) Finished(g int32, now int64) {
+	o.log = append(o.log, fmt.Sprintf("finished %d@%d", g, now))
+}
+
+// TestFinisher: on 1 core, T1 (2 ticks) -> T2 (3 ticks). The order is
+// told of T1's finish at 2 before T2 is pushed, and of T2's at 5.
+func TestFinisher(t *testing.T) {
+	arrival := int64(0)
+	w := &workload.Workload{Jobs: []workload.Job{{ID: "J1", Arrival: &arrival, Tasks: []workload.Task{
+		{ID: "T1", ExecTicks: 2, Cores: 1}, {ID: "T2", ExecTicks: 3, Cores: 1, After: []string{"T1"}}}}}}
+	in, err := Compile(w, platform.Single(1), DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o *logOrder
+	if _, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
+		o = &logOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey)}
+		return o
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "push 0@0, pop 0, finished 0@2, push 1@2, pop 1, finished 1@5"
+	if got := strings.Join(o.log, ", "); got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
