@@ -29,7 +29,9 @@ type TTestRow struct {
 	Scope
 	Reference, Policy string
 	TTest
-	Significant bool // P < alpha
+	// PAdjusted is P after Settings.Adjust (NaN without an adjustment).
+	PAdjusted   float64
+	Significant bool // EffectiveP() < alpha
 }
 
 // DominanceRow is one row of dominance.parquet.
@@ -38,7 +40,8 @@ type DominanceRow struct {
 	Scope
 	Reference, Policy string
 	Dom
-	Significant bool // the t-test of the same comparison has P < alpha
+	// Significant says the t-test of the same comparison is significant.
+	Significant bool
 }
 
 // BoxRow is one row of boxplot.parquet: the successful cells of Policy.
@@ -73,11 +76,21 @@ type Result struct {
 	// Problems are unreadable part files whose rows were left out.
 	Problems []store.Problem
 
+	// TTests, Dominance and RankTests hold one row per comparison, in
+	// the same order.
 	TTests    []TTestRow
 	Dominance []DominanceRow
-	Boxes     []BoxRow
-	ByLoad    []ByLoadRow
-	Deciles   *Deciles // nil when the run recorded no job rows
+	RankTests []RankTestRow
+	// Replicates are the run's replicates, ascending. With two or more,
+	// ByReplicate repeats the per-load comparisons within each replicate
+	// and Spread summarises each comparison across them; the tables above
+	// pool every replicate.
+	Replicates  []int64
+	ByReplicate []ReplicateRow
+	Spread      []SpreadRow
+	Boxes       []BoxRow
+	ByLoad      []ByLoadRow
+	Deciles     *Deciles // nil when the run recorded no job rows
 	// Campaigns compares campaign policies campaign by campaign; nil when
 	// the run recorded no campaign rows.
 	Campaigns *CampaignComparisons
@@ -100,7 +113,9 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := compare(pairing, settings, valueColumns(len(cells[0].Values) > len(MetricColumns())))
+	columns := valueColumns(len(cells[0].Values) > len(MetricColumns()))
+	r := compare(pairing, settings, columns)
+	r.compareReplicates(columns)
 	r.Problems = problems
 	deciles, jobProblems, err := ReadDeciles(dir, pairing, r.Policies)
 	if err != nil {
@@ -209,12 +224,17 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 				if err != nil {
 					continue
 				}
-				significant := test.P < settings.Alpha // false for a NaN p
-				r.TTests = append(r.TTests, TTestRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, TTest: test, Significant: significant})
-				r.Dominance = append(r.Dominance, DominanceRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, Dom: dom, Significant: significant})
+				rank, ok := rankTest(metric.Name, scope, settings.Reference, policy, ref, other)
+				if !ok {
+					continue
+				}
+				r.TTests = append(r.TTests, TTestRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, TTest: test, PAdjusted: math.NaN()})
+				r.Dominance = append(r.Dominance, DominanceRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, Dom: dom})
+				r.RankTests = append(r.RankTests, rank)
 			}
 		}
 	}
+	r.adjustPValues()
 	return r
 }
 

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,6 +19,7 @@ import (
 type testCell struct {
 	id                    string
 	instance              int64
+	replicate             int64
 	load                  float64
 	policy                string
 	failed                bool
@@ -56,7 +58,7 @@ func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
 		}
 		row := store.Row{
 			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
-			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
+			store.Int64(c.instance), store.Int64(c.replicate), store.Float64(c.load), store.String("grid"), store.String(c.policy),
 			store.Int64(7), status, errText, store.Int64(3),
 		}
 		for _, m := range MetricColumns() {
@@ -287,6 +289,55 @@ func TestAnalyzeSmallRun(t *testing.T) {
 			t.Errorf("%s %+v: dominance %+v; want n %d, %v%%, not significant", tt.policy, tt.scope, dom, tt.n, tt.percent)
 		}
 	}
+	// Wilcoxon references: scipy 1.10.1, scipy.stats.wilcoxon(pslr, other)
+	// (method='approx' where issue 15's rule takes the normal
+	// approximation), effect = numpy.median(numpy.log(pslr/other)):
+	//   srtf 1.0, d = -1 0 -2 -4 (a zero: approx): T 0.0, p 0.10880943004054568,
+	//     z -1.6035674514745464; effect -0.40546510810816444 (ln 2/3)
+	//   lrtf 1.0, d = 1 -1 1 -1 (ties: approx): T 5.0, p 1.0, z 0.0;
+	//     effect 0.05268025782891313
+	//   srtf 1.2, d = -1.5 0.5 (exact): T 1.0, p 1.0; effect -0.1579264747092386
+	//   srtf pooled (a zero: approx): T 1.0, p 0.07961580146011343,
+	//     z -1.7529196424044293; effect -0.40546510810816444
+	// Wilson 95% intervals of the dominance percentages, scipy
+	// binomtest(k, n).proportion_ci(0.95, 'wilson') x 100: 4/4 [51.01091635454027, 100],
+	// 2/4 [15.003898915214952, 84.99610108478505], 1/2 [9.453120573423075,
+	// 90.54687942657694], 5/6 [43.649717781352976, 96.99466302516933].
+	nan := math.NaN()
+	rankTests := []struct {
+		policy          string
+		scope           Scope
+		zeros           int
+		statistic       float64
+		exact           bool
+		z, p, effect    float64
+		domLow, domHigh float64
+	}{
+		{"srtf", Scope{Load: 1}, 1, 0, false, -1.6035674514745464, 0.10880943004054568, -0.40546510810816444, 51.01091635454027, 100},
+		{"lrtf", Scope{Load: 1}, 0, 5, false, 0, 1, 0.05268025782891313, 15.003898915214952, 84.99610108478505},
+		{"srtf", Scope{Load: 1.2}, 0, 1, true, nan, 1, -0.1579264747092386, 9.453120573423075, 90.54687942657694},
+		{"srtf", Scope{Pooled: true}, 1, 1, false, -1.7529196424044293, 0.07961580146011343, -0.40546510810816444, 43.649717781352976, 96.99466302516933},
+	}
+	for _, tt := range rankTests {
+		i := slices.IndexFunc(r.RankTests, func(row RankTestRow) bool {
+			return row.Metric == "slr_max" && row.Policy == tt.policy && row.Scope == tt.scope
+		})
+		if i < 0 {
+			t.Errorf("%s %+v: no rank-test row", tt.policy, tt.scope)
+			continue
+		}
+		w, dom := r.RankTests[i], r.Dominance[i]
+		if w.Zeros != tt.zeros || w.Statistic != tt.statistic || w.Exact != tt.exact || !agreesWithReference(w.Z, tt.z) ||
+			!agreesWithReference(w.P, tt.p) || !w.HasEffect || !agreesWithReference(w.Effect.Estimate, tt.effect) ||
+			w.Significant || w.TTestSignificant || !math.IsNaN(w.PAdjusted) {
+			t.Errorf("%s %+v: rank test %+v; want %d zeros, T %v, exact %v, z %v, p %v, effect %v, neither test significant",
+				tt.policy, tt.scope, w, tt.zeros, tt.statistic, tt.exact, tt.z, tt.p, tt.effect)
+		}
+		if dom.Policy != tt.policy || dom.Scope != tt.scope || !agreesWithReference(dom.Low, tt.domLow) || !agreesWithReference(dom.High, tt.domHigh) {
+			t.Errorf("%s %+v: dominance %+v; want the Wilson interval [%v, %v]", tt.policy, tt.scope, dom, tt.domLow, tt.domHigh)
+		}
+	}
+
 	// lrtf has no cell at 1.2, so no row there.
 	if _, ok := r.FindDominance("slr_max", "lrtf", 1.2); ok {
 		t.Error("lrtf at 1.2: a dominance row; want none (no lrtf cell at that load)")
@@ -345,7 +396,7 @@ func TestWriteTables(t *testing.T) {
 	for _, p := range paths {
 		names = append(names, filepath.Base(p))
 	}
-	if want := []string{"ttest.parquet", "dominance.parquet", "boxplot.parquet", "by_load.parquet"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"ttest.parquet", "wilcoxon.parquet", "dominance.parquet", "boxplot.parquet", "by_load.parquet"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("wrote %v; want %v", names, want)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
@@ -388,6 +439,36 @@ func TestWriteTables(t *testing.T) {
 		t.Errorf("%d flow rows with null t and p; want 5 (every comparison: all values are 1)", nulls)
 	}
 
+	// The pooled srtf comparison (references in TestAnalyzeSmallRun):
+	// Wilcoxon p 0.07961580146011343 with no adjustment (null), 5 of 6
+	// pairs dominated within [43.649717781352976, 96.99466302516933].
+	wilcoxon := readAnalysisTable(t, dir, "wilcoxon", "metric", "load", "policy", "p", "p_adjusted", "log_ratio_median")
+	dominance := readAnalysisTable(t, dir, "dominance", "metric", "load", "policy", "ci95_low", "ci95_high")
+	for _, table := range []*store.ColumnSet{wilcoxon, dominance} {
+		found = 0
+		for i := range table.Rows {
+			if table.Columns[0].Strings[i] != "slr_max" || table.Columns[2].Strings[i] != "srtf" || !table.Columns[1].IsNull(i) {
+				continue
+			}
+			found++
+			a, b := table.Columns[3], table.Columns[4]
+			switch table {
+			case wilcoxon:
+				if !agreesWithReference(a.Float64s[i], 0.07961580146011343) || !b.IsNull(i) ||
+					!agreesWithReference(table.Columns[5].Float64s[i], -0.40546510810816444) {
+					t.Errorf("wilcoxon pooled srtf: p %v, p_adjusted null %v, effect %v", a.Float64s[i], b.IsNull(i), table.Columns[5].Float64s[i])
+				}
+			case dominance:
+				if !agreesWithReference(a.Float64s[i], 43.649717781352976) || !agreesWithReference(b.Float64s[i], 96.99466302516933) {
+					t.Errorf("dominance pooled srtf: interval [%v, %v]", a.Float64s[i], b.Float64s[i])
+				}
+			}
+		}
+		if found != 1 {
+			t.Errorf("%d pooled slr_max srtf rows; want 1", found)
+		}
+	}
+
 	boxes := readAnalysisTable(t, dir, "boxplot", "metric", "policy", "load", "outliers")
 	if boxes.Rows == 0 || boxes.Columns[3].Type != store.TypeString {
 		t.Errorf("boxplot: %d rows, outliers %v; want rows with string outliers", boxes.Rows, boxes.Columns[3].Type)
@@ -419,4 +500,44 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestAnalyzeHolm checks analysis.adjust: holm on the small run. The
+// per-load slr_max comparisons are one family of m = 3 (see
+// TestAnalyzeSmallRun for the raw p-values). t-tests: sorted 0.13284184055977563
+// x 3 = 0.3985255216793269, then 0.7048327646991336 x 2 capped at 1, then 1.
+// Wilcoxon: 0.10880943004054568 x 3 = 0.32642829012163704, then 1, 1.
+func TestAnalyzeHolm(t *testing.T) {
+	r, err := Analyze(smallRunDir(t), Settings{Adjust: AdjustHolm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		policy               string
+		load                 float64
+		tAdjusted, wAdjusted float64
+	}{
+		{"srtf", 1, 0.3985255216793269, 0.32642829012163704},
+		{"srtf", 1.2, 1, 1},
+		{"lrtf", 1, 1, 1},
+	}
+	for _, tt := range tests {
+		i := slices.IndexFunc(r.TTests, func(row TTestRow) bool {
+			return row.Metric == "slr_max" && row.Policy == tt.policy && !row.Pooled && row.Load == tt.load
+		})
+		if i < 0 {
+			t.Fatalf("%s at %v: no row", tt.policy, tt.load)
+		}
+		if got := r.TTests[i].PAdjusted; !agreesWithReference(got, tt.tAdjusted) {
+			t.Errorf("%s at %v: t-test p adjusted %v; want %v", tt.policy, tt.load, got, tt.tAdjusted)
+		}
+		if got := r.RankTests[i].PAdjusted; !agreesWithReference(got, tt.wAdjusted) {
+			t.Errorf("%s at %v: Wilcoxon p adjusted %v; want %v", tt.policy, tt.load, got, tt.wAdjusted)
+		}
+	}
+	// A p of 0 stays 0 after adjustment: cumulative completion against
+	// srtf at 1.0 (every difference 200) is still significant.
+	if row, ok := r.FindDominance("cumulative_completion", "srtf", 1); !ok || !row.Significant {
+		t.Errorf("cumulative completion vs srtf at 1.0: %+v; want significant after Holm", row)
+	}
 }

@@ -40,7 +40,7 @@ func writeCampaignCells(t *testing.T, dir string, cells []campaignCell) {
 		}
 		row := store.Row{
 			store.String(c.id), store.String("test"), store.String(c.workload), store.String("gen"),
-			store.Int64(c.instance), store.Null(), store.String("single:8"), store.String(c.policy),
+			store.Int64(c.instance), store.Int64(0), store.Null(), store.String("single:8"), store.String(c.policy),
 			store.Int64(7), status, errText, store.Int64(3),
 		}
 		for _, m := range MetricColumns() {

@@ -22,6 +22,9 @@ type Cell struct {
 	// Generator is the generator preset's name.
 	Generator string
 	Instance  int64
+	// Replicate is the cell's replicate (0 in results written before
+	// replicates existed).
+	Replicate int64
 	// Load is 0 when the table's load is null: campaign workloads run in
 	// closed loop and have no load (DAG loads are positive).
 	Load     float64
@@ -48,6 +51,7 @@ type PairKey struct {
 	Workload  string
 	Generator string
 	Instance  int64
+	Replicate int64
 	// Load is 0 when the table's load is null: campaign workloads run in
 	// closed loop and have no load (DAG loads are positive).
 	Load     float64
@@ -56,12 +60,13 @@ type PairKey struct {
 
 // Key returns the cell's pair key.
 func (c *Cell) Key() PairKey {
-	return PairKey{Workload: c.Workload, Generator: c.Generator, Instance: c.Instance, Load: c.Load, Platform: c.Platform}
+	return PairKey{Workload: c.Workload, Generator: c.Generator, Instance: c.Instance, Replicate: c.Replicate, Load: c.Load, Platform: c.Platform}
 }
 
 func comparePairKeys(a, b PairKey) int {
 	return cmp.Or(
 		cmp.Compare(a.Load, b.Load),
+		cmp.Compare(a.Replicate, b.Replicate),
 		cmp.Compare(a.Workload, b.Workload),
 		cmp.Compare(a.Generator, b.Generator),
 		cmp.Compare(a.Instance, b.Instance),
@@ -80,7 +85,10 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 // makespan or volume.
 //
 // The campaign summary columns (CampaignColumns) are read when every part
-// file has them, as in a run of a manifest with campaign workloads.
+// file has them, as in a run of a manifest with campaign workloads. The
+// replicate column is read part by part (see readReplicates), since a
+// directory may mix parts written before replicates existed with newer
+// ones.
 func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	metrics := valueColumns(true)
 	set, problems, err := store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
@@ -164,6 +172,13 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 		}
 		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
 		c.Campaign = campaigns >= 0 && !metricData[campaigns].IsNull(r)
+	}
+	replicates, err := readReplicates(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range cells {
+		cells[i].Replicate = replicates[cells[i].ID]
 	}
 	return oneRowPerCell(cells), problems, nil
 }
@@ -257,4 +272,30 @@ func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, erro
 	}
 	slices.Sort(pairing.Unpaired)
 	return pairing, nil
+}
+
+// readReplicates returns the replicate of every cell id of dir's cells
+// table that has one: parts written before replicates existed have no
+// replicate column, and their cells (absent from the map) are replicate
+// 0. Unreadable parts are left out here as in ReadCells.
+func readReplicates(dir string) (map[string]int64, error) {
+	parts, _, err := store.ListParts(dir, table.Cells)
+	if err != nil {
+		return nil, fmt.Errorf("reading replicates of %s: %w", dir, err)
+	}
+	replicates := map[string]int64{}
+	for _, part := range parts {
+		set, err := store.ReadPart(part.Path, []string{table.CellID, table.Replicate})
+		if err != nil {
+			continue // no replicate column, or unreadable (a problem of ReadCells)
+		}
+		ids, reps := set.Column(table.CellID), set.Column(table.Replicate)
+		if ids.Type != store.TypeString || reps.Type != store.TypeInt64 {
+			return nil, fmt.Errorf("reading replicates of %s: %s: cell_id %v, replicate %v; want string and int64", dir, part.Path, ids.Type, reps.Type)
+		}
+		for i, id := range ids.Strings {
+			replicates[id] = reps.Int64s[i]
+		}
+	}
+	return replicates, nil
 }

@@ -24,16 +24,28 @@ const (
 //	  reference: pslr   # the policy every other is compared with
 //	  alpha: 0.05       # significance level of the paired t-tests
 //	  base: 250000000   # fixed cumulative-completion base, in ticks
+//	  adjust: holm      # adjust p-values for multiple comparisons: none | holm
 //
 // Every key is optional. Without base, cumulative completion is compared at
 // one base per pair group: the largest makespan among its policies
-// (DESIGN.md section 3).
+// (DESIGN.md section 3). With adjust: holm, the p-values of each table's
+// comparisons are Holm-adjusted (see AdjustHolm) and significance is read
+// from the adjusted values.
 type Settings struct {
 	Reference string  `yaml:"reference"`
 	Alpha     float64 `yaml:"alpha"`
 	// BaseTicks, when set, is the cumulative-completion base of every cell.
 	BaseTicks *int64 `yaml:"base"`
+	// Adjust is the multiple-comparison adjustment, AdjustNone or
+	// AdjustHolm; empty means AdjustNone.
+	Adjust string `yaml:"adjust"`
 }
+
+// The values of Settings.Adjust.
+const (
+	AdjustNone = "none"
+	AdjustHolm = "holm"
+)
 
 // WithDefaults returns s with its zero fields set to the defaults.
 func (s Settings) WithDefaults() Settings {
@@ -42,6 +54,9 @@ func (s Settings) WithDefaults() Settings {
 	}
 	if s.Alpha == 0 {
 		s.Alpha = DefaultAlpha
+	}
+	if s.Adjust == "" {
+		s.Adjust = AdjustNone
 	}
 	return s
 }
@@ -54,6 +69,9 @@ func (s Settings) Validate() error {
 	if !(s.Alpha > 0 && s.Alpha < 1) {
 		return fmt.Errorf("alpha: %v is not strictly between 0 and 1 (e.g. 0.05)", s.Alpha)
 	}
+	if s.Adjust != AdjustNone && s.Adjust != AdjustHolm {
+		return fmt.Errorf("adjust: %q; want %s or %s", s.Adjust, AdjustNone, AdjustHolm)
+	}
 	if s.BaseTicks != nil && *s.BaseTicks < 0 {
 		return fmt.Errorf("base: %d ticks; want >= 0, or leave it out for the largest makespan of each pair group", *s.BaseTicks)
 	}
@@ -63,7 +81,7 @@ func (s Settings) Validate() error {
 // UnmarshalYAML decodes the section, rejecting unknown keys with their line
 // (decoding inside UnmarshalYAML does not inherit a decoder's KnownFields).
 func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
-	if err := checkKeys(node, "analysis", "reference", "alpha", "base"); err != nil {
+	if err := checkKeys(node, "analysis", "reference", "alpha", "base", "adjust"); err != nil {
 		return err
 	}
 	type plain Settings
@@ -71,7 +89,7 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 	if err := node.Decode(&p); err != nil {
 		return err
 	}
-	if p.Alpha != 0 || p.Reference != "" || p.BaseTicks != nil {
+	if p.Alpha != 0 || p.Reference != "" || p.BaseTicks != nil || p.Adjust != "" {
 		if err := Settings(p).WithDefaults().Validate(); err != nil {
 			return fmt.Errorf("line %d: analysis: %w", node.Line, err)
 		}

@@ -12,6 +12,7 @@ sweep: {policies: [pslr, srtf]}   # another section's keys are not ours to check
 analysis:
   alpha: 0.01
   base: 1000
+  adjust: holm
 expect:
   dominance:
     slr_max:
@@ -24,8 +25,8 @@ expect:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if settings.Reference != "pslr" || settings.Alpha != 0.01 || settings.BaseTicks == nil || *settings.BaseTicks != 1000 {
-		t.Errorf("settings %+v; want reference pslr (default), alpha 0.01, base 1000", settings)
+	if settings.Reference != "pslr" || settings.Alpha != 0.01 || settings.BaseTicks == nil || *settings.BaseTicks != 1000 || settings.Adjust != AdjustHolm {
+		t.Errorf("settings %+v; want reference pslr (default), alpha 0.01, base 1000, adjust holm", settings)
 	}
 	if p, ok := expect.PaperPercent("slr_max", "fairshare", 1.0); !ok || p != 98.6 {
 		t.Errorf("fairshare at 1.0: %v %v; want 98.6", p, ok)
@@ -50,7 +51,7 @@ expect:
 	}
 
 	settings, _, err = ParseManifestSections([]byte("name: x\n"), "m.yaml")
-	if err != nil || settings.Reference != DefaultReference || settings.Alpha != DefaultAlpha || settings.BaseTicks != nil {
+	if err != nil || settings.Reference != DefaultReference || settings.Alpha != DefaultAlpha || settings.BaseTicks != nil || settings.Adjust != AdjustNone {
 		t.Errorf("no sections: %+v, %v; want the defaults", settings, err)
 	}
 }
@@ -59,7 +60,8 @@ func TestParseManifestSectionsErrors(t *testing.T) {
 	tests := []struct {
 		name, manifest, want string
 	}{
-		{"unknown analysis key", "analysis:\n  alpah: 0.1\n", `m.yaml: line 2: analysis: unknown key "alpah"; valid keys: reference, alpha, base`},
+		{"unknown analysis key", "analysis:\n  alpah: 0.1\n", `m.yaml: line 2: analysis: unknown key "alpah"; valid keys: reference, alpha, base, adjust`},
+		{"unknown adjustment", "analysis:\n  adjust: bonferroni\n", `m.yaml: line 2: analysis: adjust: "bonferroni"; want none or holm`},
 		{"alpha out of range", "analysis:\n  alpha: 5\n", "m.yaml: line 2: analysis: alpha: 5 is not strictly between 0 and 1"},
 		{"unknown expect key", "expect:\n  dominance: {}\n  nonsignficant: {}\n", `m.yaml: line 3: expect: unknown key "nonsignficant"; valid keys: dominance, nonsignificant`},
 		{"unknown metric", "expect:\n  dominance:\n    slr_worst: {srtf: {0.8: 54}}\n", `m.yaml: line 3: expect.dominance: unknown metric "slr_worst"`},

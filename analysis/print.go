@@ -22,10 +22,6 @@ var PaperTables = []PaperTable{
 	{Title: "Table 4: dominance over mean SLR", Metric: "slr_mean"},
 }
 
-// agreementPoints is how close, in percentage points, a dominance cell must
-// be to the paper's to count as reproduced.
-const agreementPoints = 10
-
 // maxListed is the most cell IDs a note lists before summarising the rest.
 const maxListed = 10
 
@@ -140,9 +136,13 @@ type DominanceCell struct {
 	PaperSignificant bool
 }
 
-// Agrees reports whether ours is within 10 percentage points of the paper.
+// Agrees reports whether the paper's value lies inside the Wilson 95%
+// interval of ours (bounds included): a difference that sampling alone
+// could produce. A fixed tolerance would be too lax at 99%, where the
+// interval is a few points wide, and too strict near 50%, where it is
+// about 16 points wide over 150 pairs.
 func (c DominanceCell) Agrees() bool {
-	return c.Ours != nil && c.HasPaper && math.Abs(c.Ours.Percent-c.Paper) <= agreementPoints
+	return c.Ours != nil && c.HasPaper && c.Ours.Low <= c.Paper && c.Paper <= c.Ours.High
 }
 
 // SameSignificance reports whether ours and the paper agree on significance.
@@ -209,10 +209,14 @@ const nsMark = "~"
 func (r *Result) printDominance(p *printer, table PaperTable, expect Expectations) {
 	policies, grid := r.DominanceGrid(table.Metric, expect)
 	p.line("%s (%s): %% of pairs where %s is at least as good", table.Title, table.Metric, r.Settings.Reference)
-	p.line("%s not significant (paired t-test, p >= %v; paper: per its text); diff = ours - paper", nsMark, r.Settings.Alpha)
+	p.line("ours with its Wilson 95%% interval; paper = when its value lies inside that interval")
+	p.line("(agrees), x outside; diff = ours - paper; %s not significant (paired t-test, %s >= %v;",
+		nsMark, r.pName(), r.Settings.Alpha)
+	p.line("paper: per its text)")
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	labels := leftAligned(append([]string{"load", "pairs"}, policies...))
+	rowNames := leftAligned([]string{"ours", "95% CI", "paper", "diff"})
 	header := labels[0] + "\t\t"
 	pairs := labels[1] + "\t\t"
 	for j, load := range r.Loads {
@@ -221,12 +225,13 @@ func (r *Result) printDominance(p *printer, table PaperTable, expect Expectation
 	}
 	fmt.Fprintln(tw, header)
 	fmt.Fprintln(tw, pairs)
-	var cells, agree, sameSignificance, withPaper int
+	var agree, sameSignificance, withPaper int
 	for i := range policies {
-		ours, paper, diff := labels[2+i]+"\tours \t", "\tpaper\t", "\tdiff \t"
+		ours, interval := labels[2+i]+"\t"+rowNames[0]+"\t", "\t"+rowNames[1]+"\t"
+		paper, diff := "\t"+rowNames[2]+"\t", "\t"+rowNames[3]+"\t"
 		for _, cell := range grid[i] {
-			cells++
 			ours += markedPercent(cell.Ours) + "\t"
+			interval += formatDominanceInterval(cell.Ours) + " \t"
 			if !cell.HasPaper {
 				paper += "- \t"
 				diff += "- \t"
@@ -237,33 +242,180 @@ func (r *Result) printDominance(p *printer, table PaperTable, expect Expectation
 			if !cell.PaperSignificant {
 				mark = nsMark
 			}
-			paper += FormatPercent(cell.Paper) + mark + "\t"
 			if cell.Ours == nil {
+				paper += FormatPercent(cell.Paper) + mark + " \t"
 				diff += "- \t"
 				continue
 			}
-			diff += fmt.Sprintf("%+.1f \t", cell.Ours.Percent-cell.Paper)
+			agreement := "x"
 			if cell.Agrees() {
+				agreement = "="
 				agree++
 			}
+			paper += FormatPercent(cell.Paper) + mark + agreement + "\t"
+			diff += fmt.Sprintf("%+.1f \t", cell.Ours.Percent-cell.Paper)
 			if cell.SameSignificance() {
 				sameSignificance++
 			}
 		}
 		fmt.Fprintln(tw, ours)
+		fmt.Fprintln(tw, interval)
 		fmt.Fprintln(tw, paper)
 		fmt.Fprintln(tw, diff)
 	}
 	tw.Flush()
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		p.line("%s", strings.TrimRight(line, " "))
-	}
+	p.lines(b.String())
 	if withPaper == 0 {
 		p.line("no paper values for %s in the manifest's expect section", table.Metric)
+	} else {
+		p.line("paper inside our 95%% interval: %d of %d cells; significance as in the paper: %d of %d",
+			agree, withPaper, sameSignificance, withPaper)
+	}
+	p.line("")
+	r.printRankTests(p, table, policies)
+	if len(r.Replicates) > 1 {
+		p.line("")
+		r.printSpread(p, table, expect)
+	}
+}
+
+// pName names the p-value significance is read from.
+func (r *Result) pName() string {
+	if r.Settings.Adjust == AdjustHolm {
+		return "Holm-adjusted p"
+	}
+	return "p"
+}
+
+// printWidth is the width the printed notes wrap at.
+const printWidth = 100
+
+// wrapped writes head and then items separated by commas, in lines of at
+// most printWidth columns broken between items, continuation lines
+// indented.
+func (p *printer) wrapped(head string, items []string) {
+	line := head
+	for i, item := range items {
+		if i < len(items)-1 {
+			item += ","
+		}
+		if len([]rune(line))+1+len([]rune(item)) > printWidth {
+			p.line("%s", line)
+			line = " "
+		}
+		line += " " + item
+	}
+	p.line("%s", line)
+}
+
+// lines writes the lines of a tabwriter's output without trailing blanks.
+func (p *printer) lines(text string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		p.line("%s", strings.TrimRight(line, " "))
+	}
+}
+
+// formatDominanceInterval renders a dominance interval as "low-high" with one
+// decimal, or "-" without a row.
+func formatDominanceInterval(row *DominanceRow) string {
+	if row == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f-%.1f", row.Low, row.High)
+}
+
+// FormatP renders a p-value with two significant digits, "-" when
+// undefined.
+func FormatP(p float64) string {
+	if math.IsNaN(p) {
+		return "-"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
+
+// FormatRatio renders exp(log ratio): with two significant digits, or
+// three decimals within 10% of 1, where two digits would print 1 for
+// ratios that still differ (0.997).
+func FormatRatio(logRatio float64) string {
+	ratio := math.Exp(logRatio)
+	switch {
+	case math.IsNaN(ratio):
+		return "-"
+	case ratio > 0.9 && ratio < 1.1:
+		return strconv.FormatFloat(ratio, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(ratio, 'g', 2, 64)
+}
+
+// disagreeMark is appended to a rank-test p-value whose conclusion
+// differs from the t-test's.
+const disagreeMark = "!"
+
+// printRankTests prints, for the comparisons of a paper table, the p-values
+// of both tests and the effect size, and lists where the tests disagree.
+func (r *Result) printRankTests(p *printer, table PaperTable, policies []string) {
+	title, _, _ := strings.Cut(table.Title, ":")
+	p.line("%s, tests (%s): t = paired t-test %s (the paper's), W = Wilcoxon signed-rank %s,", title, table.Metric, r.pName(), r.pName())
+	p.line("%s where W and t disagree at %v; ratio = median over pairs of %s/policy, with its", disagreeMark, r.Settings.Alpha, r.Settings.Reference)
+	p.line("percentile bootstrap 95%% interval (%d resamples)", BootstrapResamples)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	labels := leftAligned(append([]string{"load"}, policies...))
+	rowNames := leftAligned([]string{"t", "W", "ratio", "95% CI"})
+	header := labels[0] + "\t\t"
+	for _, load := range r.Loads {
+		header += FormatLoad(load) + " \t"
+	}
+	fmt.Fprintln(tw, header)
+	var disagree []string
+	compared := 0
+	for i, policy := range policies {
+		tRow, wRow := labels[1+i]+"\t"+rowNames[0]+"\t", "\t"+rowNames[1]+"\t"
+		ratio, interval := "\t"+rowNames[2]+"\t", "\t"+rowNames[3]+"\t"
+		for _, load := range r.Loads {
+			w, ok := r.FindRankTest(table.Metric, policy, load)
+			if !ok {
+				tRow, wRow, ratio, interval = tRow+"- \t", wRow+"- \t", ratio+"- \t", interval+"- \t"
+				continue
+			}
+			compared++
+			t, _ := r.FindTTest(table.Metric, policy, load)
+			mark := " "
+			if w.DisagreesWithTTest() {
+				mark = disagreeMark
+				disagree = append(disagree, policy+" at "+FormatLoad(load))
+			}
+			tRow += FormatP(t.EffectiveP()) + " \t"
+			wRow += FormatP(w.EffectiveP()) + mark + "\t"
+			if !w.HasEffect {
+				ratio, interval = ratio+"- \t", interval+"- \t"
+				continue
+			}
+			ratio += FormatRatio(w.Effect.Estimate) + " \t"
+			interval += FormatRatio(w.Effect.Low) + "-" + FormatRatio(w.Effect.High) + " \t"
+		}
+		fmt.Fprintln(tw, tRow)
+		fmt.Fprintln(tw, wRow)
+		fmt.Fprintln(tw, ratio)
+		fmt.Fprintln(tw, interval)
+	}
+	tw.Flush()
+	p.lines(b.String())
+	if len(disagree) == 0 {
+		p.line("t and W agree on significance in every cell (%d)", compared)
 		return
 	}
-	p.line("within %d points of the paper: %d of %d cells; significance as in the paper: %d of %d",
-		agreementPoints, agree, withPaper, sameSignificance, withPaper)
+	p.wrapped(fmt.Sprintf("t and W disagree on %d of %d %s:", len(disagree), compared, plural(compared, "cell", "cells")), disagree)
+}
+
+// FindTTest returns the t-test row of metric, policy and load.
+func (r *Result) FindTTest(metric, policy string, load float64) (TTestRow, bool) {
+	for _, row := range r.TTests {
+		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
+			return row, true
+		}
+	}
+	return TTestRow{}, false
 }
 
 // pairCounts renders the numbers of pairs of load column j: one number
@@ -303,20 +455,16 @@ func (r *Result) printMeans(p *printer, title, metric string) {
 	labels := leftAligned(append([]string{"policy"}, r.Policies...))
 	header := labels[0] + "\t"
 	for _, load := range r.Loads {
-		header += FormatLoad(load) + "\t\t"
+		header += FormatLoad(load) + "\t"
 	}
 	fmt.Fprintln(tw, header)
 	for i, policy := range r.Policies {
 		line := labels[1+i] + "\t"
 		for _, load := range r.Loads {
-			row, ok := r.FindByLoad(metric, policy, load)
-			switch {
-			case !ok:
-				line += "-\t\t"
-			case math.IsNaN(row.Low):
-				line += fmt.Sprintf("%.4g\t\t", row.Mean)
-			default:
-				line += fmt.Sprintf("%.4g\t±%.2g\t", row.Mean, (row.High-row.Low)/2)
+			if row, ok := r.FindByLoad(metric, policy, load); ok {
+				line += FormatMean(row.Mean, (row.High-row.Low)/2) + "\t"
+			} else {
+				line += "-\t"
 			}
 		}
 		fmt.Fprintln(tw, line)
@@ -422,4 +570,29 @@ func (r *Result) printFigures(p *printer, workload string, expect Expectations) 
 		p.line("reproduced: %d of %d paper values; %d of %d orderings held", matching, withPaper, held, len(orderings))
 	}
 	r.printCampaignComparisons(p, workload)
+}
+
+// FormatMean renders a mean and the half-width of its interval with three
+// significant digits each, in plain notation below a million ("294 ± 258"
+// rather than "293.8 ±2.6e+02").
+func FormatMean(mean, halfWidth float64) string {
+	if math.IsNaN(halfWidth) {
+		return significant(mean)
+	}
+	return significant(mean) + " ± " + significant(halfWidth)
+}
+
+// significant renders x with three significant digits, without an
+// exponent when 0.001 <= |x| < 1e6.
+func significant(x float64) string {
+	abs := math.Abs(x)
+	if abs == 0 || math.IsNaN(x) || math.IsInf(x, 0) || abs < 1e-3 || abs >= 1e6 {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	exponent := int(math.Floor(math.Log10(abs)))
+	if exponent > 2 {
+		scale := math.Pow(10, float64(exponent-2))
+		return strconv.FormatFloat(math.Round(x/scale)*scale, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2-exponent, 64)
 }

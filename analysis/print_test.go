@@ -14,10 +14,14 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // values. The numbers in the golden file follow from TestAnalyzeSmallRun
 // (slr_max: pslr dominates srtf 100% at 1.0, 50% at 1.2; lrtf 50% at 1.0;
 // slr_mean = slr_max/2 gives the same percentages; no difference is
-// significant) and from the paper values here: srtf 1.0 at 95 (diff +5.0,
-// within 10 points), srtf 1.2 at 80 (diff -30.0), lrtf 1.0 at 50 marked not
+// significant by either test, so no "!") and from the paper values here:
+// srtf 1.0 at 40 lies outside our Wilson interval [51.0, 100] ("x", diff
+// +60.0), srtf 1.2 at 80 inside [9.5, 90.5] ("=", diff -30.0, although 30
+// points off), lrtf 1.0 at 50 inside [15.0, 85.0] and marked not
 // significant (as ours). Fig. 9's pslr mean at 1.0 is 3.5 ± 2.054 (the
-// interval of TestAnalyzeSmallRun); at 1.2, (2.5+3.5+3)/3 = 3.
+// interval of TestAnalyzeSmallRun); at 1.2, (2.5+3.5+3)/3 = 3. The ratios
+// are exp of the effects of TestAnalyzeSmallRun: exp(-0.405) = 0.67,
+// exp(-0.158) = 0.85, exp(0.0527) = 1.054 (three decimals near 1).
 func TestPrintGolden(t *testing.T) {
 	r, err := Analyze(smallRunDir(t), Settings{})
 	if err != nil {
@@ -27,7 +31,7 @@ func TestPrintGolden(t *testing.T) {
 expect:
   dominance:
     slr_max:
-      srtf: {1.0: 95, 1.2: 80}
+      srtf: {1.0: 40, 1.2: 80}
       lrtf: {1.0: 50}
   nonsignificant:
     slr_max: {lrtf: [1.0]}
@@ -62,5 +66,18 @@ func checkGolden(t *testing.T, golden string, got []byte) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("printed:\n%s\nwant (%s):\n%s", got, golden, want)
+	}
+}
+
+// TestWrapped: a list too long for one line breaks between items, every
+// line at most 100 columns, continuation lines indented by two.
+func TestWrapped(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{w: &out}
+	items := []string{strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)}
+	p.wrapped("head:", items)
+	want := "head: " + items[0] + ", " + items[1] + ",\n  " + items[2] + "\n"
+	if out.String() != want {
+		t.Errorf("wrapped:\n%q\nwant\n%q", out.String(), want)
 	}
 }

@@ -135,12 +135,19 @@ type Dom struct {
 	Wins int
 	// Percent is 100 * Wins / N.
 	Percent float64
+	// Low and High bound the Wilson 95% interval of Percent (see
+	// WilsonInterval), in percent.
+	Low, High float64
 }
+
+// DominanceLevel is the confidence level of the dominance intervals.
+const DominanceLevel = 0.95
 
 // Dominance returns the share of pairs in which ref is at least as good as
 // other: ref <= other when lowerIsBetter (SLR, stretch), ref >= other
 // otherwise (utilisation, speedup). Ties count for ref, as in seed 004
-// ("less than or equal to"). Pairs with a NaN side are dropped and counted in
+// ("less than or equal to"). The share has its Wilson interval at
+// DominanceLevel. Pairs with a NaN side are dropped and counted in
 // Excluded. It returns an error if the slices differ in length or no pair is
 // left.
 func Dominance(ref, other []float64, lowerIsBetter bool) (Dom, error) {
@@ -162,6 +169,11 @@ func Dominance(ref, other []float64, lowerIsBetter bool) (Dom, error) {
 		return Dom{}, fmt.Errorf("dominance: %w", noPairsError(len(ref), result.Excluded))
 	}
 	result.Percent = 100 * float64(result.Wins) / float64(result.N)
+	interval, err := WilsonInterval(result.Wins, result.N, DominanceLevel)
+	if err != nil {
+		return Dom{}, fmt.Errorf("dominance: %w", err)
+	}
+	result.Low, result.High = 100*interval.Low, 100*interval.High
 	return result, nil
 }
 

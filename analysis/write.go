@@ -23,19 +23,40 @@ const AnalysisDir = "analysis"
 // a string of comma-separated values in ascending order, each printed with
 // the fewest digits that read back to the same float64 (in DuckDB:
 // string_split(outliers, ',')::DOUBLE[]); quartiles are numpy's default
-// (linear, Hyndman-Fan type 7).
+// (linear, Hyndman-Fan type 7). Dominance rows carry the Wilson 95%
+// interval of the percentage; p_adjusted is null unless analysis.adjust
+// names an adjustment, and significant reads the adjusted p when there is
+// one. The wilcoxon table is the signed-rank test of each comparison
+// (statistic min(R+, R-), z null when exact) with the effect size, the
+// median of ln(reference/policy) and its percentile bootstrap 95%
+// interval (null without a pair of positive values), and whether the
+// t-test of the comparison is significant.
 var (
 	tTestSchema = store.Schema{Table: "ttest", Columns: []store.Column{
 		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
 		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
 		{Name: "n", Type: store.TypeInt64}, {Name: "mean_diff", Type: store.TypeFloat64, Nullable: true},
 		{Name: "t", Type: store.TypeFloat64, Nullable: true}, {Name: "df", Type: store.TypeInt64},
-		{Name: "p", Type: store.TypeFloat64, Nullable: true}, {Name: "significant", Type: store.TypeInt64},
+		{Name: "p", Type: store.TypeFloat64, Nullable: true}, {Name: "p_adjusted", Type: store.TypeFloat64, Nullable: true},
+		{Name: "significant", Type: store.TypeInt64},
+	}}
+	wilcoxonSchema = store.Schema{Table: "wilcoxon", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
+		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "n", Type: store.TypeInt64}, {Name: "zeros", Type: store.TypeInt64},
+		{Name: "statistic", Type: store.TypeFloat64}, {Name: "exact", Type: store.TypeInt64},
+		{Name: "z", Type: store.TypeFloat64, Nullable: true}, {Name: "p", Type: store.TypeFloat64, Nullable: true},
+		{Name: "p_adjusted", Type: store.TypeFloat64, Nullable: true}, {Name: "significant", Type: store.TypeInt64},
+		{Name: "ttest_significant", Type: store.TypeInt64},
+		{Name: "effect_n", Type: store.TypeInt64}, {Name: "log_ratio_median", Type: store.TypeFloat64, Nullable: true},
+		{Name: "log_ratio_ci95_low", Type: store.TypeFloat64, Nullable: true},
+		{Name: "log_ratio_ci95_high", Type: store.TypeFloat64, Nullable: true},
 	}}
 	dominanceSchema = store.Schema{Table: "dominance", Columns: []store.Column{
 		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
 		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
 		{Name: "n", Type: store.TypeInt64}, {Name: "dominance_pct", Type: store.TypeFloat64},
+		{Name: "ci95_low", Type: store.TypeFloat64}, {Name: "ci95_high", Type: store.TypeFloat64},
 		{Name: "significant", Type: store.TypeInt64},
 	}}
 	boxSchema = store.Schema{Table: "boxplot", Columns: []store.Column{
@@ -97,18 +118,31 @@ func boolValue(b bool) store.Value {
 
 // tables returns the rows of every analysis table, by schema.
 func (r *Result) tables(expect Expectations) []tableRows {
-	var tTests, dominance, boxes, byLoad, deciles, figures []store.Row
+	var tTests, rankTests, dominance, boxes, byLoad, deciles, figures []store.Row
 	for _, t := range r.TTests {
 		tTests = append(tTests, store.Row{
 			store.String(t.Metric), t.Scope.value(), store.String(t.Reference), store.String(t.Policy),
 			store.Int64(int64(t.N)), nullIfNaN(t.MeanDiff), nullIfNaN(t.T), store.Int64(int64(t.DF)),
-			nullIfNaN(t.P), boolValue(t.Significant),
+			nullIfNaN(t.P), nullIfNaN(t.PAdjusted), boolValue(t.Significant),
+		})
+	}
+	for _, w := range r.RankTests {
+		median, low, high := store.Null(), store.Null(), store.Null()
+		if w.HasEffect {
+			median, low, high = nullIfNaN(w.Effect.Estimate), nullIfNaN(w.Effect.Low), nullIfNaN(w.Effect.High)
+		}
+		rankTests = append(rankTests, store.Row{
+			store.String(w.Metric), w.Scope.value(), store.String(w.Reference), store.String(w.Policy),
+			store.Int64(int64(w.N)), store.Int64(int64(w.Zeros)), store.Float64(w.Statistic), boolValue(w.Exact),
+			nullIfNaN(w.Z), nullIfNaN(w.P), nullIfNaN(w.PAdjusted), boolValue(w.Significant),
+			boolValue(w.TTestSignificant), store.Int64(int64(w.Effect.N)), median, low, high,
 		})
 	}
 	for _, d := range r.Dominance {
 		dominance = append(dominance, store.Row{
 			store.String(d.Metric), d.Scope.value(), store.String(d.Reference), store.String(d.Policy),
-			store.Int64(int64(d.N)), store.Float64(d.Percent), boolValue(d.Significant),
+			store.Int64(int64(d.N)), store.Float64(d.Percent), store.Float64(d.Low), store.Float64(d.High),
+			boolValue(d.Significant),
 		})
 	}
 	for _, b := range r.Boxes {
@@ -157,9 +191,9 @@ func (r *Result) tables(expect Expectations) []tableRows {
 		})
 	}
 	return append([]tableRows{
-		{tTestSchema, tTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
+		{tTestSchema, tTests}, {wilcoxonSchema, rankTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
 		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
-	}, r.campaignTables(expect)...)
+	}, append(r.campaignTables(expect), r.replicateTables()...)...)
 }
 
 type tableRows struct {

@@ -62,7 +62,7 @@ func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign
 		return nil, nil, nil // see moldable
 	}
 	if src.campaigns {
-		w, err := src.campaignWorkload(c.m.Seed, cell.Instance)
+		w, err := src.campaignWorkload(ReplicateSeed(c.m.Seed, cell.Replicate), cell.Instance)
 		if err != nil {
 			return nil, nil, fmt.Errorf("building %s instance %d: %w", cell.Workload, cell.Instance, err)
 		}
@@ -73,7 +73,7 @@ func (c *instanceCache) build(cell Cell) (map[string]*engine.Instance, *campaign
 		}
 		return compiled, w, nil
 	}
-	w, err := src.dagWorkload(c.m.Seed, cell.Instance)
+	w, err := src.dagWorkload(ReplicateSeed(c.m.Seed, cell.Replicate), cell.Instance)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generating %s instance %d: %w", cell.Workload, cell.Instance, err)
 	}

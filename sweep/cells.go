@@ -49,11 +49,15 @@ type Cell struct {
 	Workload  string // the workload's label
 	Generator string // the generator preset
 	Instance  int
+	// Replicate is the replicate the cell belongs to (0 to
+	// Manifest.ReplicateCount()-1): the experiment under root seed
+	// ReplicateSeed(seed, Replicate).
+	Replicate int
 	Load      float64 // 0 for campaign workloads, which have no load ratio
 	Platform  string
 	Policy    string
 	// WorkloadSeed seeds the workload's generation. It derives from the
-	// root seed, the generator parameters and the instance only, so every
+	// replicate's root seed, the generator parameters and the instance only, so every
 	// load, platform and policy sees the same workload: cells are paired.
 	WorkloadSeed [2]uint64
 	// PolicySeed seeds the policy's own draws (the random policy); it
@@ -80,36 +84,61 @@ func (c Cell) Name() string {
 	if c.Load != 0 {
 		load = formatLoad(c.Load)
 	}
-	return fmt.Sprintf("%s/i%03d/L%s/%s/%s", c.Workload, c.Instance, load, c.Platform, c.Policy)
+	name := fmt.Sprintf("%s/i%03d/L%s/%s/%s", c.Workload, c.Instance, load, c.Platform, c.Policy)
+	if c.Replicate > 0 {
+		name += fmt.Sprintf("/r%d", c.Replicate)
+	}
+	return name
 }
 
 // Cells expands the manifest into its cells, in a fixed order: by
-// workload, instance, platform, load, then policy. Cells of one workload
-// instance are contiguous and share its group.
+// replicate, workload, instance, platform, load, then policy. Cells of one
+// workload instance of a replicate are contiguous and share its group.
+//
+// A cell of replicate 0 has the id it had before replicates existed; a
+// cell of replicate r > 0 hashes the replicate's root seed and number in
+// their place. Trace workloads (campaign traces, rigid trace months) have
+// cells in replicate 0 only: every root seed would replay the same jobs.
 func (m *Manifest) Cells() []Cell {
-	net, _ := m.network()
 	var cells []Cell
 	group := 0
+	for r := range m.ReplicateCount() {
+		cells = m.replicateCells(cells, r, &group)
+	}
+	return cells
+}
+
+// replicateCells appends the cells of replicate r to cells.
+func (m *Manifest) replicateCells(cells []Cell, r int, group *int) []Cell {
+	net, _ := m.network()
+	rootSeed := ReplicateSeed(m.Seed, r)
 	for wi := range m.Workloads {
 		w := &m.Workloads[wi]
 		canon := m.sources[wi].canon
-		if m.sources[wi].rigid != nil {
-			cells = m.rigidCells(cells, wi, group)
-			group++
-			continue
+		if src := m.sources[wi]; src.rigid != nil || src.trace != nil {
+			// A trace replays the same jobs under every root seed, so
+			// its cells belong to replicate 0 only.
+			if r > 0 {
+				continue
+			}
+			if src.rigid != nil {
+				cells = m.rigidCells(cells, wi, *group)
+				*group++
+				continue
+			}
 		}
 		loads := m.Loads
 		if m.sources[wi].loadFree() {
 			loads = []float64{0} // closed loop or off-line: no load ratio
 		}
 		for inst := 0; inst < w.Instances; inst++ {
-			seed := gen.InstanceSeed(m.Seed, canon, inst)
+			seed := gen.InstanceSeed(rootSeed, canon, inst)
 			for _, plat := range m.Platforms {
 				platCanon := m.platform[plat].Canonical()
 				for _, load := range loads {
 					for _, pol := range m.Policies {
-						c := Cell{Workload: w.Label, Generator: w.Generator, Instance: inst, Load: load,
-							Platform: plat, Policy: pol, WorkloadSeed: seed, spec: wi, group: group}
+						c := Cell{Workload: w.Label, Generator: w.Generator, Instance: inst, Replicate: r, Load: load,
+							Platform: plat, Policy: pol, WorkloadSeed: seed, spec: wi, group: *group}
 						if m.excluded(c) {
 							continue
 						}
@@ -122,15 +151,19 @@ func (m *Manifest) Cells() []Cell {
 						if m.sources[wi].moldable != nil {
 							version, model = MoldableModelVersion, m.moldableModel()
 						}
-						c.setID([]string{
-							"sweep-cell", version, m.Experiment, fmt.Sprint(m.Seed), canon, fmt.Sprint(inst),
+						meaning := []string{
+							"sweep-cell", version, m.Experiment, fmt.Sprint(rootSeed), canon, fmt.Sprint(inst),
 							formatLoad(load), platCanon, model, pol,
-						})
+						}
+						if r > 0 {
+							meaning = append(meaning, fmt.Sprintf("replicate=%d", r))
+						}
+						c.setID(meaning)
 						cells = append(cells, c)
 					}
 				}
 			}
-			group++
+			*group++
 		}
 	}
 	return cells

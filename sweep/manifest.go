@@ -28,8 +28,11 @@ import (
 // cells (workload instances x loads x platforms x policies) and how to
 // record and analyse them. Its YAML form is documented in the README.
 type Manifest struct {
-	Experiment string                `yaml:"experiment"`
-	Seed       uint64                `yaml:"seed"`
+	Experiment string `yaml:"experiment"`
+	Seed       uint64 `yaml:"seed"`
+	// Replicates runs the whole experiment under this many root seeds
+	// (ReplicateSeed), an axis of cells; 0 or 1 runs it once.
+	Replicates int                   `yaml:"replicates,omitempty"`
 	Platform   string                `yaml:"platform"`
 	Platforms  []string              `yaml:"platforms"`
 	Network    *NetworkSpec          `yaml:"network"`
@@ -213,7 +216,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	dec.KnownFields(true)
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, platform, platforms, network, campaign, moldable, fairshare, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, moldable, fairshare, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil {
@@ -312,6 +315,9 @@ func (m *Manifest) normalise() error {
 func (m *Manifest) checkFields() error {
 	if !experimentName.MatchString(m.Experiment) {
 		return fmt.Errorf("%s: %q; want a name of letters, digits, '.', '_' or '-' (it names results/<experiment>/)", m.at("experiment"), m.Experiment)
+	}
+	if m.Replicates < 0 {
+		return fmt.Errorf("%s: %d; want a whole number >= 1, or leave it out to run the experiment once", m.at("replicates"), m.Replicates)
 	}
 	if len(m.Platforms) == 0 {
 		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))

@@ -26,7 +26,7 @@ type moldableInstance struct {
 // buildMoldable generates the cell's instance and computes its bounds.
 func buildMoldable(m *Manifest, cell Cell) (*moldableInstance, error) {
 	src := m.sources[cell.spec]
-	w, err := gmoldable.Generate(*src.moldable, m.Seed, cell.Instance)
+	w, err := gmoldable.Generate(*src.moldable, ReplicateSeed(m.Seed, cell.Replicate), cell.Instance)
 	if err != nil {
 		return nil, fmt.Errorf("generating %s instance %d: %w", cell.Workload, cell.Instance, err)
 	}

@@ -37,12 +37,28 @@ type Axis struct {
 func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error) {
 	cells := m.Cells()
 	p := &Plan{Out: out, Total: len(cells)}
-	existing, problems, err := store.ReadColumns(out, table.Cells, []string{table.CellID, table.Status, table.Workload, table.Instance, table.Load, table.Platform, table.Policy})
+	columns := []string{table.CellID, table.Status, table.Workload, table.Instance, table.Load, table.Platform, table.Policy}
+	existing, problems, err := store.ReadColumns(out, table.Cells, append(columns, table.Replicate))
+	hasReplicate := err == nil
+	if err != nil {
+		// Results written before replicates existed: all replicate 0.
+		existing, problems, err = store.ReadColumns(out, table.Cells, columns)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading finished cells in %s: %w", out, err)
 	}
 	p.Problems = problems
+	inManifest := map[string]bool{}
+	for _, c := range cells {
+		inManifest[c.ID] = true
+	}
 	status := map[string]string{}
+	// names maps the names of the finished cells that are not in the
+	// manifest to their ids: a manifest cell of the same name but another
+	// id means a changed setting. (Cells in the manifest are consistent by
+	// their id; skipping them also keeps a directory whose older part
+	// files lack the replicate column from mistaking replicates for
+	// changes.)
 	names := map[string]string{}
 	if existing != nil {
 		ids, st := existing.Column(table.CellID).Strings, existing.Column(table.Status).Strings
@@ -54,13 +70,17 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 			if status[id] != table.StatusOK {
 				status[id] = st[i]
 			}
+			if inManifest[id] {
+				continue
+			}
 			c := Cell{Workload: wl[i], Instance: int(inst[i]), Load: load[i], Platform: plat[i], Policy: pol[i]}
+			if hasReplicate {
+				c.Replicate = int(existing.Column(table.Replicate).Int64s[i])
+			}
 			names[c.Name()] = id
 		}
 	}
-	inManifest := map[string]bool{}
 	for _, c := range cells {
-		inManifest[c.ID] = true
 		if id, ok := names[c.Name()]; ok && id != c.ID {
 			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
 				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersions, out)
@@ -126,7 +146,7 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	if len(loads) == 0 {
 		loads = []string{noLoad}
 	}
-	return []Axis{
+	axes := []Axis{
 		count("workload", workloads, func(c Cell) string {
 			w := &m.Workloads[c.spec]
 			if r := m.sources[c.spec].rigid; r != nil {
@@ -143,6 +163,14 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 		}),
 		count("policy", m.Policies, func(c Cell) string { return c.Policy }),
 	}
+	if k := m.ReplicateCount(); k > 1 {
+		replicates := make([]string, k)
+		for r := range replicates {
+			replicates[r] = fmt.Sprint(r)
+		}
+		axes = append(axes, count("replicate", replicates, func(c Cell) string { return fmt.Sprint(c.Replicate) }))
+	}
+	return axes
 }
 
 // Write prints the plan as a short report.

@@ -84,7 +84,7 @@ func cellHead(m *Manifest, c Cell, status, errText string, wall time.Duration) s
 	}
 	return store.Row{
 		store.String(c.ID), store.String(m.Experiment), store.String(c.Workload), store.String(c.Generator),
-		store.Int64(int64(c.Instance)), load, store.String(c.Platform), store.String(c.Policy),
+		store.Int64(int64(c.Instance)), store.Int64(int64(c.Replicate)), load, store.String(c.Platform), store.String(c.Policy),
 		store.Int64(int64(c.WorkloadSeed[0])), store.String(status), errValue, store.Int64(wall.Milliseconds()),
 	}
 }

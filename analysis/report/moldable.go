@@ -109,7 +109,7 @@ func runTimePlot(r *analysis.MoldableResult) (*plot.Plot, error) {
 				xs = append(xs, float64(n))
 			}
 		}
-		if err := addLine(p, i, analysis.ShortWorkload(g), pts.XYs); err != nil {
+		if err := addLine(p, &p.Legend, i, analysis.ShortWorkload(g), pts.XYs); err != nil {
 			return nil, err
 		}
 		if len(pts.XYs) == 0 {
@@ -181,7 +181,7 @@ func ratioPlot(r *analysis.MoldableResult, generator, label string, of func(anal
 		if clipped {
 			name += " (off scale)"
 		}
-		if err := addLine(p, i, name, pts.XYs); err != nil {
+		if err := addLine(p, &p.Legend, i, name, pts.XYs); err != nil {
 			return nil, err
 		}
 		if len(pts.XYs) == 0 {

@@ -49,9 +49,11 @@ type figure struct {
 
 // tableCell is one cell of a dominance table on the page.
 type tableCell struct {
-	Ours, Paper, Diff string
-	OursNS, PaperNS   bool
-	Far               bool // more than 10 points from the paper
+	Ours, Interval, Paper, Diff string
+	OursNS, PaperNS             bool
+	// Compared says both values exist; Far then says the paper's value
+	// lies outside our interval.
+	Compared, Far bool
 }
 
 type tableRow struct {
@@ -92,15 +94,25 @@ type figureTable struct {
 type page struct {
 	// DAG says whether the run has DAG cells (with a load), which seed
 	// 004's tables and figures describe.
-	DAG        bool
-	Reference  string
-	Alpha      float64
-	Loads      []string
-	Notes      string
-	Tables     []dominanceTable
+	DAG       bool
+	Reference string
+	Alpha     float64
+	Holm      bool
+	Resamples int
+	Loads     []string
+	Notes     string
+	Tables    []dominanceTable
+	Tests     []testTable
+	// Replicates is the number of replicates; Spreads has the paper
+	// tables across them when there are two or more.
+	Replicates int
+	Spreads    []spreadTable
 	Means      []meanRow
 	Figures    []figure
 	DecileLoad string
+
+	// Gantts link each policy's worst cell to its Gantt chart.
+	Gantts []GanttLink
 
 	FigureTables []figureTable
 	// CampaignFigures are the campaign plots; NoCampaignRows says that the
@@ -117,13 +129,15 @@ type page struct {
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its
-// path; the campaign plots read DIR's campaigns table. The page is built in
-// a temporary file and renamed into place.
-func Write(dir string, r *analysis.Result, expect analysis.Expectations) (string, error) {
+// path; the campaign plots read DIR's campaigns table; gantts, when given,
+// are listed with links to their charts. The page is built in a temporary
+// file and renamed into place.
+func Write(dir string, r *analysis.Result, expect analysis.Expectations, gantts ...GanttLink) (string, error) {
 	p, err := build(r, expect)
 	if err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
+	p.Gantts = gantts
 	if len(r.CampaignWorkloads()) > 0 {
 		samples, problems, err := analysis.ReadCampaignSamples(dir, r)
 		if err != nil {
@@ -177,7 +191,8 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 }
 
 func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
-	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha}
+	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha, Holm: r.Settings.Adjust == analysis.AdjustHolm,
+		Resamples: analysis.BootstrapResamples}
 	var notes bytes.Buffer
 	if err := analysis.Print(&notes, r, expect); err != nil {
 		return nil, err
@@ -192,16 +207,18 @@ func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 	}
 	for _, t := range analysis.PaperTables {
 		p.Tables = append(p.Tables, dominance(r, t, expect))
+		p.Tests = append(p.Tests, rankTests(r, t))
+		if len(r.Replicates) > 1 {
+			p.Spreads = append(p.Spreads, spreads(r, t, expect))
+		}
 	}
+	p.Replicates = len(r.Replicates)
 	for _, policy := range r.Policies {
 		row := meanRow{Policy: policy}
 		for _, load := range r.Loads {
 			cell := "-"
 			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
-				cell = fmt.Sprintf("%.4g", m.Mean)
-				if !math.IsNaN(m.Low) {
-					cell += fmt.Sprintf(" ±%.2g", (m.High-m.Low)/2)
-				}
+				cell = analysis.FormatMean(m.Mean, (m.High-m.Low)/2)
 			}
 			row.Cells = append(row.Cells, cell)
 		}
@@ -242,6 +259,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 			cell := tableCell{Ours: "-", Paper: "-", Diff: ""}
 			if c.Ours != nil {
 				cell.Ours = fmt.Sprintf("%.1f", c.Ours.Percent)
+				cell.Interval = fmt.Sprintf("%.1f-%.1f", c.Ours.Low, c.Ours.High)
 				cell.OursNS = !c.Ours.Significant
 			}
 			if c.HasPaper {
@@ -250,7 +268,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 				cell.PaperNS = !c.PaperSignificant
 				if c.Ours != nil {
 					cell.Diff = fmt.Sprintf("%+.1f", c.Ours.Percent-c.Paper)
-					cell.Far = !c.Agrees()
+					cell.Compared, cell.Far = true, !c.Agrees()
 				}
 				if c.Agrees() {
 					agree++
@@ -261,7 +279,7 @@ func dominance(r *analysis.Result, t analysis.PaperTable, expect analysis.Expect
 		table.Rows = append(table.Rows, row)
 	}
 	if withPaper > 0 {
-		table.Summary = fmt.Sprintf("%d of %d cells within 10 points of the paper", agree, withPaper)
+		table.Summary = fmt.Sprintf("the paper's value lies inside our 95%% interval in %d of %d cells", agree, withPaper)
 	}
 	return table
 }
@@ -274,12 +292,7 @@ func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
 	if _, err := canvas.WriteTo(&out); err != nil {
 		return "", err
 	}
-	svg := out.Bytes()
-	// Drop the XML prolog and doctype, which are not allowed inside HTML.
-	if i := bytes.Index(svg, []byte("<svg")); i > 0 {
-		svg = svg[i:]
-	}
-	return template.HTML(svg), nil
+	return inlineSVG(out.Bytes()), nil
 }
 
 // boxPlot draws one box per policy from the pooled box-plot summaries, so
@@ -299,7 +312,7 @@ func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 	if err := addBoxes(p, boxes, names); err != nil {
 		return "", err
 	}
-	return svgOf(p, 16*vg.Centimeter, 9*vg.Centimeter)
+	return svgOf(p, figureWidth, figureHeight)
 }
 
 // addBoxes adds one box per summary, named on the x axis, and switches to
@@ -333,7 +346,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 	p := plot.New()
 	p.X.Label.Text = "load ratio"
 	p.Y.Label.Text = "mean worst-case SLR"
-	p.Legend.Top = true
+	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {
 		var xys plotter.XYs
@@ -342,7 +355,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 				xys = append(xys, plotter.XY{X: load, Y: m.Mean})
 			}
 		}
-		if err := addLine(p, i, policy, xys); err != nil {
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
 			return "", err
 		}
 		for _, xy := range xys {
@@ -351,7 +364,7 @@ func meanByLoad(r *analysis.Result) (template.HTML, error) {
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
 	logScaleIfWide(p, lowest, highest)
-	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
 }
 
 // logScaleIfWide switches the y axis to a log scale when the values span
@@ -383,7 +396,7 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 	p.Y.Label.Text = "mean SLR (log scale)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {
 		var xys plotter.XYs
@@ -394,7 +407,7 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 				lowest, highest = min(lowest, row.SLRMean), max(highest, row.SLRMean)
 			}
 		}
-		if err := addLine(p, i, policy, xys); err != nil {
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
 			return "", err
 		}
 	}
@@ -410,12 +423,12 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 		deciles[i] = float64(i + 1)
 	}
 	p.X.Tick.Marker = constantTicks(deciles)
-	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
 }
 
 // addLine adds a policy's line with points, in the policy's colour and
-// dashes, and its legend entry; an empty line is skipped.
-func addLine(p *plot.Plot, i int, name string, xys plotter.XYs) error {
+// dashes, and its entry in legend; an empty line is skipped.
+func addLine(p *plot.Plot, legend *plot.Legend, i int, name string, xys plotter.XYs) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -428,6 +441,6 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs) error {
 	points.Color = plotutil.Color(i)
 	points.Shape = plotutil.Shape(i)
 	p.Add(line, points)
-	p.Legend.Add(name, line, points)
+	legend.Add(name, line, points)
 	return nil
 }

@@ -20,6 +20,7 @@ type analysisFlags struct {
 	reference *string
 	alpha     *float64
 	base      *int64
+	adjust    *string
 }
 
 func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
@@ -27,6 +28,7 @@ func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 		reference: fs.String("reference", "", "reference policy (default: the manifest's analysis.reference, else "+analysis.DefaultReference+")"),
 		alpha:     fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
 		base:      fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
+		adjust:    fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
 	}
 }
 
@@ -74,6 +76,9 @@ func analyzeRun(name, dir string, flags analysisFlags, note io.Writer) (*analysi
 	if *flags.base >= 0 {
 		settings.BaseTicks = flags.base
 	}
+	if *flags.adjust != "" {
+		settings.Adjust = *flags.adjust
+	}
 	if err := settings.WithDefaults().Validate(); err != nil {
 		return nil, expect, usageError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -94,7 +99,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS]")
+		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
@@ -125,6 +130,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	metadata := map[string]string{
 		"analysis.reference": r.Settings.Reference,
 		"analysis.alpha":     strconv.FormatFloat(r.Settings.Alpha, 'g', -1, 64),
+		"analysis.adjust":    r.Settings.Adjust,
 	}
 	if r.Settings.BaseTicks != nil {
 		metadata["analysis.base"] = strconv.FormatInt(*r.Settings.BaseTicks, 10)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -81,15 +82,22 @@ func TestAnalyzeAndReport(t *testing.T) {
 	out := stdout.String()
 	for _, want := range []string{
 		"reference pslr, alpha 0.1;",
-		"  srtf   ours   100.0~",
-		"         paper     54~",
-		"         diff   +46.0",
-		"within 10 points of the paper: 0 of 1 cells; significance as in the paper: 1 of 1",
+		"  srtf   ours         100.0~",
+		"         95% CI  34.2-100.0", // scipy binomtest(2, 2).proportion_ci(0.95, 'wilson'): 0.34238022750665303
+		"         paper          54~=",
+		"         diff         +46.0",
+		"paper inside our 95% interval: 1 of 1 cells; significance as in the paper: 1 of 1",
 		filepath.Join(dir, "analysis", "dominance.parquet"),
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("analyze output lacks %q:\n%s", want, out)
 		}
+	}
+
+	// Differences -2, 0: the zero is dropped, so n = 1, T = 0, z = (0 - 0.5)/0.5 = -1,
+	// p = 2(1 - Φ(1)) = 0.3173 (scipy wilcoxon([2, 3], [4, 3]): 0.0 0.31731050786291415).
+	if !regexp.MustCompile(`\n +W +0\.32\n`).MatchString(out) {
+		t.Errorf("analyze output lacks the Wilcoxon p 0.32:\n%s", out)
 	}
 
 	stdout.Reset()
@@ -105,7 +113,7 @@ func TestAnalyzeAndReport(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 6 {
 		t.Errorf("report has %d SVG figures; want 6", n)
 	}
-	for _, want := range []string{"Table 3: dominance over worst-case SLR", `100.0<span class="ns">~</span>`, "/ 54~", "no Fig. 7"} {
+	for _, want := range []string{"Table 3: dominance over worst-case SLR", `100.0<span class="ns">~</span>`, "paper 54~", "34.2-100.0", "t 0.5 &middot; W 0.32", "Definitions of the statistics", "no Fig. 7"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -126,6 +134,7 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"analyze", empty}, "no cell rows; cells/*.parquet is empty or missing"},
 		{[]string{"report", empty}, "no cell rows"},
 		{[]string{"analyze", empty, "--alpha", "2"}, "alpha: 2 is not strictly between 0 and 1"},
+		{[]string{"analyze", empty, "--adjust", "bonferroni"}, `adjust: "bonferroni"; want none or holm`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -5,11 +5,12 @@
 // Usage:
 //
 //	sweep gen       --preset NAME [--instance I] [--seed S] [--set k=v ...] -o FILE
-//	sweep simulate  --platform P --workload F --policy NAME [--load L] [--seed S] [--base B] [--schedule]
-//	sweep analyze   DIR [--reference pslr] [--alpha 0.05] [--base TICKS]
-//	sweep report    DIR [--reference pslr] [--alpha 0.05] [--base TICKS]
-//	sweep plan      M [--out DIR] [--shard i/n]
-//	sweep run       M [-j N] [--out DIR] [--shard i/n] [--fail-fast] [--retry-failed]
+//	sweep simulate  --platform P --workload F --policy NAME [--load L] [--seed S] [--base B] [--schedule] [--gantt out.svg]
+//	sweep analyze   DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]
+//	sweep report    DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]
+//	sweep show      DIR CELL [--gantt out.svg] [--gantt-window FROM:TO]
+//	sweep plan      M [--out DIR] [--shard i/n] [--replicates K]
+//	sweep run       M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]
 //	sweep slurm     M --shards n [--cpus C] [--time T] [--partition P] [--binary PATH]
 //
 // Run `sweep COMMAND -h` for a command's flags.
@@ -38,6 +39,7 @@ func commands() []command {
 		{"simulate", "simulate one workload under one policy and print its metrics as JSON", runSimulate},
 		{"analyze", "compare policies in a results directory: t-tests, dominance, box plots, deciles", runAnalyze},
 		{"report", "write a results directory's analysis as an HTML page with figures", runReport},
+		{"show", "simulate one cell of a results directory again, check it against its row, draw its Gantt chart", runShow},
 		{"plan", "validate a manifest and show what a run would do", runPlan},
 		{"run", "run every cell of a manifest not yet done, streaming Parquet", runRun},
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", runSlurm},

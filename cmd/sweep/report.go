@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/analysis/report"
 )
 
@@ -17,8 +20,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("sweep report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
+	gantts := fs.Bool("gantt", true, "draw each policy's worst cell (largest worst-case SLR) as a Gantt chart, simulating it again, and link it from the report")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS]")
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
@@ -54,10 +58,46 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	path, err := report.Write(dir, r, expect)
+	var links []report.GanttLink
+	if *gantts && r.HasLoads() {
+		if links, err = worstGantts(ctx, dir, r, stderr); err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+	}
+	path, err := report.Write(dir, r, expect, links...)
 	if err != nil {
 		return fmt.Errorf("sweep report: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", path)
 	return nil
+}
+
+// worstGantts simulates each policy's worst cell (largest worst-case SLR)
+// of the results directory dir again, checks it against its stored row,
+// and draws it as DIR/report/gantt-<policy>.svg. A directory whose
+// manifest cannot be loaded again (a trace moved since the run) gets no
+// charts, with a note.
+func worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
+	p, err := newReplayer(dir, "")
+	if err != nil {
+		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, report.Dir), 0o755); err != nil {
+		return nil, err
+	}
+	var links []report.GanttLink
+	for _, w := range r.WorstCells("slr_max") {
+		cell, s, _, _, err := p.replay(ctx, w.Cell.ID)
+		if err != nil {
+			return nil, err
+		}
+		file := "gantt-" + w.Policy + ".svg"
+		opts := gantt.Options{Title: fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)}
+		if err := writeGantt(filepath.Join(dir, report.Dir, file), s, opts, note); err != nil {
+			return nil, err
+		}
+		links = append(links, report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file})
+	}
+	return links, nil
 }

@@ -49,11 +49,15 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "plan only shard i/n")
 	retry := fs.Bool("retry-failed", false, "count failed cells as to run")
+	replicates := addReplicatesFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	m, err := loadManifest(fs, "plan")
 	if err != nil {
+		return err
+	}
+	if err := setReplicates(m, "plan", *replicates); err != nil {
 		return err
 	}
 	sh, err := optionalShard(*shard)
@@ -65,6 +69,21 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	p.Write(stdout)
+	return nil
+}
+
+func addReplicatesFlag(fs *flag.FlagSet) *int {
+	return fs.Int("replicates", 0, "run the experiment under this many root seeds, an axis of cells (default: the manifest's replicates, else 1)")
+}
+
+// setReplicates applies a --replicates flag (0: not given) to m.
+func setReplicates(m *sweep.Manifest, name string, k int) error {
+	if k == 0 {
+		return nil
+	}
+	if err := m.SetReplicates(k); err != nil {
+		return usageError{fmt.Errorf("sweep %s: --%w", name, err)}
+	}
 	return nil
 }
 
@@ -88,11 +107,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
 	failFast := fs.Bool("fail-fast", false, "stop launching cells at the first failure")
 	retry := fs.Bool("retry-failed", false, "run again the cells recorded as failed")
+	replicates := addReplicatesFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	m, err := loadManifest(fs, "run")
 	if err != nil {
+		return err
+	}
+	if err := setReplicates(m, "run", *replicates); err != nil {
 		return err
 	}
 	if *jobs < 0 {

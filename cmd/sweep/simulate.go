@@ -14,6 +14,7 @@ import (
 	"github.com/sweep-sched/sweep/workload"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
 )
@@ -46,6 +47,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	schedule := fs.Bool("schedule", false, "also print every task's cluster, start and finish")
 	ccr := fs.String("ccr", "0.2", "communication to computation ratio of cross-cluster edges")
 	delay := fs.String("delay", string(engine.DelayCCR), "network delay formula: ccr (ceil(exec x CCR)) or fastgridsim (ceil(exec x (1-CCR)/CCR))")
+	ganttPath := fs.String("gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
+	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
 	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
 			return err
@@ -58,6 +61,16 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if *platformSpec == "" || *workloadPath == "" || *policy == "" {
 		return bad("--platform, --workload and --policy are required")
+	}
+	ganttOptions := gantt.Options{Title: fmt.Sprintf("%s under %s on %s", *workloadPath, *policy, *platformSpec)}
+	if *ganttWindow != "" {
+		if *ganttPath == "" {
+			return bad("--gantt-window needs --gantt")
+		}
+		var err error
+		if ganttOptions.FromTick, ganttOptions.ToTick, err = parseTickWindow(*ganttWindow); err != nil {
+			return bad("--gantt-window: %w", err)
+		}
 	}
 	platform, err := platform.Parse(*platformSpec)
 	if err != nil {
@@ -105,6 +118,11 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("sweep simulate: metrics: %w", err)
 	}
+	if *ganttPath != "" {
+		if err := writeGantt(*ganttPath, s, ganttOptions, stderr); err != nil {
+			return fmt.Errorf("sweep simulate: %w", err)
+		}
+	}
 	out := simulateOutput{Metrics: m}
 	if *schedule {
 		for g, id := range in.TaskIDs {
@@ -117,4 +135,37 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// parseTickWindow parses FROM:TO, two whole ticks with FROM < TO.
+func parseTickWindow(text string) (from, to int64, err error) {
+	a, b, ok := strings.Cut(text, ":")
+	from, errFrom := strconv.ParseInt(a, 10, 64)
+	to, errTo := strconv.ParseInt(b, 10, 64)
+	if !ok || errFrom != nil || errTo != nil || from < 0 || to <= from {
+		return 0, 0, fmt.Errorf("%q: want FROM:TO, whole ticks with 0 <= FROM < TO, e.g. 0:5000", text)
+	}
+	return from, to, nil
+}
+
+// writeGantt draws schedule s into the SVG file path and tells the user
+// on note what the chart left out.
+func writeGantt(path string, s *engine.Schedule, opts gantt.Options, note io.Writer) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("gantt: %w", err)
+	}
+	summary, err := gantt.Write(f, s, opts)
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return fmt.Errorf("gantt %s: %w", path, err)
+	}
+	fmt.Fprintf(note, "gantt: wrote %s: %d of %d tasks in ticks %d-%d drawn", path, summary.Bars, summary.InWindow, summary.FromTick, summary.ToTick)
+	if elided := summary.TooShort + summary.OverBudget; elided > 0 {
+		fmt.Fprintf(note, "; %d elided (too short to see, or beyond the bar budget): see the chart's caption", elided)
+	}
+	fmt.Fprintln(note)
+	return nil
 }

@@ -33,7 +33,8 @@ const (
 	Workload   = "workload"
 	Generator  = "generator"
 	Instance   = "instance"
-	Load       = "load" // null for workloads without a load ratio
+	Replicate  = "replicate" // 0 to replicates-1; see sweep.ReplicateSeed
+	Load       = "load"      // null for workloads without a load ratio
 	Platform   = "platform"
 	Policy     = "policy"
 	Seed       = "seed"
@@ -47,7 +48,7 @@ func CellHead() []store.Column {
 	s, i := store.TypeString, store.TypeInt64
 	return []store.Column{
 		{Name: CellID, Type: s}, {Name: Experiment, Type: s}, {Name: Workload, Type: s},
-		{Name: Generator, Type: s}, {Name: Instance, Type: i},
+		{Name: Generator, Type: s}, {Name: Instance, Type: i}, {Name: Replicate, Type: i},
 		{Name: Load, Type: store.TypeFloat64, Nullable: true},
 		{Name: Platform, Type: s}, {Name: Policy, Type: s}, {Name: Seed, Type: i},
 		{Name: Status, Type: s}, {Name: Error, Type: s, Nullable: true}, {Name: WallMS, Type: i},

@@ -1,0 +1,183 @@
+// Package gantt draws one simulated schedule as an SVG Gantt chart: a
+// band of rows per cluster, each row a group of consecutive cores, one bar
+// per task in its job's colour, network delays as dashed lines before the
+// tasks they hold back, and a time axis in ticks. Large schedules stay
+// readable: cores are grouped into at most Options.MaxRows rows, and bars
+// too short to see at the chosen scale, or beyond a bar budget, are left
+// out and counted in the chart's caption.
+package gantt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/sweep-sched/sweep/engine"
+)
+
+// Options shape the chart; zero fields take the defaults.
+type Options struct {
+	// Title is printed above the chart.
+	Title string
+	// PlotWidthPx is the width of the time axis in pixels (default 1200).
+	PlotWidthPx int
+	// MaxRows bounds the number of rows over all clusters (default 48).
+	// Rows cover each cluster's cores up to the highest one used in the
+	// time window, each row ceil(those cores / MaxRows) consecutive cores.
+	MaxRows int
+	// MaxBars bounds the bars drawn (default 20000), keeping the longest,
+	// so a schedule of a million tasks still gives a file a browser opens.
+	MaxBars int
+	// MinBarPx is the narrowest bar drawn, in pixels (default 0.5):
+	// anything narrower is not visible and is elided.
+	MinBarPx float64
+	// FromTick and ToTick bound the time window drawn; ToTick 0 means the
+	// schedule's last finish.
+	FromTick, ToTick int64
+}
+
+func (o Options) withDefaults() Options {
+	if o.PlotWidthPx <= 0 {
+		o.PlotWidthPx = 1200
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = 48
+	}
+	if o.MaxBars <= 0 {
+		o.MaxBars = 20000
+	}
+	if o.MinBarPx <= 0 {
+		o.MinBarPx = 0.5
+	}
+	return o
+}
+
+// Summary says what a chart shows and what it left out.
+type Summary struct {
+	// Tasks is the number of tasks in the schedule; InWindow of them run
+	// at some tick of the time window.
+	Tasks, InWindow int
+	// Bars is the number of task bars drawn. Of the tasks in the window
+	// without a bar, TooShort were narrower than MinBarPx and OverBudget
+	// were beyond MaxBars.
+	Bars, TooShort, OverBudget int
+	// ShortestDrawnTicks is the shortest time span, in ticks, that is
+	// drawn: MinBarPx at the chart's scale.
+	ShortestDrawnTicks float64
+	// Scattered is the number of drawn tasks whose cores were not
+	// consecutive when they started (the free cores were fragmented); such
+	// a task's bar is in pieces, one per run of consecutive cores.
+	Scattered int
+	// Delays is the number of network delays drawn; DelaysElided were
+	// narrower than MinBarPx.
+	Delays, DelaysElided int
+	// CoresPerRow is the number of cores each row stands for; Rows is the
+	// number of rows.
+	CoresPerRow, Rows int
+	// FromTick and ToTick are the time window drawn.
+	FromTick, ToTick int64
+}
+
+// placement is where a task sits in the chart: its cluster and its cores
+// there, as runs of consecutive cores in ascending order.
+type placement struct {
+	cluster int
+	runs    []coreRun
+}
+
+// coreRun is Count consecutive cores from First.
+type coreRun struct{ First, Count int }
+
+// lastCore returns the highest core of the placement.
+func (p placement) lastCore() int {
+	last := p.runs[len(p.runs)-1]
+	return last.First + last.Count - 1
+}
+
+// placeTasks assigns every task to cores of its cluster. The simulator
+// only counts free cores, so the chart picks them: at each task's start
+// (tasks in order of start, then task index), the narrowest block of
+// consecutive cores free at that tick that is wide enough (best fit, the
+// lowest on a tie, which keeps wide blocks for wide tasks), or the lowest
+// free cores when no block is wide enough. A task frees its cores at its
+// finish, before any task starting at that tick takes them, as in the
+// simulator.
+func placeTasks(s *engine.Schedule) ([]placement, error) {
+	in := s.Instance
+	clusters := in.Platform.Clusters
+	byCluster := make([][]int, len(clusters))
+	for g := range in.Tasks() {
+		c := int(s.TaskCluster[g])
+		if c < 0 || c >= len(clusters) {
+			return nil, fmt.Errorf("task %s: cluster %d is not one of the platform's %d", in.TaskIDs[g], c, len(clusters))
+		}
+		byCluster[c] = append(byCluster[c], g)
+	}
+	places := make([]placement, in.Tasks())
+	for c, tasks := range byCluster {
+		slices.SortFunc(tasks, func(a, b int) int {
+			return cmp.Or(cmp.Compare(s.TaskStart[a], s.TaskStart[b]), cmp.Compare(a, b))
+		})
+		freeAt := make([]int64, clusters[c].Cores)
+		for _, g := range tasks {
+			start, need := s.TaskStart[g], in.Cores(g)
+			runs, err := takeCores(freeAt, start, s.TaskFinish[g], need)
+			if err != nil {
+				return nil, fmt.Errorf("task %s on cluster %s at tick %d: %w", in.TaskIDs[g], clusters[c].Name, start, err)
+			}
+			places[g] = placement{cluster: c, runs: runs}
+		}
+	}
+	return places, nil
+}
+
+// takeCores marks need cores free at tick start as busy until finish and
+// returns them as runs: the narrowest run of at least need consecutive
+// free cores (the lowest such run on a tie), else the lowest need free
+// cores, in several runs.
+func takeCores(freeAt []int64, start, finish int64, need int) ([]coreRun, error) {
+	best, bestWidth := -1, 0
+	for k := 0; k < len(freeAt); {
+		if freeAt[k] > start {
+			k++
+			continue
+		}
+		end := k
+		for end < len(freeAt) && freeAt[end] <= start {
+			end++
+		}
+		if width := end - k; width >= need && (best < 0 || width < bestWidth) {
+			best, bestWidth = k, width
+		}
+		k = end
+	}
+	if best >= 0 {
+		for i := best; i < best+need; i++ {
+			freeAt[i] = finish
+		}
+		return []coreRun{{First: best, Count: need}}, nil
+	}
+	free := 0
+	for _, at := range freeAt {
+		if at <= start {
+			free++
+		}
+	}
+	if free < need {
+		return nil, fmt.Errorf("needs %d cores but %d of %d are free; the schedule is not feasible", need, free, len(freeAt))
+	}
+	var runs []coreRun
+	for k := 0; need > 0; k++ {
+		if freeAt[k] > start {
+			continue
+		}
+		freeAt[k] = finish
+		need--
+		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == k {
+			runs[n-1].Count++
+		} else {
+			runs = append(runs, coreRun{First: k, Count: 1})
+		}
+	}
+	return runs, nil
+}

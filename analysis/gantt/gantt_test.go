@@ -1,0 +1,314 @@
+package gantt
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload"
+)
+
+// simulate runs workload JSON on platform under policy.
+func simulate(t *testing.T, workloadJSON string, plat *platform.Platform, policy string) *engine.Schedule {
+	t.Helper()
+	w, err := workload.Decode(strings.NewReader(workloadJSON), "test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := engine.Compile(w, plat, engine.DefaultNetwork())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.Simulate(context.Background(), in, engine.Options{Policy: policy, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// element is an SVG element of a chart.
+type element struct {
+	Class string
+	Attr  map[string]string
+	Title string
+}
+
+// elements parses svg and returns its rect and line elements with a class.
+func elements(t *testing.T, svg []byte) []element {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var out []element
+	var current *element
+	inTitle := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the chart is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "title" {
+				inTitle = true
+				continue
+			}
+			e := element{Attr: map[string]string{}}
+			for _, a := range tok.Attr {
+				e.Attr[a.Name.Local] = a.Value
+			}
+			e.Class = e.Attr["class"]
+			if e.Class != "" {
+				out = append(out, e)
+				current = &out[len(out)-1]
+			}
+		case xml.EndElement:
+			inTitle = false
+		case xml.CharData:
+			if inTitle && current != nil {
+				current.Title += string(tok)
+			}
+		}
+	}
+	return out
+}
+
+func count(es []element, class string) int {
+	n := 0
+	for _, e := range es {
+		if e.Class == class {
+			n++
+		}
+	}
+	return n
+}
+
+func attr(t *testing.T, e element, name string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(e.Attr[name], 64)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, e.Attr[name], err)
+	}
+	return v
+}
+
+// TestGraham draws Graham's anomaly example (engine/testdata/graham.json:
+// 9 tasks on 3 cores) under fifo-task. Every task has exactly one bar,
+// titled with its job and task. The schedule (engine tests):
+// T1 0-3, T2 and T3 0-2, T4 2-4, T9 3-12, T5 and T6 4-8, T7 and T8 8-12.
+// At 100 px per tick (PlotWidthPx 1200 over 12 ticks), T1's bar is at
+// x = 200 (the label margin), 300 px wide, on core 0's row (y = 56, the top
+// margin), 18 px high; T2 on core 1 (y = 74); T3 on core 2 (y = 92).
+func TestGraham(t *testing.T) {
+	data, err := os.ReadFile("../../engine/testdata/graham.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := simulate(t, string(data), platform.Single(3), "fifo-task")
+	var svg bytes.Buffer
+	sum, err := Write(&svg, s, Options{Title: "graham"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := elements(t, svg.Bytes())
+	if n := count(es, "task"); n != 9 || sum.Bars != 9 || sum.Tasks != 9 || sum.TooShort+sum.OverBudget != 0 {
+		t.Fatalf("%d task bars, summary %+v; want 9 bars, one per task, none elided", n, sum)
+	}
+	seen := map[string]int{}
+	for _, e := range es {
+		if e.Class == "task" {
+			seen[strings.SplitN(e.Title, ":", 2)[0]]++
+		}
+	}
+	for _, task := range []string{"job J1, task T1", "job J1, task T9", "job J2, task T2", "job J3, task T3",
+		"job J4, task T4", "job J4, task T5", "job J4, task T6", "job J4, task T7", "job J4, task T8"} {
+		if seen[task] != 1 {
+			t.Errorf("%s: %d bars; want 1", task, seen[task])
+		}
+	}
+	want := map[string][4]float64{ // x, y, width, height
+		"job J1, task T1: 1 core on c1, ticks 0-3": {200, 56, 300, 18},
+		"job J2, task T2: 1 core on c1, ticks 0-2": {200, 74, 200, 18},
+		"job J3, task T3: 1 core on c1, ticks 0-2": {200, 92, 200, 18},
+	}
+	for _, e := range es {
+		if w, ok := want[e.Title]; ok {
+			got := [4]float64{attr(t, e, "x"), attr(t, e, "y"), attr(t, e, "width"), attr(t, e, "height")}
+			if got != w {
+				t.Errorf("%s: x, y, width, height %v; want %v", e.Title, got, w)
+			}
+			delete(want, e.Title)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no bar titled %v", want)
+	}
+	if n := count(es, "delay"); n != 0 {
+		t.Errorf("%d delay lines on one cluster; want 0", n)
+	}
+}
+
+// TestNetworkDelay: task a (Kind1, 10 ticks) on c1 feeds task b (Kind2,
+// 5 ticks) on c2. With CCR 0.2 the edge's delay is ceil(10 x 0.2) = 2
+// ticks, so b starts at 12 and the schedule ends at 17. At PlotWidthPx 1700
+// (100 px per tick) the delay runs from x = 200 + 1000 to 200 + 1200 on b's
+// row (c2, below c1's row and the 10 px gap: y = 56 + 18 + 10 + 9).
+func TestNetworkDelay(t *testing.T) {
+	plat, err := platform.New("two", []platform.Cluster{{Name: "c1", Cores: 1, Kind: "Kind1"}, {Name: "c2", Cores: 1, Kind: "Kind2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := simulate(t, `{"jobs": [{"id": "J", "arrival": 0, "tasks": [
+		{"id": "a", "exec": 10, "cores": 1, "kind": "Kind1"},
+		{"id": "b", "exec": 5, "cores": 1, "kind": "Kind2", "after": ["a"]}]}]}`, plat, "fifo-task")
+	var svg bytes.Buffer
+	sum, err := Write(&svg, s, Options{PlotWidthPx: 1700})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := elements(t, svg.Bytes())
+	if n := count(es, "task"); n != 2 || sum.Delays != 1 {
+		t.Fatalf("%d bars, summary %+v; want 2 bars and 1 delay", n, sum)
+	}
+	for _, e := range es {
+		switch {
+		case e.Class == "delay":
+			if got := [3]float64{attr(t, e, "x1"), attr(t, e, "x2"), attr(t, e, "y1")}; got != [3]float64{1200, 1400, 93} {
+				t.Errorf("delay line x1, x2, y %v; want [1200 1400 93]", got)
+			}
+		case e.Class == "task" && strings.HasPrefix(e.Title, "job J, task b"):
+			if got := [3]float64{attr(t, e, "x"), attr(t, e, "width"), attr(t, e, "y")}; got != [3]float64{1400, 500, 84} {
+				t.Errorf("b's bar x, width, y %v; want [1400 500 84]", got)
+			}
+		}
+	}
+}
+
+// TestElision: 1,000 one-tick tasks and one of 100,000 ticks, one job each,
+// on 2 cores. At 1200 px over about 100,500 ticks a tick is 0.012 px, under
+// the 0.5 px minimum, so only the long task is drawn and the caption says
+// the 1,000 others were elided. With a window of ticks 0-200, each short
+// task is 6 px wide and all are drawn. A budget of 100 bars keeps 100.
+func TestElision(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"jobs": [{"id": "long", "arrival": 0, "tasks": [{"id": "L", "exec": 100000, "cores": 1}]}`)
+	for i := range 1000 {
+		b.WriteString(`, {"id": "j` + strconv.Itoa(i) + `", "arrival": 0, "tasks": [{"id": "t", "exec": 1, "cores": 1}]}`)
+	}
+	b.WriteString("]}")
+	s := simulate(t, b.String(), platform.Single(2), "fifo-job")
+
+	var svg bytes.Buffer
+	sum, err := Write(&svg, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(elements(t, svg.Bytes()), "task"); n != 1 || sum.TooShort != 1000 || sum.InWindow != 1001 {
+		t.Errorf("whole schedule: %d bars, summary %+v; want 1 bar, 1000 too short", n, sum)
+	}
+	if !strings.Contains(svg.String(), "elided: 1000 tasks shorter than") {
+		t.Error("the caption does not say what was elided")
+	}
+
+	svg.Reset()
+	sum, err = Write(&svg, s, Options{FromTick: 0, ToTick: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fifo-job runs the long job first on core 0 and the short ones one
+	// after another on core 1, ticks 0-1000: 200 of them in the window.
+	if n := count(elements(t, svg.Bytes()), "task"); n != 201 || sum.InWindow != 201 || sum.TooShort != 0 {
+		t.Errorf("window 0-200: %d bars, summary %+v; want 201 bars (the long task and 200 short ones)", n, sum)
+	}
+
+	svg.Reset()
+	sum, err = Write(&svg, s, Options{FromTick: 0, ToTick: 200, MaxBars: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(elements(t, svg.Bytes()), "task"); n != 100 || sum.OverBudget != 101 {
+		t.Errorf("budget 100: %d bars, summary %+v; want 100 bars, 101 over budget", n, sum)
+	}
+}
+
+func TestTakeCores(t *testing.T) {
+	tests := []struct {
+		name   string
+		freeAt []int64
+		need   int
+		runs   []coreRun
+		after  []int64
+	}{
+		// Cores 0, 2 and 3 are free at tick 5: the only block of 2 is 2-3.
+		{"block", []int64{0, 9, 5, 3}, 2, []coreRun{{2, 2}}, []int64{0, 9, 20, 20}},
+		// No block of 3: the lowest free cores 0, 2, 3, in two runs.
+		{"scattered", []int64{0, 9, 5, 3}, 3, []coreRun{{0, 1}, {2, 2}}, []int64{20, 9, 20, 20}},
+		// Free runs 0-2 (3 cores) and 4-5 (2 cores): a task of 2 takes the
+		// narrower 4-5, keeping 0-2 for a wider task; a task of 1 takes
+		// the lowest narrowest run, core 7.
+		{"best fit", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 2, []coreRun{{4, 2}}, []int64{0, 0, 0, 9, 20, 20, 9, 0}},
+		{"best fit, one core", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 1, []coreRun{{7, 1}}, []int64{0, 0, 0, 9, 0, 0, 9, 20}},
+	}
+	for _, tt := range tests {
+		runs, err := takeCores(tt.freeAt, 5, 20, tt.need)
+		if err != nil || !slices.Equal(runs, tt.runs) || !slices.Equal(tt.freeAt, tt.after) {
+			t.Errorf("%s: runs %v, %v, cores free at %v; want %v, %v", tt.name, runs, err, tt.freeAt, tt.runs, tt.after)
+		}
+	}
+	if _, err := takeCores([]int64{9, 9}, 5, 20, 1); err == nil {
+		t.Error("no free core: no error")
+	}
+}
+
+// TestScatteredTask: on 3 cores under fifo-job, Z (1 core, ticks 0-5)
+// takes core 0 and X (1 core, ticks 0-10) core 1; W (2 cores) arrives at 1
+// and waits for a second free core. At tick 5 Z frees core 0, and W starts
+// on cores 0 and 2, which are not consecutive: one task element in two
+// pieces.
+func TestScatteredTask(t *testing.T) {
+	s := simulate(t, `{"jobs": [
+		{"id": "Z", "arrival": 0, "tasks": [{"id": "z", "exec": 5, "cores": 1}]},
+		{"id": "X", "arrival": 0, "tasks": [{"id": "x", "exec": 10, "cores": 1}]},
+		{"id": "W", "arrival": 1, "tasks": [{"id": "w", "exec": 3, "cores": 2}]}]}`, platform.Single(3), "fifo-job")
+	var svg bytes.Buffer
+	sum, err := Write(&svg, s, Options{PlotWidthPx: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := elements(t, svg.Bytes())
+	if n := count(es, "task"); n != 3 || sum.Scattered != 1 {
+		t.Fatalf("%d task elements, summary %+v; want 3, one scattered", n, sum)
+	}
+	text := svg.String()
+	group := text[strings.Index(text, `<g class="task"`):]
+	group = group[:strings.Index(group, "</g>")]
+	if !strings.Contains(group, "job W, task w: 2 cores on c1, ticks 5-8") || strings.Count(group, "<rect") != 2 ||
+		!strings.Contains(group, `y="56.00"`) || !strings.Contains(group, `y="92.00"`) {
+		t.Errorf("W is not one group of two pieces on cores 0 and 2 (y = 56 and 92): %s", group)
+	}
+}
+
+func TestAxisTicks(t *testing.T) {
+	for _, tt := range []struct {
+		from, to int64
+		want     []int64
+	}{
+		{0, 12, []int64{0, 2, 4, 6, 8, 10, 12}},
+		{0, 100000, []int64{0, 10000, 20000, 30000, 40000, 50000, 60000, 70000, 80000, 90000, 100000}},
+		{150, 260, []int64{160, 180, 200, 220, 240, 260}},
+	} {
+		got := axisTicks(tt.from, tt.to)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("axisTicks(%d, %d) = %v; want %v", tt.from, tt.to, got, tt.want)
+		}
+	}
+}

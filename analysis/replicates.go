@@ -1,0 +1,232 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// ReplicateRow is one comparison within one replicate of a run: the
+// reference against Policy on Metric at Load, over the pairs of that
+// replicate only.
+type ReplicateRow struct {
+	Metric    string
+	Load      float64
+	Replicate int64
+	Reference string
+	Policy    string
+	Dom
+	// TTestP and WilcoxonP are the two tests' p-values (unadjusted).
+	TTestP, WilcoxonP float64
+}
+
+// SpreadRow is the spread of one comparison's dominance percentage across
+// the replicates of a run: what drawing other instances alone moves.
+type SpreadRow struct {
+	Metric    string
+	Load      float64
+	Reference string
+	Policy    string
+	// Percents are the dominance percentages of the replicates, in
+	// replicate order; Min and Max bound them.
+	Percents []float64
+	Min, Max float64
+	// MeanInterval is their mean with its t 95% interval (N = number of
+	// replicates, N-1 degrees of freedom).
+	MeanInterval
+}
+
+// Contains reports whether the paper's value lies within the range of the
+// replicates, and within their mean's t interval.
+func (s SpreadRow) Contains(paper float64) (inRange, inInterval bool) {
+	return s.Min <= paper && paper <= s.Max, s.Low <= paper && paper <= s.High
+}
+
+// compareReplicates fills r.Replicates, r.ByReplicate and r.Spread when
+// the pairing holds more than one replicate: every per-load comparison of
+// a ranked metric, recomputed within each replicate.
+func (r *Result) compareReplicates(columns []ValueColumn) {
+	for _, g := range r.Pairing.Groups {
+		if !slices.Contains(r.Replicates, g.Key.Replicate) {
+			r.Replicates = append(r.Replicates, g.Key.Replicate)
+		}
+	}
+	slices.Sort(r.Replicates)
+	if len(r.Replicates) < 2 {
+		return
+	}
+	byReplicate := make(map[int64][]Group, len(r.Replicates))
+	for _, g := range r.Pairing.Groups {
+		byReplicate[g.Key.Replicate] = append(byReplicate[g.Key.Replicate], g)
+	}
+	reference := r.Settings.Reference
+	for m, metric := range columns {
+		if metric.Better == Descriptive {
+			continue
+		}
+		for _, load := range r.Loads {
+			scope := Scope{Load: load}
+			for _, policy := range r.Policies {
+				if policy == reference {
+					continue
+				}
+				spread := SpreadRow{Metric: metric.Name, Load: load, Reference: reference, Policy: policy, Min: math.Inf(1), Max: math.Inf(-1)}
+				for _, rep := range r.Replicates {
+					ref, other := pairedValues(byReplicate[rep], scope, reference, policy, m)
+					dom, err := Dominance(ref, other, metric.Better == LowerIsBetter)
+					if err != nil {
+						continue // no pair in this replicate
+					}
+					row := ReplicateRow{Metric: metric.Name, Load: load, Replicate: rep, Reference: reference, Policy: policy, Dom: dom,
+						TTestP: math.NaN(), WilcoxonP: math.NaN()}
+					if t, err := PairedTTest(ref, other); err == nil {
+						row.TTestP = t.P
+					}
+					if w, err := WilcoxonSignedRank(ref, other); err == nil {
+						row.WilcoxonP = w.P
+					}
+					r.ByReplicate = append(r.ByReplicate, row)
+					spread.Percents = append(spread.Percents, dom.Percent)
+					spread.Min, spread.Max = min(spread.Min, dom.Percent), max(spread.Max, dom.Percent)
+				}
+				if len(spread.Percents) == 0 {
+					continue
+				}
+				// MeanCI fails only without values, excluded above.
+				spread.MeanInterval, _ = MeanCI(spread.Percents, 0.95)
+				r.Spread = append(r.Spread, spread)
+			}
+		}
+	}
+}
+
+// FindSpread returns the spread row of metric, policy and load.
+func (r *Result) FindSpread(metric, policy string, load float64) (SpreadRow, bool) {
+	for _, row := range r.Spread {
+		if row.Metric == metric && row.Policy == policy && row.Load == load {
+			return row, true
+		}
+	}
+	return SpreadRow{}, false
+}
+
+// The per-replicate tables: replicate_dominance has one row per
+// comparison and replicate (Wilson 95% interval, both tests' unadjusted
+// p-values); replicate_spread one row per comparison across replicates
+// (percent values comma-separated in replicate order, min, max, and the
+// t 95% interval of their mean, null with one replicate).
+var (
+	replicateDominanceSchema = store.Schema{Table: "replicate_dominance", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
+		{Name: "replicate", Type: store.TypeInt64},
+		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "n", Type: store.TypeInt64}, {Name: "dominance_pct", Type: store.TypeFloat64},
+		{Name: "ci95_low", Type: store.TypeFloat64}, {Name: "ci95_high", Type: store.TypeFloat64},
+		{Name: "ttest_p", Type: store.TypeFloat64, Nullable: true}, {Name: "wilcoxon_p", Type: store.TypeFloat64, Nullable: true},
+	}}
+	replicateSpreadSchema = store.Schema{Table: "replicate_spread", Columns: []store.Column{
+		{Name: "metric", Type: store.TypeString}, {Name: "load", Type: store.TypeFloat64, Nullable: true},
+		{Name: "reference", Type: store.TypeString}, {Name: "policy", Type: store.TypeString},
+		{Name: "replicates", Type: store.TypeInt64}, {Name: "dominance_pcts", Type: store.TypeString},
+		{Name: "min", Type: store.TypeFloat64}, {Name: "max", Type: store.TypeFloat64}, {Name: "mean", Type: store.TypeFloat64},
+		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
+	}}
+)
+
+// replicateTables returns the rows of the per-replicate tables.
+func (r *Result) replicateTables() []tableRows {
+	var byReplicate, spread []store.Row
+	for _, row := range r.ByReplicate {
+		byReplicate = append(byReplicate, store.Row{
+			store.String(row.Metric), loadValue(row.Load), store.Int64(row.Replicate), store.String(row.Reference),
+			store.String(row.Policy), store.Int64(int64(row.N)), store.Float64(row.Percent), store.Float64(row.Low),
+			store.Float64(row.High), nullIfNaN(row.TTestP), nullIfNaN(row.WilcoxonP),
+		})
+	}
+	for _, row := range r.Spread {
+		values := make([]string, len(row.Percents))
+		for i, v := range row.Percents {
+			values[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		spread = append(spread, store.Row{
+			store.String(row.Metric), loadValue(row.Load), store.String(row.Reference), store.String(row.Policy),
+			store.Int64(int64(len(row.Percents))), store.String(strings.Join(values, ",")), store.Float64(row.Min),
+			store.Float64(row.Max), store.Float64(row.Mean), nullIfNaN(row.Low), nullIfNaN(row.High),
+		})
+	}
+	return []tableRows{{replicateDominanceSchema, byReplicate}, {replicateSpreadSchema, spread}}
+}
+
+// printSpread prints a paper table's cells across replicates: each
+// replicate's percentage, their range and the t interval of their mean,
+// and which of them hold the paper's value.
+func (r *Result) printSpread(p *printer, table PaperTable, expect Expectations) {
+	title, _, _ := strings.Cut(table.Title, ":")
+	p.line("%s across %d replicates (%s): %% in each replicate, their range and the t 95%% interval", title, len(r.Replicates), table.Metric)
+	p.line("of their mean; after the paper's value: r inside the range, i inside the interval")
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	policies := slices.DeleteFunc(slices.Clone(r.Policies), func(p string) bool { return p == r.Settings.Reference })
+	labels := leftAligned(append([]string{"load"}, policies...))
+	rowNames := leftAligned([]string{"reps", "range", "95% CI", "paper"})
+	header := labels[0] + "\t\t"
+	for _, load := range r.Loads {
+		header += FormatLoad(load) + " \t"
+	}
+	fmt.Fprintln(tw, header)
+	var withPaper, inRange, inInterval int
+	for i, policy := range policies {
+		reps, spans := labels[1+i]+"\t"+rowNames[0]+"\t", "\t"+rowNames[1]+"\t"
+		intervals, paper := "\t"+rowNames[2]+"\t", "\t"+rowNames[3]+"\t"
+		for _, load := range r.Loads {
+			s, ok := r.FindSpread(table.Metric, policy, load)
+			value, hasPaper := expect.PaperPercent(table.Metric, policy, load)
+			if !ok {
+				reps, spans, intervals, paper = reps+"- \t", spans+"- \t", intervals+"- \t", paper+"- \t"
+				continue
+			}
+			values := make([]string, len(s.Percents))
+			for k, v := range s.Percents {
+				values[k] = strconv.FormatFloat(math.Round(10*v)/10, 'f', -1, 64)
+			}
+			reps += strings.Join(values, "/") + " \t"
+			spans += fmt.Sprintf("%.1f-%.1f \t", s.Min, s.Max)
+			if math.IsNaN(s.Low) {
+				intervals += "- \t"
+			} else {
+				intervals += fmt.Sprintf("%.1f-%.1f \t", s.Low, s.High)
+			}
+			if !hasPaper {
+				paper += "- \t"
+				continue
+			}
+			withPaper++
+			marks := ""
+			rangeHolds, intervalHolds := s.Contains(value)
+			if rangeHolds {
+				marks += "r"
+				inRange++
+			}
+			if intervalHolds {
+				marks += "i"
+				inInterval++
+			}
+			paper += FormatPercent(value) + " " + fmt.Sprintf("%-2s", marks) + "\t"
+		}
+		fmt.Fprintln(tw, reps)
+		fmt.Fprintln(tw, spans)
+		fmt.Fprintln(tw, intervals)
+		fmt.Fprintln(tw, paper)
+	}
+	tw.Flush()
+	p.lines(b.String())
+	if withPaper > 0 {
+		p.line("paper inside the replicates' range: %d of %d cells; inside the t interval of their mean: %d of %d",
+			inRange, withPaper, inInterval, withPaper)
+	}
+}
