@@ -4,7 +4,7 @@ BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test lint bench bench-reproduce reproduce clean
+.PHONY: build test lint bench bench-reproduce check-parquet reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -21,6 +21,11 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Every table of a small run of each model, read by parquet-wasm (arrow-rs),
+# polars and DuckDB (needs Node.js and npm).
+check-parquet:
+	scripts/check-parquet/run
 
 # Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
 # and the writer's share of the workers' time (scripts/bench-reproduce).

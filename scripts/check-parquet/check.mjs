@@ -7,7 +7,7 @@
 // difference.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readParquet } from 'parquet-wasm/node/parquet_wasm.js';
+import { readParquet } from 'parquet-wasm/node';
 import { tableFromIPC } from 'apache-arrow';
 import pl from 'nodejs-polars';
 import { DuckDBInstance } from '@duckdb/node-api';
