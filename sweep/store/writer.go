@@ -55,9 +55,13 @@ type PartWriter struct {
 	arrProps  pqarrow.ArrowWriterProperties
 
 	builders []array.Builder
-	grouped  int // rows in builders
-	pending  int // rows since the last flush, in builders or in the open file
-	seq      int // sequence number of the part being built
+	// lastBytes holds, per string column, the bytes of the last string
+	// appended: child rows repeat their cell's id, and appending the same
+	// bytes again spares a conversion (an allocation) per row.
+	lastBytes [][]byte
+	grouped   int // rows in builders
+	pending   int // rows since the last flush, in builders or in the open file
+	seq       int // sequence number of the part being built
 
 	open *openPart // nil until the first row group of a part is written
 	err  error     // sticky: after a failed write the part's state is unknown
@@ -129,6 +133,7 @@ func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.All
 		seq:       1,
 	}
 	w.builders = make([]array.Builder, len(schema.Columns))
+	w.lastBytes = make([][]byte, len(schema.Columns))
 	for i, c := range schema.Columns {
 		w.builders[i] = array.NewBuilder(mem, arrowType(c.Type))
 	}
@@ -195,9 +200,12 @@ func (w *PartWriter) appendChecked(row Row) {
 		case *array.Float64Builder:
 			b.Append(v.f)
 		case *array.BinaryDictionaryBuilder:
-			// Only an allocation failure can make AppendString fail, and the
-			// Go allocator panics instead of returning one.
-			_ = b.AppendString(v.s)
+			if last := w.lastBytes[i]; last == nil || string(last) != v.s {
+				w.lastBytes[i] = []byte(v.s)
+			}
+			// Only an allocation failure can make Append fail, and the Go
+			// allocator panics instead of returning one.
+			_ = b.Append(w.lastBytes[i])
 		}
 	}
 	w.grouped++
