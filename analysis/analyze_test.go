@@ -61,24 +61,7 @@ func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
 			store.Int64(c.instance), store.Int64(c.replicate), store.Float64(c.load), store.String("grid"), store.String(c.policy),
 			store.Int64(7), status, errText, store.Int64(3),
 		}
-		for _, m := range MetricColumns() {
-			switch {
-			case c.failed:
-				row = append(row, store.Null())
-			case m.Name == "makespan":
-				row = append(row, store.Int64(c.makespan))
-			case m.Name == "volume_total":
-				row = append(row, store.Int64(c.volumeTotal))
-			case m.Integer:
-				row = append(row, store.Int64(1))
-			default:
-				v, ok := c.values[m.Name]
-				if !ok {
-					v = 1
-				}
-				row = append(row, store.Float64(v))
-			}
-		}
+		row = append(row, c.metrics()...)
 		if err := w.Append(row); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +69,32 @@ func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// metrics returns the cell's metric values in MetricColumns order: null
+// for a failed cell, its makespan and volume, 1 for other integers, and
+// values or 1 for the floats.
+func (c testCell) metrics() []store.Value {
+	var out []store.Value
+	for _, m := range MetricColumns() {
+		switch {
+		case c.failed:
+			out = append(out, store.Null())
+		case m.Name == "makespan":
+			out = append(out, store.Int64(c.makespan))
+		case m.Name == "volume_total":
+			out = append(out, store.Int64(c.volumeTotal))
+		case m.Integer:
+			out = append(out, store.Int64(1))
+		default:
+			v, ok := c.values[m.Name]
+			if !ok {
+				v = 1
+			}
+			out = append(out, store.Float64(v))
+		}
+	}
+	return out
 }
 
 // smallRun is a hand-made run of two loads and three policies:

@@ -136,22 +136,7 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
 			store.Int64(7), store.String("ok"), store.Null(), store.Int64(3),
 		}
-		for _, m := range MetricColumns() {
-			switch {
-			case m.Name == "makespan":
-				row = append(row, store.Int64(c.makespan))
-			case m.Name == "volume_total":
-				row = append(row, store.Int64(c.volumeTotal))
-			case m.Integer:
-				row = append(row, store.Int64(1))
-			default:
-				v, ok := c.values[m.Name]
-				if !ok {
-					v = 1
-				}
-				row = append(row, store.Float64(v))
-			}
-		}
+		row = append(row, c.metrics()...)
 		if err := w.Append(row); err != nil {
 			t.Fatal(err)
 		}
