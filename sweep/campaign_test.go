@@ -66,7 +66,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ name, from, to, want string }{
+	edits := []manifestEdit{
 		{"dag policy", "[ostrich, fcfs, log]", "[ostrich, pslr, log]", `workload "synth": policy "pslr" is not a campaign policy; campaign workloads take fcfs, ostrich, log`},
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
 		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to DAG workloads"},
@@ -77,16 +77,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of bound, bound-release, alone`},
 		{"hold", "platform: single:8", "platform: single:8\ncampaign: {hold: always}", `line 7: campaign: hold "always"; want one of virtual-start, none`},
 	}
-	for _, tc := range tests {
-		text := strings.Replace(string(base), tc.from, tc.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: the substitution did not apply", tc.name)
-		}
-		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
-		}
-	}
+	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }
 
 // TestTraceReport: what the SWF reader drops, filters, repairs and notes in

@@ -154,7 +154,7 @@ func TestFairShareBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ name, from, to, want string }{
+	edits := []manifestEdit{
 		{"month format", "from: 1997-06", "from: 6/97", "months: from: month \"6/97\": want YYYY-MM"},
 		{"months reversed", "{from: 1997-06, to: 1997-07}", "{from: 1997-07, to: 1997-06}", "months: from 1997-07 comes after to 1997-06"},
 		{"estimate", "[T, R]", "[T, X]", `estimates: estimate variant "X": want T (actual run time) or R (requested time)`},
@@ -168,16 +168,7 @@ func TestFairShareBadInput(t *testing.T) {
 		{"grid", "platform: single:100", "platform: burkimsher2013", "rigid workloads run on identical processors"},
 		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1]: rigid trace-month workloads (months) cannot share a manifest with other workloads"},
 	}
-	for _, tc := range tests {
-		text := strings.Replace(string(base), tc.from, tc.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: the substitution did not apply", tc.name)
-		}
-		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
-		}
-	}
+	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }
 
 // A job wider than the cluster is dropped and counted; a month outside
@@ -206,7 +197,7 @@ func TestFairShareTinyTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ name, from, to, want string }{
+	edits := []manifestEdit{
 		{"month outside", "to: 1970-01}", "to: 1970-02}", "line 8: workloads[0]: months: testdata/norequest.swf: month 1970-02 is outside the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"},
 		{"no requests", "estimates: [T]", "estimates: [T, R]", "line 8: workloads[0]: estimates: testdata/norequest.swf: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T"},
 		{"missing trace", "trace: norequest.swf", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
@@ -214,14 +205,5 @@ func TestFairShareTinyTrace(t *testing.T) {
 		{"window", "label: tiny", "label: tiny\n    window: {from: 1970-01-01, to: 1970-01-02}", "window and months exclude each other"},
 		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", "estimates apply to trace-month workloads only (give months)"},
 	}
-	for _, tc := range tests {
-		text := strings.Replace(string(base), tc.from, tc.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: the substitution did not apply", tc.name)
-		}
-		_, err := ParseManifest([]byte(text), "testdata/bad.yaml")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
-		}
-	}
+	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }

@@ -279,9 +279,7 @@ func TestBadManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name, from, to, want string
-	}{
+	edits := []manifestEdit{
 		{"unknown key", "record: {jobs: true}", "record: {jobs: true}\ncolour: blue", "bad.yaml: yaml: unmarshal errors:\n  line 16: field colour not found"},
 		{"unknown policy", "[pslr, random, fairshare]", "[pslr, edf]", `bad.yaml: line 14: policies: unknown policy "edf"; valid policies: random, fifo-task, fifo-job, fairshare, lrtf, srtf, pslr`},
 		{"unknown preset", "burkimsher2013/fan-chain", "burkimsher2013/fan-out", `bad.yaml: line 6: workloads[0]: generator:`},
@@ -292,16 +290,7 @@ func TestBadManifests(t *testing.T) {
 		{"unknown set key", "jobs: 40,", "jobz: 40,", `bad.yaml: line 6: workloads[0]: set:`},
 		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `line 8: workloads: unknown key "sets"; valid keys: label, generator, instances, set`},
 	}
-	for _, tc := range tests {
-		text := strings.Replace(string(base), tc.from, tc.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: the substitution did not apply", tc.name)
-		}
-		_, err := ParseManifest([]byte(text), "bad.yaml")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s:\n got %v\nwant %q", tc.name, err, tc.want)
-		}
-	}
+	checkManifestEdits(t, base, "bad.yaml", edits)
 }
 
 func TestSlurmScript(t *testing.T) {
@@ -414,5 +403,25 @@ func TestVolumeDecilesMatchJobRows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("deciles differ:\n table %+v\n jobs  %+v", a, b)
+	}
+}
+
+// A manifestEdit turns a valid test manifest into a bad one: the first
+// from becomes to, and parsing must fail with an error containing want.
+type manifestEdit struct{ name, from, to, want string }
+
+// checkManifestEdits applies each edit to base and parses the result as
+// the manifest at path (which relative paths are taken from).
+func checkManifestEdits(t *testing.T, base []byte, path string, edits []manifestEdit) {
+	t.Helper()
+	for _, e := range edits {
+		text := strings.Replace(string(base), e.from, e.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: the substitution did not apply", e.name)
+		}
+		_, err := ParseManifest([]byte(text), path)
+		if err == nil || !strings.Contains(err.Error(), e.want) {
+			t.Errorf("%s:\n got %v\nwant %q", e.name, err, e.want)
+		}
 	}
 }
