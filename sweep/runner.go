@@ -135,7 +135,10 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}
-	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta}, opts.Flush)
+	// The unique key keeps two processes of one shard (a requeued array
+	// task and its first run) from publishing a cell twice.
+	unique := &store.UniqueKey{Column: "cell_id", Status: "status", Settled: StatusOK}
+	writer, err := store.NewCellWriter(out, m.CellsSchema(), m.childSchemas(), store.WriterOptions{Tag: tag, Metadata: meta, Unique: unique}, opts.Flush)
 	if err != nil {
 		return sum, err
 	}

@@ -1,7 +1,9 @@
 package sweep
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -62,4 +64,47 @@ func TestSlurmScriptRejects(t *testing.T) {
 			t.Errorf("%+v: got %v, want %q", tc.opts, err, tc.want)
 		}
 	}
+}
+
+// TestSameShardTwiceAtOnce runs shard 1/2 in two processes that both plan
+// before either publishes (a requeued array task whose first run is still
+// going): both compute every cell of the shard, yet the results hold each
+// cell once, with its job rows once, equal to a lone run's.
+func TestSameShardTwiceAtOnce(t *testing.T) {
+	m := loadSmall(t)
+	lone, racing := t.TempDir(), t.TempDir()
+	shard := Shard{1, 2}
+	if s := mustRun(t, m, RunOptions{Out: lone, Jobs: 1, Shard: shard}); s.Ran != 12 {
+		t.Fatalf("lone run ran %d cells, want 12", s.Ran)
+	}
+	// Each run's first cell waits for the other's: neither has published
+	// when both have planned.
+	started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	var wg sync.WaitGroup
+	sums := make([]*Summary, 2)
+	errs := make([]error, 2)
+	for i := range 2 {
+		var once sync.Once
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[i], errs[i] = Run(context.Background(), m, RunOptions{Out: racing, Jobs: 1, Shard: shard,
+				beforeCell: func(Cell) {
+					once.Do(func() {
+						close(started[i])
+						<-started[1-i]
+					})
+				}})
+		}()
+	}
+	wg.Wait()
+	for i := range 2 {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if sums[i].Ran != 12 {
+			t.Fatalf("process %d ran %d cells, want all 12 of the shard (the race did not happen)", i, sums[i].Ran)
+		}
+	}
+	sameTables(t, lone, racing)
 }
