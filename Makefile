@@ -1,10 +1,10 @@
-# sweep: make build | test | bench | lint | reproduce | clean
+# sweep: make build | test | test-slurm | bench | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test lint bench reproduce clean
+.PHONY: build test test-slurm lint bench reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -12,6 +12,11 @@ build:
 # The README's test command; .ci/run runs exactly this.
 test: lint
 	$(GO) test -count=1 ./...
+
+# The job-array script on a real one-node Slurm (scripts/slurm-local installs
+# and starts it; root on Debian). Skips, saying why, where Slurm cannot start.
+test-slurm:
+	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cmd/sweep
 
 lint:
 	$(GO) vet ./...
