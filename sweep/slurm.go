@@ -21,7 +21,9 @@ type SlurmOptions struct {
 	Partition    string
 	Binary       string // path of the sweep binary on the cluster
 	ManifestPath string
-	ExtraSBATCH  []string
+	// RetryFailed makes every task run again its cells recorded failed.
+	RetryFailed bool
+	ExtraSBATCH []string
 }
 
 // WriteSlurm writes an sbatch script that runs the manifest as a job array
@@ -74,7 +76,11 @@ func (m *Manifest) WriteSlurm(w io.Writer, opts SlurmOptions) error {
 	// SLURM_CPUS_PER_TASK is set only when CPUs were requested;
 	// SLURM_CPUS_ON_NODE is what the task got (a whole node where nodes
 	// are allocated whole).
-	fmt.Fprintf(w, "exec %s run %s --out %s -j \"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-1}}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\"\n",
-		q(opts.Binary), q(opts.ManifestPath), q(out), opts.Shards)
+	retry := ""
+	if opts.RetryFailed {
+		retry = " --retry-failed"
+	}
+	fmt.Fprintf(w, "exec %s run %s --out %s -j \"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-1}}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\"%s\n",
+		q(opts.Binary), q(opts.ManifestPath), q(out), opts.Shards, retry)
 	return nil
 }

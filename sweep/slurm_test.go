@@ -21,14 +21,14 @@ func TestSlurmScriptOptions(t *testing.T) {
 			want: []string{"#SBATCH --array=1-4\n", "#SBATCH --ntasks=1\n",
 				"#SBATCH --output=sweep-small-%A_%a.out\n", "#SBATCH --error=sweep-small-%A_%a.err\n",
 				`exec 'sweep' run 'small.yaml' --out 'results/small' -j "${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-1}}" --shard "${SLURM_ARRAY_TASK_ID}/4"` + "\n"},
-			notWant: []string{"--cpus-per-task", "--time", "--partition", "%2"},
+			notWant: []string{"--cpus-per-task", "--time", "--partition", "--array=1-4%", "--retry-failed"},
 		},
 		{
 			name: "cpus, throttle, time, partition",
 			opts: SlurmOptions{Shards: 100, Throttle: 10, CPUsPerTask: 16, Time: "04:00:00", Partition: "long",
-				Binary: "/opt/it's/sweep", ManifestPath: "m.yaml", Out: "/scratch/x"},
+				Binary: "/opt/it's/sweep", ManifestPath: "m.yaml", Out: "/scratch/x", RetryFailed: true},
 			want: []string{"#SBATCH --array=1-100%10\n", "#SBATCH --cpus-per-task=16\n", "#SBATCH --time=04:00:00\n",
-				"#SBATCH --partition=long\n", `exec '/opt/it'\''s/sweep' run 'm.yaml' --out '/scratch/x'`, `--shard "${SLURM_ARRAY_TASK_ID}/100"`},
+				"#SBATCH --partition=long\n", `exec '/opt/it'\''s/sweep' run 'm.yaml' --out '/scratch/x'`, `--shard "${SLURM_ARRAY_TASK_ID}/100" --retry-failed` + "\n"},
 		},
 	}
 	for _, tc := range tests {

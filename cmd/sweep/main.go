@@ -10,7 +10,7 @@
 //	sweep report    DIR [--reference pslr] [--alpha 0.05] [--base TICKS]
 //	sweep plan      M [--out DIR] [--shard i/n]
 //	sweep run       M [-j N] [--out DIR] [--shard i/n] [--fail-fast] [--retry-failed]
-//	sweep slurm     M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH]
+//	sweep slurm     M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH] [--out DIR] [--retry-failed]
 //	sweep status    DIR [--manifest M] [--window 10m]
 //
 // Run `sweep COMMAND -h` for a command's flags.

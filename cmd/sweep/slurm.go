@@ -42,6 +42,7 @@ func slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	limit := fs.String("time", "", "wall-time limit per array task, e.g. 04:00:00")
 	partition := fs.String("partition", "", "Slurm partition")
 	binary := fs.String("binary", "sweep", "path of the sweep binary on the cluster")
+	retry := fs.Bool("retry-failed", false, "make every task run again the cells recorded as failed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	err = m.WriteSlurm(stdout, sweep.SlurmOptions{
 		Shards: *shards, Throttle: *throttle, Out: *out, CPUsPerTask: *cpus, Time: *limit, Partition: *partition,
-		Binary: *binary, ManifestPath: fs.Arg(0),
+		Binary: *binary, ManifestPath: fs.Arg(0), RetryFailed: *retry,
 	})
 	if err != nil {
 		return usageError{fmt.Errorf("sweep slurm: %w", err)}

@@ -69,6 +69,12 @@ func TestSlurmJobArray(t *testing.T) {
 	began := time.Now()
 	first := sbatch(t, work, script)
 	waitFor(t, "task 1's first published part", func() bool { return countParts(t, results, "s01of04") > 0 })
+	// sweep status reads the directory while the shards write into it.
+	out := sweepStatus(t, binary, results)
+	t.Logf("sweep status while the array runs:\n%s", out)
+	if !strings.Contains(out, "48 cells, ") || !strings.Contains(out, "\ns01of04  12     ") {
+		t.Error("sweep status does not show the 48 cells and shard 1")
+	}
 	slurmCmd(t, work, "scancel", first+"_1")
 	waitGone(t, first)
 	t.Logf("array %s done in %s", first, time.Since(began).Round(time.Second))
@@ -107,6 +113,10 @@ func TestSlurmJobArray(t *testing.T) {
 		if log := taskLog(t, work, "slurmtest", second, i, ".out"); !strings.Contains(log, "12 in this shard, 12 already done, 0 ran") {
 			t.Errorf("resubmitted task %d printed %q; it should have found its cells done", i, log)
 		}
+	}
+
+	if out := sweepStatus(t, binary, results); !strings.Contains(out, "48 cells, 48 done, 0 failed, 0 remaining\n") {
+		t.Errorf("sweep status after the resubmitted array:\n%s", out)
 	}
 
 	// Two runs of shard 3 at once, into a fresh directory.
@@ -200,6 +210,16 @@ func startSlurm(t *testing.T) {
 		}
 		os.RemoveAll(dir)
 	})
+}
+
+// sweepStatus runs `sweep status results`.
+func sweepStatus(t *testing.T, binary, results string) string {
+	t.Helper()
+	out, err := exec.Command(binary, "status", results).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sweep status: %v\n%s", err, out)
+	}
+	return string(out)
 }
 
 // slurmScript writes the script that `sweep slurm M args...` prints, run
