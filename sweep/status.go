@@ -61,11 +61,15 @@ type FailedCell struct {
 // shard's latest publication, the failed cells and their errors, and an
 // ETA from the recent rate. m may be nil (then totals are unknown).
 //
-// The rate counts the rows published after the origin, divided by the time
-// from the origin to now: the origin is the newest publication at least
-// window before now, or the first publication when the run is younger
-// (its rows took an unknown time to compute and are not counted). Using
-// now, not the newest publication, lets the rate fall when shards stall.
+// The rate is the sum of the shards' rates. A shard's rate counts the rows
+// it published after its origin, divided by the time from the origin to
+// now: the origin is its newest publication at least window before now, or
+// its first publication when it started later (whose rows took an unknown
+// time to compute and are not counted; a shard with one publication has no
+// rate yet). Per shard, because shards start at different times and
+// publish every few seconds each: pooled, two shards' first parts a moment
+// apart would look like a burst. Using now, not the newest publication,
+// lets the rate fall when shards stall.
 // Shards are listed per shard count seen in part metadata, every shard of
 // it even before it has published.
 func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*Status, error) {
@@ -86,7 +90,7 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 	rows := map[string]*rowInfo{} // by cell id: the settling row
 	partsOf := map[string]int{}
 	last := map[string]time.Time{}
-	var events []publication
+	events := map[string][]publication{} // by shard label
 	if set != nil {
 		ids, status, errs := set.Column("cell_id").Strings, set.Column("status").Strings, set.Column("error")
 		wl, inst, load := set.Column("workload").Strings, set.Column("instance").Int64s, set.Column("load").Float64s
@@ -103,7 +107,7 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 				last[label] = mtime
 			}
 			if !mtime.IsZero() {
-				events = append(events, publication{at: mtime, rows: int(part.Rows)})
+				events[label] = append(events[label], publication{at: mtime, rows: int(part.Rows)})
 			}
 			for end := r + int(part.Rows); r < end; r++ {
 				prev := rows[ids[r]]
@@ -186,7 +190,9 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 		sort.Slice(st.FailedCells, func(i, j int) bool { return st.FailedCells[i].Name < st.FailedCells[j].Name })
 	}
 
-	st.Rate = recentRate(events, now, window)
+	for _, shardEvents := range events {
+		st.Rate += recentRate(shardEvents, now, window)
+	}
 	if m != nil && st.Rate > 0 {
 		st.ETA = time.Duration(float64(st.Remaining) / st.Rate * float64(time.Second))
 		st.HasETA = true
@@ -228,7 +234,8 @@ type publication struct {
 	rows int
 }
 
-// recentRate is the rate of ReadStatus in rows per second.
+// recentRate is the rate of one shard's publications in rows per second
+// (see ReadStatus).
 func recentRate(events []publication, now time.Time, window time.Duration) float64 {
 	if len(events) == 0 {
 		return 0

@@ -16,10 +16,10 @@ import (
 // shards (groups 0 and 3, 12 cells; group 1, 6 cells; group 2, 6 cells):
 // shard 1 finished, shard 2 finished with one failed cell, shard 3 still
 // running with 4 of its 6 cells published in two parts. Publication times
-// are set by hand, so the rate and ETA are computed here: over a 10-minute
-// window ending at T, the origin is shard 2's part at T-15m, after which
-// shard 3 published 2+2 rows: 4 rows / 900 s, and 2 remaining cells take
-// 450 s.
+// are set by hand, so the rate and ETA are computed here: at T, shards 1
+// and 2 have one part each (no rate); shard 3's parts at T-8m and T-4m give
+// 2 rows over the 480 s since its first part, and its 2 remaining cells
+// take 480 s at that rate.
 func TestStatusWhileAShardRuns(t *testing.T) {
 	m := loadSmall(t)
 	dir := t.TempDir()
@@ -96,8 +96,8 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 	if st.Total != 24 || st.Done != 21 || st.Failed != 1 || st.Remaining != 2 {
 		t.Errorf("total %d done %d failed %d remaining %d; want 24 21 1 2", st.Total, st.Done, st.Failed, st.Remaining)
 	}
-	if want := 4.0 / 900; st.Rate != want || !st.HasETA || st.ETA != 450*time.Second {
-		t.Errorf("rate %v/s ETA %v (%v); want %v/s, 7m30s", st.Rate, st.ETA, st.HasETA, want)
+	if want := 2.0 / 480; st.Rate != want || !st.HasETA || st.ETA != 480*time.Second {
+		t.Errorf("rate %v/s ETA %v (%v); want %v/s, 8m0s", st.Rate, st.ETA, st.HasETA, want)
 	}
 	if len(st.FailedCells) != 1 || st.FailedCells[0].Name != failing || st.FailedCells[0].Shard != "s02of03" ||
 		!strings.HasPrefix(st.FailedCells[0].Error, "panic: boom\n") {
@@ -111,7 +111,7 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 		"shard    cells  done  failed  remaining  parts  last activity\n",
 		"s02of03  6      5     1       0          1      15m0s ago\n",
 		"s03of03  6      4     0       2          2      4m0s ago\n",
-		"rate      0.27 cells/min over the last 10m0s; ETA 7m30s at that rate\n",
+		"rate      0.25 cells/min over the last 10m0s; ETA 8m0s at that rate\n",
 		"  " + failing + " (s02of03, " + st.FailedCells[0].ID + "): panic: boom\n",
 	} {
 		if !strings.Contains(b.String(), want) {

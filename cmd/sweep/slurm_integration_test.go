@@ -62,6 +62,23 @@ func TestSlurmJobArray(t *testing.T) {
 		}
 		return ids
 	}
+	// sweep slurm asks the real sinfo whether a node has the CPUs asked for.
+	for _, tc := range []struct {
+		cpus string
+		warn bool
+	}{{"1", false}, {"4096", true}} {
+		cmd := exec.Command(binary, "slurm", "slurm.yaml", "--shards", "4", "--cpus", tc.cpus)
+		cmd.Dir = work
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("sweep slurm --cpus %s: %v", tc.cpus, err)
+		}
+		if warned := strings.Contains(stderr.String(), "no node on this cluster has that many CPUs"); warned != tc.warn {
+			t.Errorf("sweep slurm --cpus %s: stderr %q; want a warning: %v", tc.cpus, stderr.String(), tc.warn)
+		}
+	}
+
 	script := slurmScript(t, work, binary, "slurm.yaml", "--shards", "4")
 	results := filepath.Join(work, "results", "slurmtest")
 
