@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,13 +145,22 @@ func TestSlurmJobArray(t *testing.T) {
 	waitGone(t, r1)
 	waitGone(t, r2)
 	t.Logf("two copies of task 3 done in %s", time.Since(began).Round(time.Second))
+	// Between them the copies computed more than the shard's 12 cells: some
+	// twice, and the results must still hold each once.
+	computed := 0
 	for _, id := range []string{r1, r2} {
 		log := taskLog(t, work, "slurmtest", id, 3, ".out")
 		ran := regexp.MustCompile(`(\d+) ran`).FindStringSubmatch(log)
 		if ran == nil || ran[1] == "0" {
 			t.Fatalf("task %s_3 printed %q; both copies must run cells for the race to happen", id, log)
 		}
+		n, _ := strconv.Atoi(ran[1])
+		computed += n
 	}
+	if computed <= 12 {
+		t.Fatalf("the two copies of task 3 computed %d cells in all; the race needs some computed twice", computed)
+	}
+	t.Logf("the two copies of task 3 computed %d cells for the shard's 12", computed)
 
 	// A local run on 2 cores is the reference, bit for bit.
 	began = time.Now()
