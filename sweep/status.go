@@ -301,7 +301,7 @@ func (s *Status) Write(w io.Writer, now time.Time) {
 	case s.HasETA:
 		fmt.Fprintf(w, "rate      %.2f cells/min over the last %s; ETA %s at that rate\n", s.Rate*60, s.Window, s.ETA.Round(time.Second))
 	default:
-		fmt.Fprintf(w, "rate      no cells published recently; no ETA\n")
+		fmt.Fprintf(w, "rate      none yet: no shard published twice in the last %s; no ETA\n", s.Window)
 	}
 	if len(s.FailedCells) > 0 {
 		fmt.Fprintf(w, "failed cells (rerun with --retry-failed after fixing the cause):\n")

@@ -31,7 +31,7 @@ func TestStatusCommand(t *testing.T) {
 		dir + ": 24 cells, 12 done, 0 failed, 12 remaining\n",
 		"s01of02  12     12    0       0          1      1h0m0s ago\n",
 		"s02of02  12     0     0       12         0      none yet\n",
-		"rate      no cells published recently; no ETA\n",
+		"rate      none yet: no shard published twice in the last 10m0s; no ETA\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("status lacks %q:\n%s", want, stdout.String())
