@@ -1,10 +1,10 @@
-# sweep: make build | test | bench | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-slurm | check-parquet | bench | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test lint bench bench-reproduce check-parquet reproduce clean
+.PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -14,6 +14,11 @@ build:
 test: lint
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./sweep/...
+
+# The job-array script on a real one-node Slurm (scripts/slurm-local installs
+# and starts it; root on Debian). Skips, saying why, where Slurm cannot start.
+test-slurm:
+	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cmd/sweep
 
 lint:
 	$(GO) vet ./...

@@ -300,7 +300,7 @@ func TestSlurmScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"#SBATCH --array=1-3\n", "#SBATCH --cpus-per-task=8\n",
-		`exec '/opt/sweep' run 'small.yaml' --out '/scratch/small' -j "${SLURM_CPUS_PER_TASK:-8}" --shard "${SLURM_ARRAY_TASK_ID}/3"`} {
+		`exec '/opt/sweep' run 'small.yaml' --out '/scratch/small' -j "${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-1}}" --shard "${SLURM_ARRAY_TASK_ID}/3"`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("script lacks %q:\n%s", want, b.String())
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // A writerPool gives each worker a CellWriter of its own for as long as it
@@ -23,13 +24,16 @@ type writerPool struct {
 // schemas, metadata and flush policy.
 func newWriterPool(n int, out, label string, start time.Time, cells store.Schema, children []store.Schema, meta map[string]string, flush store.FlushPolicy) (*writerPool, error) {
 	p := &writerPool{free: make(chan *store.CellWriter, n)}
+	// The unique key keeps two processes of one shard (a requeued array
+	// task and its first run) from publishing a cell twice.
+	unique := &store.UniqueKey{Column: table.CellID, Status: table.Status, Settled: table.StatusOK}
 	for i := range n {
 		tag, err := store.NewTag(fmt.Sprintf("%s-w%02d", label, i+1), start)
 		if err != nil {
 			p.close()
 			return nil, err
 		}
-		w, err := store.NewCellWriter(out, cells, children, store.WriterOptions{Tag: tag, Metadata: meta}, flush)
+		w, err := store.NewCellWriter(out, cells, children, store.WriterOptions{Tag: tag, Metadata: meta, Unique: unique}, flush)
 		if err != nil {
 			p.close()
 			return nil, err

@@ -11,7 +11,8 @@
 //	sweep show      DIR CELL [--gantt out.svg] [--gantt-window FROM:TO]
 //	sweep plan      M [--out DIR] [--shard i/n] [--replicates K]
 //	sweep run       M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]
-//	sweep slurm     M --shards n [--cpus C] [--time T] [--partition P] [--binary PATH]
+//	sweep slurm     M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH] [--out DIR] [--retry-failed]
+//	sweep status    DIR [--manifest M] [--window 10m]
 //
 // Run `sweep COMMAND -h` for a command's flags.
 package main
@@ -43,6 +44,7 @@ func commands() []command {
 		{"plan", "validate a manifest and show what a run would do", runPlan},
 		{"run", "run every cell of a manifest not yet done, streaming Parquet", runRun},
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", runSlurm},
+		{"status", "show how far a results directory has come, per shard, while shards write", runStatus},
 	}
 }
 

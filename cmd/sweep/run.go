@@ -162,32 +162,6 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// runSlurm implements `sweep slurm M --shards n`.
-func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	shards := fs.Int("shards", 0, "number of array tasks (shards)")
-	out := fs.String("out", "", "results directory on the cluster's shared file system (default results/<experiment>)")
-	cpus := fs.Int("cpus", 16, "cores per array task")
-	limit := fs.String("time", "", "wall-time limit per array task, e.g. 04:00:00")
-	partition := fs.String("partition", "", "Slurm partition")
-	binary := fs.String("binary", "sweep", "path of the sweep binary on the cluster")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	m, err := loadManifest(fs, "slurm")
-	if err != nil {
-		return err
-	}
-	if *shards < 1 {
-		return usageError{fmt.Errorf("sweep slurm: --shards N is required, N >= 1")}
-	}
-	return m.WriteSlurm(stdout, sweep.SlurmOptions{
-		Shards: *shards, Out: *out, CPUsPerTask: *cpus, Time: *limit, Partition: *partition,
-		Binary: *binary, ManifestPath: fs.Arg(0),
-	})
-}
-
 // barProgress draws a progress bar on a terminal.
 type barProgress struct {
 	w   io.Writer

@@ -39,6 +39,8 @@ type FlushPolicy struct {
 // by Orphans. A CellWriter is safe for concurrent use.
 type CellWriter struct {
 	mu        sync.Mutex
+	dir       string
+	unique    *uniqueState // nil without WriterOptions.Unique
 	cells     *PartWriter
 	children  []*PartWriter
 	policy    FlushPolicy
@@ -72,8 +74,13 @@ func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptio
 		}
 		tables[c.Table] = true
 	}
-	w := &CellWriter{policy: policy, lastFlush: policy.Now()}
+	w := &CellWriter{dir: dir, policy: policy, lastFlush: policy.Now()}
 	var err error
+	if opts.Unique != nil {
+		if w.unique, err = newUniqueState(dir, cells, children, *opts.Unique); err != nil {
+			return nil, err
+		}
+	}
 	if w.cells, err = NewPartWriter(dir, cells, opts); err != nil {
 		return nil, err
 	}
@@ -120,6 +127,9 @@ func (w *CellWriter) Append(cell Row, children ...[]Row) error {
 		}
 	}
 	w.cells.appendChecked(cell)
+	if w.unique != nil {
+		w.unique.note(cell)
+	}
 	if err := w.cells.maybeWriteGroup(); err != nil {
 		return w.failLocked(err)
 	}
@@ -204,6 +214,9 @@ func (w *CellWriter) maybeFlushLocked() error {
 // flushLocked publishes the child tables before cells; if a child part
 // fails, the cells are discarded unpublished.
 func (w *CellWriter) flushLocked() error {
+	if w.unique != nil {
+		return w.flushUniqueLocked()
+	}
 	for _, c := range w.children {
 		if _, err := c.Flush(); err != nil {
 			return w.failLocked(err)
@@ -223,6 +236,9 @@ func (w *CellWriter) failLocked(err error) error {
 			pw.err = err
 			pw.discard()
 		}
+	}
+	if w.unique != nil {
+		w.unique.forgetPending()
 	}
 	if w.err == nil {
 		w.err = err

@@ -19,6 +19,9 @@
 //
 // [CellWriter] writes the two tables of a sweep, cells and (optionally) jobs,
 // and keeps the invariant the runner relies on: a cell row is on disk no
-// earlier than its job rows. [ListParts] and [ReadColumns] read tables back
+// earlier than its job rows. With a [UniqueKey], writers sharing a
+// directory publish under a lock (DIR/.publish.lock) and never publish a
+// cell another writer already settled, so two processes running the same
+// shard leave no duplicate rows. [ListParts] and [ReadColumns] read tables back
 // and report unreadable part files as problems instead of failing.
 package store

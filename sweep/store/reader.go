@@ -102,6 +102,19 @@ type ColumnData struct {
 	Nulls []bool
 }
 
+// value returns row i as a Value.
+func (c *ColumnData) value(i int) Value {
+	switch {
+	case c.IsNull(i):
+		return Null()
+	case c.Type == TypeInt64:
+		return Int64(c.Int64s[i])
+	case c.Type == TypeFloat64:
+		return Float64(c.Float64s[i])
+	}
+	return String(c.Strings[i])
+}
+
 // Len returns the number of rows.
 func (c *ColumnData) Len() int {
 	switch c.Type {

@@ -140,6 +140,9 @@ func String(v string) Value { return Value{typ: TypeString, s: v} }
 // Null returns the missing value, accepted by nullable columns only.
 func Null() Value { return Value{} }
 
+// IsNull reports whether v is the missing value.
+func (v Value) IsNull() bool { return v.typ == 0 }
+
 // describe renders v for error messages.
 func (v Value) describe() string {
 	switch v.typ {

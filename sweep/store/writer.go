@@ -39,6 +39,10 @@ type WriterOptions struct {
 	// RowGroupRows is the most rows per row group and the most rows held
 	// in memory; zero means DefaultRowGroupRows.
 	RowGroupRows int
+	// Unique, for a CellWriter, keeps writers that share the directory
+	// from publishing the same cell twice (see UniqueKey). A PartWriter
+	// ignores it.
+	Unique *UniqueKey
 }
 
 // PartWriter appends rows to one table and publishes them as part files.
@@ -267,13 +271,30 @@ func (w *PartWriter) writeGroup() error {
 // advances on every Flush, even an empty one, so writers that are always
 // flushed together (as in CellWriter) give their parts the same names.
 func (w *PartWriter) Flush() (string, error) {
+	if err := w.flushable(); err != nil {
+		return "", err
+	}
+	temp, err := w.complete()
+	path := ""
+	if err == nil && temp != "" {
+		path, err = w.place(temp)
+	}
+	return w.advance(path, err)
+}
+
+func (w *PartWriter) flushable() error {
 	if w.err != nil {
-		return "", w.err
+		return w.err
 	}
 	if w.builders == nil {
-		return "", fmt.Errorf("store: table %q: Flush after Close", w.schema.Table)
+		return fmt.Errorf("store: table %q: Flush after Close", w.schema.Table)
 	}
-	path, err := w.publish()
+	return nil
+}
+
+// advance ends a flush: on success the next part gets the next sequence
+// number; an error becomes sticky.
+func (w *PartWriter) advance(path string, err error) (string, error) {
 	if err != nil {
 		w.fail(err)
 		return "", w.err
@@ -283,17 +304,18 @@ func (w *PartWriter) Flush() (string, error) {
 	return path, nil
 }
 
-// publish completes the open part and moves it into place.
-func (w *PartWriter) publish() (string, error) {
-	if w.pending == 0 {
-		return "", nil
-	}
+// complete writes the buffered rows and the footer of the part being built,
+// syncs it and returns its temporary path, or "" when it has no rows.
+func (w *PartWriter) complete() (string, error) {
 	if w.grouped > 0 {
 		if err := w.writeGroup(); err != nil {
 			return "", err
 		}
 	}
 	p := w.open
+	if p == nil {
+		return "", nil
+	}
 	w.open = nil
 	temp := p.file.Name()
 	// pqarrow's Close can drop a failed footer write, but bufio keeps the
@@ -307,6 +329,11 @@ func (w *PartWriter) publish() (string, error) {
 		os.Remove(temp)
 		return "", fmt.Errorf("completing part %s: %w", temp, err)
 	}
+	return temp, nil
+}
+
+// place moves a completed temporary part to its final name.
+func (w *PartWriter) place(temp string) (string, error) {
 	final := filepath.Join(w.dir, partName(w.tag, w.seq))
 	// Link, unlike rename, fails rather than replace an existing file.
 	if err := os.Link(temp, final); err != nil {
@@ -320,6 +347,46 @@ func (w *PartWriter) publish() (string, error) {
 		return "", fmt.Errorf("publishing part %s: %w", final, err)
 	}
 	return final, nil
+}
+
+// without rewrites the completed temporary part temp leaving out the rows
+// whose column key holds a value in drop, and returns the new temporary
+// path, or "" when no row is left. It reads the whole part into memory, so
+// it is for the rare flush that meets a duplicate (see UniqueKey).
+func (w *PartWriter) without(temp, key string, drop map[string]bool) (string, error) {
+	names := make([]string, len(w.schema.Columns))
+	keyIndex := -1
+	for i, c := range w.schema.Columns {
+		names[i] = c.Name
+		if c.Name == key {
+			keyIndex = i
+		}
+	}
+	columns, _, err := readPart(temp, names)
+	if err != nil {
+		os.Remove(temp)
+		return "", fmt.Errorf("rereading part %s to drop duplicates: %w", temp, err)
+	}
+	if err := os.Remove(temp); err != nil {
+		return "", fmt.Errorf("dropping duplicates: %w", err)
+	}
+	rows := columns[keyIndex].Len()
+	for r := range rows {
+		if drop[columns[keyIndex].Strings[r]] {
+			continue
+		}
+		row := make(Row, len(columns))
+		for i := range columns {
+			row[i] = columns[i].value(r)
+		}
+		w.appendChecked(row)
+		if w.grouped >= w.groupRows {
+			if err := w.writeGroup(); err != nil {
+				return "", err
+			}
+		}
+	}
+	return w.complete()
 }
 
 // syncDir makes the directory's entries (the published name) durable.

@@ -1,0 +1,214 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// publishLockName is the file in a results directory whose lock every
+// CellWriter with a UniqueKey holds while it publishes.
+const publishLockName = ".publish.lock"
+
+// UniqueKey makes a CellWriter publish no duplicate of a cell that another
+// writer of the same directory has published, as when two processes run
+// the same shard at once (a requeued Slurm array task whose first run is
+// still finishing). Both may compute the same cells; each writer's flush
+// takes an exclusive lock on DIR/.publish.lock, reads the cells parts that
+// other writers published since its last flush, drops from its own parts
+// the cells settled there (and their child rows), and publishes the rest
+// before it lets go of the lock. So every key has at most one settled row
+// in the cells table, and its child rows come from that row's writer.
+//
+// A pending row is dropped when the table holds a settled row of its key,
+// or when it is not settled and another writer published any row of its
+// key after this writer started. A not-settled row published before the
+// writer started (an old failure being retried) does not block a new row.
+//
+// The lock is flock(2), which local file systems, NFSv4 and the cluster
+// file systems that enable it (Lustre's flock mount option, GPFS,
+// BeeGFS with global locks) honour across hosts.
+type UniqueKey struct {
+	// Column holds the key in the cells table and in every child table,
+	// e.g. "cell_id".
+	Column string
+	// Status is the cells table's status column, e.g. "status".
+	Status string
+	// Settled is the status of a row that settles its key, e.g. "ok".
+	Settled string
+}
+
+// uniqueState is a CellWriter's view of the keys other writers published.
+type uniqueState struct {
+	key                   UniqueKey
+	keyIndex, statusIndex int             // in the cells schema
+	baseline              map[string]bool // cells parts present when the writer started
+	read                  map[string]bool // cells parts already read
+	settled               map[string]bool // keys with a settled row
+	recent                map[string]bool // keys with a row published by another writer since the start
+	pendingKeys           []string        // of the cells appended since the last flush
+	pendingSettled        []bool
+}
+
+func newUniqueState(dir string, cells Schema, children []Schema, key UniqueKey) (*uniqueState, error) {
+	u := &uniqueState{key: key, keyIndex: -1, statusIndex: -1, baseline: map[string]bool{}, read: map[string]bool{},
+		settled: map[string]bool{}, recent: map[string]bool{}}
+	for i, c := range cells.Columns {
+		switch c.Name {
+		case key.Column:
+			u.keyIndex = i
+			if c.Type != TypeString {
+				return nil, fmt.Errorf("store: unique key column %q of table %q is %v; want string", c.Name, cells.Table, c.Type)
+			}
+		case key.Status:
+			u.statusIndex = i
+			if c.Type != TypeString {
+				return nil, fmt.Errorf("store: status column %q of table %q is %v; want string", c.Name, cells.Table, c.Type)
+			}
+		}
+	}
+	if u.keyIndex < 0 || u.statusIndex < 0 {
+		return nil, fmt.Errorf("store: unique key %+v: table %q needs both columns", key, cells.Table)
+	}
+	for _, child := range children {
+		if !child.hasStringColumn(key.Column) {
+			return nil, fmt.Errorf("store: unique key %q: child table %q has no string column of that name", key.Column, child.Table)
+		}
+	}
+	paths, err := partPaths(dir, cells.Table)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		u.baseline[filepath.Base(p)] = true
+	}
+	return u, nil
+}
+
+func (s Schema) hasStringColumn(name string) bool {
+	for _, c := range s.Columns {
+		if c.Name == name && c.Type == TypeString {
+			return true
+		}
+	}
+	return false
+}
+
+// note records a cell row appended since the last flush.
+func (u *uniqueState) note(cell Row) {
+	u.pendingKeys = append(u.pendingKeys, cell[u.keyIndex].s)
+	u.pendingSettled = append(u.pendingSettled, !cell[u.statusIndex].IsNull() && cell[u.statusIndex].s == u.key.Settled)
+}
+
+func (u *uniqueState) forgetPending() {
+	u.pendingKeys, u.pendingSettled = u.pendingKeys[:0], u.pendingSettled[:0]
+}
+
+// refresh reads the cells parts other writers published since the last
+// call. An unreadable part is skipped: its cells count as not done, as for
+// every reader.
+func (u *uniqueState) refresh(dir, table, ownTag string) error {
+	paths, err := partPaths(dir, table)
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		name := filepath.Base(path)
+		if u.read[name] {
+			continue
+		}
+		u.read[name] = true
+		if tagOf(name) == ownTag {
+			continue
+		}
+		columns, _, err := readPart(path, []string{u.key.Column, u.key.Status})
+		if err != nil {
+			continue
+		}
+		keys, status := columns[0], columns[1]
+		for r := range keys.Len() {
+			k := keys.Strings[r]
+			if !status.IsNull(r) && status.Strings[r] == u.key.Settled {
+				u.settled[k] = true
+			}
+			if !u.baseline[name] {
+				u.recent[k] = true
+			}
+		}
+	}
+	return nil
+}
+
+// duplicates returns the pending keys that must not be published.
+func (u *uniqueState) duplicates() map[string]bool {
+	drop := map[string]bool{}
+	for i, k := range u.pendingKeys {
+		if u.settled[k] || !u.pendingSettled[i] && u.recent[k] {
+			drop[k] = true
+		}
+	}
+	return drop
+}
+
+// flushUniqueLocked is flushLocked for a writer with a UniqueKey: every
+// part is completed outside the lock; under it, duplicates are dropped and
+// the parts placed, child tables first.
+func (w *CellWriter) flushUniqueLocked() error {
+	tables := append(append([]*PartWriter{}, w.children...), w.cells)
+	for _, pw := range tables {
+		if err := pw.flushable(); err != nil {
+			return w.failLocked(err)
+		}
+	}
+	temps := make([]string, len(tables))
+	for i, pw := range tables {
+		temp, err := pw.complete()
+		if err != nil {
+			removeAll(temps)
+			return w.failLocked(fmt.Errorf("store: table %q: %w", pw.Table(), err))
+		}
+		temps[i] = temp
+	}
+	unlock, err := lockFile(filepath.Join(w.dir, publishLockName))
+	if err != nil {
+		removeAll(temps)
+		return w.failLocked(err)
+	}
+	defer unlock()
+	if err := w.unique.refresh(w.dir, w.cells.Table(), w.cells.tag); err != nil {
+		removeAll(temps)
+		return w.failLocked(err)
+	}
+	drop := w.unique.duplicates()
+	for i, pw := range tables {
+		if len(drop) == 0 || temps[i] == "" {
+			continue
+		}
+		if temps[i], err = pw.without(temps[i], w.unique.key.Column, drop); err != nil {
+			removeAll(temps)
+			return w.failLocked(fmt.Errorf("store: table %q: %w", pw.Table(), err))
+		}
+	}
+	for i, pw := range tables {
+		path := ""
+		if temps[i] != "" {
+			path, err = pw.place(temps[i])
+			temps[i] = ""
+		}
+		if _, err := pw.advance(path, err); err != nil {
+			removeAll(temps)
+			return w.failLocked(err)
+		}
+	}
+	w.unique.forgetPending()
+	w.lastFlush = w.policy.Now()
+	return nil
+}
+
+func removeAll(paths []string) {
+	for _, p := range paths {
+		if p != "" {
+			os.Remove(p)
+		}
+	}
+}
