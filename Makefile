@@ -22,6 +22,7 @@ test-slurm:
 
 lint:
 	$(GO) vet ./...
+	$(GO) vet -tags slurm ./cmd/sweep
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 bench:

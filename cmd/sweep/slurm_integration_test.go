@@ -25,6 +25,7 @@ import (
 
 	"github.com/sweep-sched/sweep/sweep"
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // slurmWait bounds every wait for the cluster.
@@ -365,7 +366,7 @@ func doneCells(t *testing.T, results string) map[string]bool {
 	}
 	done := map[string]bool{}
 	for i, id := range set.Column("cell_id").Strings {
-		if set.Column("status").Strings[i] == sweep.table.StatusOK {
+		if set.Column("status").Strings[i] == table.StatusOK {
 			done[id] = true
 		}
 	}
@@ -425,7 +426,7 @@ func rowText(set *store.ColumnSet, i int) string {
 // appear twice gets a different digest than one whose jobs appear once.
 func jobDigests(t *testing.T, results string) map[string]string {
 	t.Helper()
-	schema := sweep.JobsSchema()
+	schema := table.JobsSchema()
 	names := make([]string, len(schema.Columns))
 	for i, c := range schema.Columns {
 		names[i] = c.Name
