@@ -184,27 +184,39 @@ func (e Expectations) valueMetrics(workload string) []string {
 // checkValues checks expect.values: workload -> metric -> policy -> value,
 // metrics among the cells table's value columns.
 func checkValues(node *yaml.Node) error {
+	return forEachMetric(node, "values", func(workload, metric string, policies *yaml.Node) error {
+		if policies.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: expect.values.%s.%s: want a mapping of policy names", policies.Line, workload, metric)
+		}
+		for k := 0; k+1 < len(policies.Content); k += 2 {
+			if _, err := expectedOf(policies.Content[k+1]); err != nil {
+				return fmt.Errorf("expect.values.%s.%s.%s: %w", workload, metric, policies.Content[k].Value, err)
+			}
+		}
+		return nil
+	})
+}
+
+// forEachMetric walks an expect section shaped workload -> metric -> x,
+// checking that the workloads and metrics are mappings and every metric a
+// value column of the cells table, and calls check with each metric's x.
+func forEachMetric(node *yaml.Node, section string, check func(workload, metric string, x *yaml.Node) error) error {
 	valid := columnNames(valueColumns(true))
 	if node.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: expect.values: want a mapping of workload labels (or %q for all)", node.Line, AnyWorkload)
+		return fmt.Errorf("line %d: expect.%s: want a mapping of workload labels (or %q for all)", node.Line, section, AnyWorkload)
 	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		workload, metrics := node.Content[i].Value, node.Content[i+1]
 		if metrics.Kind != yaml.MappingNode {
-			return fmt.Errorf("line %d: expect.values.%s: want a mapping of metric names", metrics.Line, workload)
+			return fmt.Errorf("line %d: expect.%s.%s: want a mapping of metric names", metrics.Line, section, workload)
 		}
 		for j := 0; j+1 < len(metrics.Content); j += 2 {
-			metric, policies := metrics.Content[j], metrics.Content[j+1]
+			metric := metrics.Content[j]
 			if !slices.Contains(valid, metric.Value) {
-				return fmt.Errorf("line %d: expect.values.%s: unknown metric %q; valid metrics: %s", metric.Line, workload, metric.Value, strings.Join(valid, ", "))
+				return fmt.Errorf("line %d: expect.%s.%s: unknown metric %q; valid metrics: %s", metric.Line, section, workload, metric.Value, strings.Join(valid, ", "))
 			}
-			if policies.Kind != yaml.MappingNode {
-				return fmt.Errorf("line %d: expect.values.%s.%s: want a mapping of policy names", policies.Line, workload, metric.Value)
-			}
-			for k := 0; k+1 < len(policies.Content); k += 2 {
-				if _, err := expectedOf(policies.Content[k+1]); err != nil {
-					return fmt.Errorf("expect.values.%s.%s.%s: %w", workload, metric.Value, policies.Content[k].Value, err)
-				}
+			if err := check(workload, metric.Value, metrics.Content[j+1]); err != nil {
+				return err
 			}
 		}
 	}

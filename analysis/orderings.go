@@ -77,27 +77,13 @@ func (o *Orderings) UnmarshalYAML(node *yaml.Node) error {
 // checkOrderings checks expect.orderings: workload -> metric -> orderings,
 // metrics among the cells table's value columns.
 func checkOrderings(node *yaml.Node) error {
-	valid := columnNames(valueColumns(true))
-	if node.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: expect.orderings: want a mapping of workload labels (or %q for all)", node.Line, AnyWorkload)
-	}
-	for i := 0; i+1 < len(node.Content); i += 2 {
-		workload, metrics := node.Content[i].Value, node.Content[i+1]
-		if metrics.Kind != yaml.MappingNode {
-			return fmt.Errorf("line %d: expect.orderings.%s: want a mapping of metric names", metrics.Line, workload)
+	return forEachMetric(node, "orderings", func(workload, metric string, x *yaml.Node) error {
+		var o Orderings
+		if err := o.UnmarshalYAML(x); err != nil {
+			return fmt.Errorf("expect.orderings.%s.%s: %w", workload, metric, err)
 		}
-		for j := 0; j+1 < len(metrics.Content); j += 2 {
-			metric := metrics.Content[j]
-			if !slices.Contains(valid, metric.Value) {
-				return fmt.Errorf("line %d: expect.orderings.%s: unknown metric %q; valid metrics: %s", metric.Line, workload, metric.Value, strings.Join(valid, ", "))
-			}
-			var o Orderings
-			if err := o.UnmarshalYAML(metrics.Content[j+1]); err != nil {
-				return fmt.Errorf("expect.orderings.%s.%s: %w", workload, metric.Value, err)
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // An OrderingRow is one ordering of expect.orderings checked against our
