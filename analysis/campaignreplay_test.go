@@ -18,7 +18,7 @@ type replayRow struct {
 	stretch            float64
 }
 
-// TestTraceReplayOptions replays testdata/replay.swf on 2 processors under
+// TestTraceReplayOptions replays testdata/replay.swf.txt on 2 processors under
 // each replay option. The MAX rule gives user 1 campaign A = jobs 1-3
 // (submits 0, 2, 3; runs 4, 6, 1; logged finish 8) and B = job 4 (submit
 // 10, run 2, think 10 - 8 = 2), user 2 campaign C = job 5 (submit 1, run
@@ -85,7 +85,7 @@ func TestTraceReplayOptions(t *testing.T) {
 		{"exclude user 2", swf.Options{ExcludeUsers: []int64{2}}, "", "", "fcfs", []replayRow{
 			{"u1#1", 0, 8, 8.0 / 6}, {"u1#2", 10, 12, 1}}},
 	} {
-		w, _, err := swf.LoadCampaigns("testdata/replay.swf", tc.opts, tc.release)
+		w, _, err := swf.LoadCampaigns("testdata/replay.swf.txt", tc.opts, tc.release)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,13 +114,13 @@ func TestTraceReplayOptions(t *testing.T) {
 // TestBoundStaggeredSubmits: seed 001's bound on a trace campaign whose
 // jobs were submitted at different times is max(W/m, pmax) with pmax the
 // longest job, not the latest release + exec. Campaign A of
-// testdata/replay.swf (jobs of 4, 6 and 1 submitted at 0, 2 and 3, on 2
+// testdata/replay.swf.txt (jobs of 4, 6 and 1 submitted at 0, 2 and 3, on 2
 // processors): W = 11, pmax = 6, bound max(5.5, 6) = 6, where release +
 // exec would give max(0 + 4, 2 + 6, 3 + 1) = 8. The log completes A at 8:
 // stretch 8/6 with bound, exactly 1 with bound-release; alone (SPT list
 // schedule with the releases: 0-4, 2-8, 4-5) also takes 8: exactly 1.
 func TestBoundStaggeredSubmits(t *testing.T) {
-	w, _, err := swf.LoadCampaigns("testdata/replay.swf", swf.Options{ExcludeUsers: []int64{2}}, swf.ReleasePerJob)
+	w, _, err := swf.LoadCampaigns("testdata/replay.swf.txt", swf.Options{ExcludeUsers: []int64{2}}, swf.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestBoundStaggeredSubmits(t *testing.T) {
 	}
 }
 
-// TestZeroRunReplay replays testdata/zero.swf on 1 processor, whose jobs
+// TestZeroRunReplay replays testdata/zero.swf.txt on 1 processor, whose jobs
 // 2 and 5 ran 0 seconds. Dropped (the default): u1#1 = job 1 at 0-5, u2#1
 // = job 3 at 10-12, u1#2 = job 4 at 20-23, every stretch 1. Kept, a job of
 // 0 seconds holds the processor 1 tick and adds no work. fcfs: job 1 at
@@ -180,7 +180,7 @@ func TestZeroRunReplay(t *testing.T) {
 		{true, "ostrich", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 11, 13, 1}, {"u1#2", 20, 24, 4.0 / 3}}},
 		{true, "log", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 10, 12, 1}, {"u1#2", 20, 23, 1}}},
 	} {
-		w, _, err := swf.LoadCampaigns("testdata/zero.swf", swf.Options{KeepZeroRun: tc.keep}, swf.ReleasePerJob)
+		w, _, err := swf.LoadCampaigns("testdata/zero.swf.txt", swf.Options{KeepZeroRun: tc.keep}, swf.ReleasePerJob)
 		if err != nil {
 			t.Fatal(err)
 		}

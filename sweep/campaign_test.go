@@ -71,7 +71,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
 		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to DAG workloads"},
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
-		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf", "trace: nosuch.swf", "trace: open "},
+		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf.txt", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
 		{"job order", "platform: single:8", "platform: single:8\ncampaign: {job-order: edf}", `line 7: campaign: job-order "edf"; want spt, lpt or fifo`},
 		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of bound, bound-release, alone`},
@@ -82,7 +82,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 
 // TestTraceReport: what the SWF reader drops, filters, repairs and notes in
 // a trace workload is shown by plan and kept in every part file's
-// metadata. tiny.swf has 10 comment lines and 21 job lines; the window
+// metadata. tiny.swf.txt has 10 comment lines and 21 job lines; the window
 // (Dec 6 2004, Europe/Paris) filters the 2 jobs of Dec 7; job 5 runs 0 s
 // (dropped), job 7's allocated processors come from its request
 // (repaired), job 9's wait is unknown and job 12 is submitted before job
@@ -100,7 +100,7 @@ func TestTraceReport(t *testing.T) {
 	var b strings.Builder
 	p.Write(&b)
 	want := []string{
-		"trace     workload head: ../gen/swf/testdata/tiny.swf: 31 lines = 18 jobs + 1 dropped + 2 filtered + 10 comment + 0 blank",
+		"trace     workload head: ../gen/swf/testdata/tiny.swf.txt: 31 lines = 18 jobs + 1 dropped + 2 filtered + 10 comment + 0 blank",
 		"1      dropped   run time 0",
 		"2      filtered  submit time outside the window",
 		"1      repaired  allocated processors -1 or 0: requested used",

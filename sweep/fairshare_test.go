@@ -198,9 +198,9 @@ func TestFairShareTinyTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	edits := []manifestEdit{
-		{"month outside", "to: 1970-01}", "to: 1970-02}", "line 8: workloads[0]: months: testdata/norequest.swf: month 1970-02 is outside the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"},
-		{"no requests", "estimates: [T]", "estimates: [T, R]", "line 8: workloads[0]: estimates: testdata/norequest.swf: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T"},
-		{"missing trace", "trace: norequest.swf", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
+		{"month outside", "to: 1970-01}", "to: 1970-02}", "line 8: workloads[0]: months: testdata/norequest.swf.txt: month 1970-02 is outside the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"},
+		{"no requests", "estimates: [T]", "estimates: [T, R]", "line 8: workloads[0]: estimates: testdata/norequest.swf.txt: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T"},
+		{"missing trace", "trace: norequest.swf.txt", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
 		{"instances", "label: tiny", "label: tiny\n    instances: 2", "instances 2: a trace is one workload, its months the cells"},
 		{"window", "label: tiny", "label: tiny\n    window: {from: 1970-01-01, to: 1970-01-02}", "window and months exclude each other"},
 		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", "estimates apply to trace-month workloads only (give months)"},

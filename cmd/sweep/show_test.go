@@ -148,7 +148,7 @@ func TestShowCampaignTrace(t *testing.T) {
 	}
 	cell := "head/i000/L-/single:8/log"
 	stderr.Reset()
-	if code := run(context.Background(), []string{"show", out, cell}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "tiny.swf") {
+	if code := run(context.Background(), []string{"show", out, cell}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "tiny.swf.txt") {
 		t.Errorf("show with the copy: exit %d, %q; want exit 2 naming the trace", code, stderr.String())
 	}
 	stdout.Reset()

@@ -41,7 +41,7 @@ func optionsFromBits(bits uint8) Options {
 // shared LPC-EGEE log when it is present, and hand-made lines; the corpus
 // in testdata/fuzz/FuzzReader runs either way.
 func FuzzReader(f *testing.F) {
-	tiny, err := os.ReadFile("testdata/tiny.swf")
+	tiny, err := os.ReadFile("testdata/tiny.swf.txt")
 	if err != nil {
 		f.Fatal(err)
 	}

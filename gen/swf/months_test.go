@@ -41,7 +41,7 @@ func mustMonth(tb testing.TB, s string) Month {
 // The fixture's lines are hand-made so that each rule of the note's
 // section 1 fires once; the expected jobs follow from those rules.
 func TestRigidTraceRules(t *testing.T) {
-	tr, err := ReadRigid("testdata/months.swf", RigidOptions{})
+	tr, err := ReadRigid("testdata/months.swf.txt", RigidOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestRigidTraceRules(t *testing.T) {
 }
 
 func TestRigidTraceErrors(t *testing.T) {
-	tr, err := ReadRigid("testdata/months.swf", RigidOptions{})
+	tr, err := ReadRigid("testdata/months.swf.txt", RigidOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +131,11 @@ func TestRigidTraceErrors(t *testing.T) {
 		t.Errorf("ParseMonth(10/96): %v", err)
 	}
 	noRequest := "; UnixStartTime: 0\n; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
-	tr, err = NewRigidTrace(strings.NewReader(noRequest), "norequest.swf", RigidOptions{})
+	tr, err = NewRigidTrace(strings.NewReader(noRequest), "norequest.swf.txt", RigidOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.CheckRequestedTimes(); err == nil || !strings.Contains(err.Error(), "norequest.swf: no job has a requested time (field 9") {
+	if err := tr.CheckRequestedTimes(); err == nil || !strings.Contains(err.Error(), "norequest.swf.txt: no job has a requested time (field 9") {
 		t.Errorf("CheckRequestedTimes: %v", err)
 	}
 	_, err = NewRigidTrace(strings.NewReader("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), "nomax.swf", RigidOptions{})
