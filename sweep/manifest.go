@@ -48,6 +48,7 @@ type Manifest struct {
 	Expect     analysis.Expectations `yaml:"expect"`
 
 	path     string // the file it came from
+	origin   string // the manifest a results directory's copy was made of; "" otherwise
 	platform map[string]*platform.Platform
 	sources  []*source // per workload spec
 	lines    map[string]int
@@ -223,6 +224,7 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 		m.lines = keyLines(&root)
 	}
 	m.path = path
+	m.origin, _ = copiedManifest(data)
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -500,6 +502,10 @@ func (m *Manifest) excludedPair(workload, policy string) bool {
 func (m *Manifest) pathOf(path string) string {
 	if filepath.IsAbs(path) || m.path == "" {
 		return path
+	}
+	if m.origin != "" {
+		// A results directory's copy: its paths are the original's.
+		return filepath.Join(filepath.Dir(m.origin), path)
 	}
 	return filepath.Join(filepath.Dir(m.path), path)
 }

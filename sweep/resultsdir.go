@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +11,35 @@ import (
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
+// copiedFrom starts the first line of a results directory's copy of its
+// manifest, followed by the original's absolute path: the copy's relative
+// paths (platform files, traces) are taken from the original's folder, so
+// `sweep show`, `sweep status` and a resume from the copy find them.
+const copiedFrom = "# sweep: copied from "
+
+// copiedManifest splits a copy's marker line from the manifest text; origin
+// is "" and data unchanged when there is none.
+func copiedManifest(data []byte) (origin string, rest []byte) {
+	line, after, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || !bytes.HasPrefix(line, []byte(copiedFrom)) {
+		return "", data
+	}
+	return string(bytes.TrimPrefix(line, []byte(copiedFrom))), after
+}
+
 // saveCopy keeps the manifest beside its results, for `sweep analyze`.
 func (m *Manifest) saveCopy(out string) error {
 	data, err := os.ReadFile(m.path)
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}
+	origin, data := copiedManifest(data)
+	if origin == "" {
+		if origin, err = filepath.Abs(m.path); err != nil {
+			return fmt.Errorf("copying manifest: %w", err)
+		}
+	}
+	data = append([]byte(copiedFrom+origin+"\n"), data...)
 	tmp, err := os.CreateTemp(out, ".manifest-*")
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)

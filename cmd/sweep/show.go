@@ -32,7 +32,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.SetOutput(stderr)
 	ganttPath := fs.String("gantt", "", "draw the cell's schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
-	manifest := fs.String("manifest", "", "the manifest the run came from (default: DIR/manifest.yaml, its copy; give the original when the copy cannot find a trace, whose path is relative to the original)")
+	manifest := fs.String("manifest", "", "the manifest the run came from (default: DIR/manifest.yaml, its copy, whose relative paths are the original's; give another when the original has moved)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: sweep show DIR CELL [--gantt out.svg] [--gantt-window FROM:TO] [--manifest M]")
 		fmt.Fprintln(fs.Output(), "CELL is a cell id (cell_id in DIR/cells) or a name such as log-independent/i003/L1.2/burkimsher2013/random")
