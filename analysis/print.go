@@ -280,6 +280,16 @@ func (r *Result) printDominance(p *printer, table PaperTable, expect Expectation
 }
 
 // pName names the p-value significance is read from.
+// loadHeader is the header line of a table with a column per load: label,
+// an empty row-name column, then the loads.
+func (r *Result) loadHeader(label string) string {
+	header := label + "\t\t"
+	for _, load := range r.Loads {
+		header += FormatLoad(load) + " \t"
+	}
+	return header
+}
+
 func (r *Result) pName() string {
 	if r.Settings.Adjust == AdjustHolm {
 		return "Holm-adjusted p"
@@ -362,11 +372,7 @@ func (r *Result) printRankTests(p *printer, table PaperTable, policies []string)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	labels := leftAligned(append([]string{"load"}, policies...))
 	rowNames := leftAligned([]string{"t", "W", "ratio", "95% CI"})
-	header := labels[0] + "\t\t"
-	for _, load := range r.Loads {
-		header += FormatLoad(load) + " \t"
-	}
-	fmt.Fprintln(tw, header)
+	fmt.Fprintln(tw, r.loadHeader(labels[0]))
 	var disagree []string
 	compared := 0
 	for i, policy := range policies {

@@ -174,11 +174,7 @@ func (r *Result) printSpread(p *printer, table PaperTable, expect Expectations) 
 	policies := slices.DeleteFunc(slices.Clone(r.Policies), func(p string) bool { return p == r.Settings.Reference })
 	labels := leftAligned(append([]string{"load"}, policies...))
 	rowNames := leftAligned([]string{"reps", "range", "95% CI", "paper"})
-	header := labels[0] + "\t\t"
-	for _, load := range r.Loads {
-		header += FormatLoad(load) + " \t"
-	}
-	fmt.Fprintln(tw, header)
+	fmt.Fprintln(tw, r.loadHeader(labels[0]))
 	var withPaper, inRange, inInterval int
 	for i, policy := range policies {
 		reps, spans := labels[1+i]+"\t"+rowNames[0]+"\t", "\t"+rowNames[1]+"\t"

@@ -14,10 +14,7 @@ import (
 // exactly the campaigns the cells count, and the same numbers with -j 1
 // and -j 2.
 func TestCampaignWorkloads(t *testing.T) {
-	m, err := LoadManifest("testdata/campaigns.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadTestManifest(t, "testdata/campaigns.yaml")
 	if n := len(m.Cells()); n != 7 {
 		t.Fatalf("%d cells, want 2 synthetic x 2 policies + 1 trace x 3 policies = 7", n)
 	}
@@ -88,10 +85,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 // (repaired), job 9's wait is unknown and job 12 is submitted before job
 // 11 (noted): 18 jobs remain.
 func TestTraceReport(t *testing.T) {
-	m, err := LoadManifest("testdata/campaigns.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadTestManifest(t, "testdata/campaigns.yaml")
 	out := t.TempDir()
 	p, err := m.Plan(out, Shard{}, false)
 	if err != nil {

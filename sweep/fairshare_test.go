@@ -33,10 +33,7 @@ func needKTH(t *testing.T) {
 // cell's total |dev|.
 func TestFairShareMonths(t *testing.T) {
 	needKTH(t)
-	m, err := LoadManifest("testdata/fairshare.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadTestManifest(t, "testdata/fairshare.yaml")
 	cells := m.Cells()
 	if len(cells) != 12 {
 		t.Fatalf("%d cells, want 2 months x 2 variants x 3 policies = 12", len(cells))
@@ -175,10 +172,7 @@ func TestFairShareBadInput(t *testing.T) {
 // the trace and variant R on a log without requested times are manifest
 // errors naming the file.
 func TestFairShareTinyTrace(t *testing.T) {
-	m, err := LoadManifest("testdata/fairshare-tiny.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadTestManifest(t, "testdata/fairshare-tiny.yaml")
 	out := t.TempDir()
 	if sum := mustRun(t, m, RunOptions{Out: out, Jobs: 1}); sum.Ran != 1 || sum.Failed != 0 {
 		t.Fatalf("ran %d, failed %d; want 1, 0", sum.Ran, sum.Failed)

@@ -14,14 +14,7 @@ import (
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-func loadMoldable(t *testing.T) *Manifest {
-	t.Helper()
-	m, err := LoadManifest("testdata/moldable.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+func loadMoldable(t *testing.T) *Manifest { return loadTestManifest(t, "testdata/moldable.yaml") }
 
 // TestMoldableRun runs the small moldable manifest with -j 1 and -j 2:
 // identical cells, bit for bit, but for the run times; every ratio >= 1;

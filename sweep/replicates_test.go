@@ -129,10 +129,7 @@ func TestReplicatesInManifest(t *testing.T) {
 // instance x 3 policies). With 2 replicates the synthetic cells double
 // and the trace's stay in replicate 0: 2 x 4 + 3 = 11 cells.
 func TestReplicatesSkipTraces(t *testing.T) {
-	m, err := LoadManifest("testdata/campaigns.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadTestManifest(t, "testdata/campaigns.yaml")
 	if n := len(m.Cells()); n != 7 {
 		t.Fatalf("%d cells with one replicate; want 7", n)
 	}

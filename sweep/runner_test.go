@@ -20,9 +20,12 @@ import (
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-func loadSmall(t *testing.T) *Manifest {
+func loadSmall(t *testing.T) *Manifest { return loadTestManifest(t, "testdata/small.yaml") }
+
+// loadTestManifest loads a test manifest, failing the test on an error.
+func loadTestManifest(t *testing.T, path string) *Manifest {
 	t.Helper()
-	m, err := LoadManifest("testdata/small.yaml")
+	m, err := LoadManifest(path)
 	if err != nil {
 		t.Fatal(err)
 	}

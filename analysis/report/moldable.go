@@ -109,18 +109,9 @@ func runTimePlot(r *analysis.MoldableResult) (*plot.Plot, error) {
 				xs = append(xs, float64(n))
 			}
 		}
-		if err := addLine(p, &p.Legend, i, analysis.ShortWorkload(g), pts.XYs); err != nil {
+		if err := addRange(p, i, analysis.ShortWorkload(g), pts); err != nil {
 			return nil, err
 		}
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		bars, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		bars.Color = plotutil.Color(i)
-		p.Add(bars)
 	}
 	p.Y.Min = 0
 	slices.Sort(xs)
@@ -181,18 +172,9 @@ func ratioPlot(r *analysis.MoldableResult, generator, label string, of func(anal
 		if clipped {
 			name += " (off scale)"
 		}
-		if err := addLine(p, &p.Legend, i, name, pts.XYs); err != nil {
+		if err := addRange(p, i, name, pts); err != nil {
 			return nil, err
 		}
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		bars, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		bars.Color = plotutil.Color(i)
-		p.Add(bars)
 	}
 	// Headroom above the data keeps the legend off the lines.
 	p.Y.Min, p.Y.Max = 1, math.Ceil(top*1.4*10)/10
@@ -243,3 +225,21 @@ paper computes it), its bar runs from the smallest to the largest per-instance r
 </body>
 </html>
 `))
+
+// addRange draws series i as a line through its averages, named in the
+// legend, with a bar from each point's minimum to its maximum.
+func addRange(p *plot.Plot, i int, name string, pts errorPoints) error {
+	if err := addLine(p, &p.Legend, i, name, pts.XYs); err != nil {
+		return err
+	}
+	if len(pts.XYs) == 0 {
+		return nil
+	}
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	bars.Color = plotutil.Color(i)
+	p.Add(bars)
+	return nil
+}
