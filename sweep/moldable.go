@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
+	"github.com/sweep-sched/sweep/engine/verify"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/sweep/store"
 )
@@ -96,7 +96,7 @@ func moldableCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 	w := mi.instance.Workload
 	// Checking costs O(n log n), nothing beside the algorithms, and turns
 	// a scheduling bug into a failed cell instead of a wrong number.
-	if err := enginetest.CheckMoldable(w, s); err != nil {
+	if err := verify.Moldable(w, s); err != nil {
 		return nil, fmt.Errorf("%s: invalid schedule: %w", c.Policy, err)
 	}
 	var row store.Row

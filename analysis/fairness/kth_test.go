@@ -13,7 +13,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis/fairness"
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/engine/enginetest"
+	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -78,7 +78,7 @@ func runMonth(tb testing.TB, tr *swf.RigidTrace, month swf.Month, v rigid.Varian
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := enginetest.CheckRigid(&mw.Workload, v, sched); err != nil {
+	if err := verify.Rigid(&mw.Workload, v, sched); err != nil {
 		tb.Fatal(err)
 	}
 	m, err := fairness.Measure(&mw.Workload, sched.StartSeconds)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/engine/enginetest"
+	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -44,7 +44,7 @@ func simulate(t *testing.T, w *rigid.Workload, v rigid.Variant, p backfill.Polic
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := enginetest.CheckRigid(w, v, sched); err != nil {
+	if err := verify.Rigid(w, v, sched); err != nil {
 		t.Fatal(err)
 	}
 	starts := make([]int64, len(w.Jobs))

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
+	"github.com/sweep-sched/sweep/engine/verify"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -119,7 +119,7 @@ func taskIndices(t *testing.T, names []string) []int {
 // allotment, start and end, C_max and sum w C, and validates it.
 func checkSchedule(t *testing.T, what string, w *workload.Workload, got moldable.Schedule, want goldenSchedule) {
 	t.Helper()
-	if err := enginetest.CheckMoldable(w, got); err != nil {
+	if err := verify.Moldable(w, got); err != nil {
 		t.Errorf("%s: invalid schedule: %v", what, err)
 	}
 	for name, p := range want.Tasks {
@@ -255,7 +255,7 @@ func TestGoldenDEMT(t *testing.T) {
 					order = append(order, j)
 				}
 				s := sel.Schedule(w, order, moldable.VariantList, moldable.ListOvertake)
-				if err := enginetest.CheckMoldable(w, s); err != nil {
+				if err := verify.Moldable(w, s); err != nil {
 					t.Errorf("%s order %s: %v", what, key, err)
 				}
 				if !moldabletest.Near(s.Makespan(), moldabletest.Rat(t, want[0])) || !moldabletest.Near(s.WeightedCompletion(w), moldabletest.Rat(t, want[1])) {

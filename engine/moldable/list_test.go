@@ -3,8 +3,8 @@ package moldable_test
 import (
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
+	"github.com/sweep-sched/sweep/engine/verify"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -27,7 +27,7 @@ func TestListModes(t *testing.T) {
 		{moldable.ListStrict, []float64{0, 3, 4}},
 	} {
 		s := moldable.ListSchedule(w, allot, list, c.mode)
-		if err := enginetest.CheckMoldable(w, s); err != nil {
+		if err := verify.Moldable(w, s); err != nil {
 			t.Fatalf("%s: %v", c.mode, err)
 		}
 		for i, want := range c.starts {

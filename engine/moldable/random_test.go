@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
+	"github.com/sweep-sched/sweep/engine/verify"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -62,7 +62,7 @@ func TestRandomSchedules(t *testing.T) {
 
 func check(t *testing.T, what string, in *moldable.Instance, s moldable.Schedule) {
 	t.Helper()
-	if err := enginetest.CheckMoldable(in.Workload, s); err != nil {
+	if err := verify.Moldable(in.Workload, s); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 	if c := s.Makespan(); c < in.LambdaStar*(1-1e-12) {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
+	"github.com/sweep-sched/sweep/engine/verify"
 )
 
 var ratios = flag.Int("ratios", 0, "measure the average performance ratios of seed 002's algorithms over this many instances per point (m = 200)")
@@ -62,7 +62,7 @@ func TestRatios(t *testing.T) {
 					if i == 0 {
 						demtTime += time.Since(start)
 					}
-					if err := enginetest.CheckMoldable(w, s); err != nil {
+					if err := verify.Moldable(w, s); err != nil {
 						t.Fatalf("%s n=%d #%d %s: %v", name, n, inst, alg, err)
 					}
 					scheds = append(scheds, s)

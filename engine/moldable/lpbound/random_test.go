@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/moldabletest"
+	"github.com/sweep-sched/sweep/engine/verify"
 )
 
 // TestRandomFastEqualsDense: on random small instances of all parallelism
@@ -59,7 +59,7 @@ func TestRandomFastEqualsDense(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := enginetest.CheckMoldable(w, s); err != nil {
+				if err := verify.Moldable(w, s); err != nil {
 					t.Fatalf("trial %d %s: %v", trial, alg, err)
 				}
 				if sum := s.WeightedCompletion(w); sum < fast.Value*(1-1e-9) {

@@ -1,4 +1,4 @@
-package enginetest
+package verify
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
-func TestCheckMoldable(t *testing.T) {
+func TestMoldable(t *testing.T) {
 	// Two tasks on m = 2: A = (2, 1), B = (4, 3).
 	w := &workload.Workload{Processors: 2, Tasks: []workload.Task{
 		{Weight: 1, Times: []float64{2, 1}},
@@ -31,7 +31,7 @@ func TestCheckMoldable(t *testing.T) {
 		{"overlap", []moldable.Placement{pl(2, 0, 1), pl(1, 0.5, 4.5)}, "3 processors busy at time 0.5 (task 1 starts)"},
 	}
 	for _, tt := range tests {
-		err := CheckMoldable(w, moldable.Schedule{Tasks: tt.tasks})
+		err := Moldable(w, moldable.Schedule{Tasks: tt.tasks})
 		switch {
 		case tt.error == "" && err != nil:
 			t.Errorf("%s: %v", tt.name, err)

@@ -1,4 +1,4 @@
-package enginetest
+package verify
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // Example 5 of the design note (N = 4; J1 2x5, J2 1x5, J3 3x2, J4 1x10, all
 // submitted at 0), whose EASY schedule starts J1, J2, J4 at 0 and J3 at 5
 // with J3 reserved at its shadow time 5.
-func TestCheckRigid(t *testing.T) {
+func TestRigid(t *testing.T) {
 	w := &rigid.Workload{Name: "example 5", Procs: 4, Jobs: []rigid.Job{
 		{Number: 1, User: 1, Procs: 2, RunSeconds: 5, RequestedSeconds: 5},
 		{Number: 2, User: 2, Procs: 1, RunSeconds: 5, RequestedSeconds: 5},
@@ -26,7 +26,7 @@ func TestCheckRigid(t *testing.T) {
 			Reservations: []backfill.Reservation{{AtSeconds: 0, Head: 2, ShadowSeconds: 5}},
 		}
 	}
-	if err := CheckRigid(w, rigid.EstimateExact, good()); err != nil {
+	if err := Rigid(w, rigid.EstimateExact, good()); err != nil {
 		t.Fatalf("the note's schedule: %v", err)
 	}
 	tests := []struct {
@@ -45,12 +45,12 @@ func TestCheckRigid(t *testing.T) {
 	for _, tt := range tests {
 		s := good()
 		tt.spoil(s)
-		if err := CheckRigid(w, rigid.EstimateExact, s); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if err := Rigid(w, rigid.EstimateExact, s); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
 		}
 	}
 	late := &rigid.Workload{Name: "late", Procs: 1, Jobs: []rigid.Job{{Number: 1, SubmitSeconds: 10, Procs: 1, RunSeconds: 1, RequestedSeconds: 1}}}
-	if err := CheckRigid(late, rigid.EstimateExact, &backfill.Schedule{StartSeconds: []int64{9}, EndSeconds: []int64{10}}); err == nil ||
+	if err := Rigid(late, rigid.EstimateExact, &backfill.Schedule{StartSeconds: []int64{9}, EndSeconds: []int64{10}}); err == nil ||
 		!strings.Contains(err.Error(), "job 0 (SWF 1) starts at 9 s before its submit time 10 s") {
 		t.Errorf("start before submit: %v", err)
 	}

@@ -1,4 +1,4 @@
-package enginetest
+package verify
 
 import (
 	"cmp"
@@ -10,12 +10,12 @@ import (
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
-// CheckMoldable reports the first way s fails to be a schedule of the
+// Moldable reports the first way s fails to be a schedule of the
 // moldable workload w: every task placed exactly once, on 1..m
 // processors, from a start >= 0 to exactly start + p(q), and at most m
 // processors busy at any time (a task ending at t frees its processors
 // for one starting at t).
-func CheckMoldable(w *workload.Workload, s moldable.Schedule) error {
+func Moldable(w *workload.Workload, s moldable.Schedule) error {
 	m := w.Processors
 	if len(s.Tasks) != len(w.Tasks) {
 		return fmt.Errorf("moldable schedule places %d tasks, the workload has %d", len(s.Tasks), len(w.Tasks))

@@ -1,11 +1,11 @@
-package enginetest_test
+package verify_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/engine/enginetest"
+	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload"
 )
@@ -60,12 +60,12 @@ func scheduleOf(in *engine.Instance, start ...int64) *engine.Schedule {
 	return s
 }
 
-// TestValidate runs the validator on Graham's schedules, as seed 004
+// TestSchedule runs the validator on Graham's schedules, as seed 004
 // derives them and broken one rule at a time. Schedule B (fifo-task and
 // fifo-job): T1@0 T9@3 T2@0 T3@0 T4@2 T5@4 T6@4 T7@8 T8@8. P-SLR: T1@2
 // T9@6 T2@0 T3@0 T4@0 T5@2 T6@2 T7@5 T8@6 (the derivations are in
 // engine's TestGrahamSingle3).
-func TestValidate(t *testing.T) {
+func TestSchedule(t *testing.T) {
 	in := graham(t)
 	scheduleB := func() *engine.Schedule { return scheduleOf(in, 0, 3, 0, 0, 2, 4, 4, 8, 8) }
 	pslr := func() *engine.Schedule { return scheduleOf(in, 2, 6, 0, 0, 0, 2, 2, 5, 6) }
@@ -121,7 +121,7 @@ func TestValidate(t *testing.T) {
 
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := enginetest.Validate(tc.schedule, tc.policy)
+			err := verify.Schedule(tc.schedule, tc.policy)
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Errorf("Validate: %v, want a valid schedule", err)
@@ -132,14 +132,14 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// TestValidateFairShare: on 2 cores, share u1 owns J1 (T1, T2 of 10
+// TestScheduleFairShare: on 2 cores, share u1 owns J1 (T1, T2 of 10
 // ticks) and J2 (T1 of 10), u2 owns J3 (T1 of 5), all arriving at 0;
 // global tasks J1.T1 0, J1.T2 1, J2.T1 2, J3.T1 3. Fair share at 0: both
 // shares idle (factors infinite), the fifo-task tie goes to J1.T1; then u1
 // has factor 1/2 x 1/1 and u2 is still infinite, so J3.T1 starts; J1.T2
 // at 5, J2.T1 at 10. The fifo-task schedule (J1.T1 and J1.T2 at 0) leaves
 // J3.T1 waiting while it is fair share's head.
-func TestValidateFairShare(t *testing.T) {
+func TestScheduleFairShare(t *testing.T) {
 	zero := int64(0)
 	task := func(id string, exec int64) workload.Task { return workload.Task{ID: id, ExecTicks: exec, Cores: 1} }
 	w := &workload.Workload{Jobs: []workload.Job{
@@ -151,11 +151,11 @@ func TestValidateFairShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := enginetest.Validate(scheduleOf(in, 0, 5, 10, 0), "fairshare"); err != nil {
+	if err := verify.Schedule(scheduleOf(in, 0, 5, 10, 0), "fairshare"); err != nil {
 		t.Errorf("fair-share schedule: %v, want valid", err)
 	}
 	want := "fairshare: at tick 0 cluster c1 has 1 free cores but its head task 3 (1 cores, factor +Inf) waits"
-	if err := enginetest.Validate(scheduleOf(in, 0, 0, 10, 10), "fairshare"); err == nil || err.Error() != want {
+	if err := verify.Schedule(scheduleOf(in, 0, 0, 10, 10), "fairshare"); err == nil || err.Error() != want {
 		t.Errorf("fifo-task schedule: %v, want %q", err, want)
 	}
 }

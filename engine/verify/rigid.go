@@ -1,4 +1,4 @@
-package enginetest
+package verify
 
 import (
 	"cmp"
@@ -10,7 +10,7 @@ import (
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
-// CheckRigid checks a rigid schedule of workload w simulated with the
+// Rigid checks a rigid schedule of workload w simulated with the
 // estimates of variant v, independently of how it was built: every job
 // that must have started did, none before its submit time, each runs
 // exactly its run time, the cluster never holds more than its processors,
@@ -18,7 +18,7 @@ import (
 // blocked head, the jobs running then that are estimated to outlive the
 // head's shadow time leave it its processors. It returns every problem
 // found, joined, or nil.
-func CheckRigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
+func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	var problems []error
 	fail := func(format string, args ...any) {
 		if len(problems) < 20 {
