@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 
@@ -28,7 +29,7 @@ type TTestRow struct {
 	Metric string
 	Scope
 	Reference, Policy string
-	TTest
+	stats.TTest
 	// PAdjusted is P after Settings.Adjust (NaN without an adjustment).
 	PAdjusted   float64
 	Significant bool // EffectiveP() < alpha
@@ -39,7 +40,7 @@ type DominanceRow struct {
 	Metric string
 	Scope
 	Reference, Policy string
-	Dom
+	stats.Dom
 	// Significant says the t-test of the same comparison is significant.
 	Significant bool
 }
@@ -48,7 +49,7 @@ type DominanceRow struct {
 type BoxRow struct {
 	Metric, Policy string
 	Scope
-	Box
+	stats.Box
 }
 
 // ByLoadRow is one row of by_load.parquet: the mean of Metric over the
@@ -57,7 +58,7 @@ type ByLoadRow struct {
 	Metric string
 	Load   float64
 	Policy string
-	MeanInterval
+	stats.MeanInterval
 }
 
 // Result is the analysis of a run's results directory.
@@ -202,11 +203,11 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 		for _, scope := range scopes {
 			for _, policy := range r.Policies {
 				values := policyValues(pairing.Groups, scope, policy, m)
-				if box, err := BoxPlot(values); err == nil {
+				if box, err := stats.BoxPlot(values); err == nil {
 					r.Boxes = append(r.Boxes, BoxRow{Metric: metric.Name, Policy: policy, Scope: scope, Box: box})
 				}
 				if !scope.Pooled {
-					if mean, err := MeanCI(values, 0.95); err == nil {
+					if mean, err := stats.MeanCI(values, 0.95); err == nil {
 						r.ByLoad = append(r.ByLoad, ByLoadRow{Metric: metric.Name, Load: scope.Load, Policy: policy, MeanInterval: mean})
 					}
 				}
@@ -216,11 +217,11 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 				ref, other := pairedValues(pairing.Groups, scope, settings.Reference, policy, m)
 				// Both fail only when no pair has two values: then there
 				// is no row, as for a policy absent at this load.
-				test, err := PairedTTest(ref, other)
+				test, err := stats.PairedTTest(ref, other)
 				if err != nil {
 					continue
 				}
-				dom, err := Dominance(ref, other, metric.Better == LowerIsBetter)
+				dom, err := stats.Dominance(ref, other, metric.Better == LowerIsBetter)
 				if err != nil {
 					continue
 				}

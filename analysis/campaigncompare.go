@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 
@@ -50,7 +51,7 @@ type CampaignPair struct {
 // name), or their difference reference - policy (Of = "ref - policy").
 type CampaignInterval struct {
 	Metric, Of string
-	BootstrapInterval
+	stats.BootstrapInterval
 }
 
 // A UserMedian is the median stretch of User's campaigns (all of them,
@@ -186,7 +187,7 @@ func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
 		}
 		// Quantile of the two neighbours at the weight is Quantile's own
 		// interpolation between them, so the arithmetic is numpy's.
-		return Quantile([]float64{a, b}, virtualIndex-float64(lo))
+		return stats.Quantile([]float64{a, b}, virtualIndex-float64(lo))
 	}
 }
 
@@ -346,7 +347,7 @@ func compareCampaignPair(workload, reference, policy string, groups []Group, mea
 	statistics = append(statistics, refShare, otherShare, func(indices []int) float64 { return refShare(indices) - otherShare(indices) })
 	pair.Intervals = append(pair.Intervals, CampaignInterval{Metric: FlowShorterShare, Of: reference},
 		CampaignInterval{Metric: FlowShorterShare, Of: policy}, CampaignInterval{Metric: FlowShorterShare, Of: reference + " - " + policy})
-	intervals, err := PercentileBootstrap(n, BootstrapResamples, BootstrapSeed(workload, reference, policy), 0.95, statistics...)
+	intervals, err := stats.PercentileBootstrap(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, statistics...)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
 	}
@@ -377,7 +378,7 @@ func userMedians(workload, policy string, groups []Group, measures map[string]*c
 		s := stretches[user]
 		slices.Sort(s)
 		out = append(out, UserMedian{Workload: workload, User: user, Profile: profile[user], Policy: policy,
-			Campaigns: len(s), Median: Quantile(s, 0.5)})
+			Campaigns: len(s), Median: stats.Quantile(s, 0.5)})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 	"strings"
@@ -192,7 +193,7 @@ func TestTrimmedQuantile(t *testing.T) {
 	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001}
 	for _, p := range []float64{0, 0.5, 0.9, 0.99, 1} {
 		q := trimmedQuantile(stretch, p)
-		BootstrapIndices(len(stretch), 200, BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
+		stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
 			var kept []float64
 			for _, i := range indices {
 				if stretch[i] <= CampaignOutlierStretch {
@@ -200,7 +201,7 @@ func TestTrimmedQuantile(t *testing.T) {
 				}
 			}
 			slices.Sort(kept)
-			want, got := Quantile(kept, p), q(indices)
+			want, got := stats.Quantile(kept, p), q(indices)
 			if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Fatalf("p %v, resample %d %v: %v; want %v", p, r, indices, got, want)
 			}

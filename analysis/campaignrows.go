@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 
@@ -282,9 +283,9 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 	s.Trimmed100Mean = sum100 / (n - float64(over100))
 	s.TrimmedExact1 = float64(exact1) / nt
 	slices.Sort(trimmed)
-	s.TrimmedP50 = Quantile(trimmed, 0.5)
-	s.TrimmedP90 = Quantile(trimmed, 0.9)
-	s.TrimmedP99 = Quantile(trimmed, 0.99)
+	s.TrimmedP50 = stats.Quantile(trimmed, 0.5)
+	s.TrimmedP90 = stats.Quantile(trimmed, 0.9)
+	s.TrimmedP99 = stats.Quantile(trimmed, 0.99)
 	mean := func(profile string, any bool) float64 {
 		var total float64
 		var count int

@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 
@@ -87,7 +88,7 @@ type FigureRow struct {
 	Workload, Metric, Policy string
 	// MeanInterval is ours; N is 0 when no cell has a value (then the
 	// other fields are meaningless).
-	MeanInterval
+	stats.MeanInterval
 	Paper   *Expected // nil when the manifest's expect.values gives none
 	Matches bool      // ours satisfies Paper (see Expected.Matches)
 }
@@ -160,7 +161,7 @@ func (r *Result) FigureTable(workload string, expect Expectations) []FigureRow {
 				continue
 			}
 			nan := math.NaN()
-			row := FigureRow{Workload: workload, Metric: metric, Policy: policy, MeanInterval: MeanInterval{Mean: nan, Low: nan, High: nan}}
+			row := FigureRow{Workload: workload, Metric: metric, Policy: policy, MeanInterval: stats.MeanInterval{Mean: nan, Low: nan, High: nan}}
 			if m >= 0 {
 				var values []float64
 				for _, g := range r.Pairing.Groups {
@@ -168,7 +169,7 @@ func (r *Result) FigureTable(workload string, expect Expectations) []FigureRow {
 						values = append(values, c.Values[m])
 					}
 				}
-				if mean, err := MeanCI(values, 0.95); err == nil {
+				if mean, err := stats.MeanCI(values, 0.95); err == nil {
 					row.MeanInterval = mean
 				}
 			}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"io"
 	"math"
 	"slices"
@@ -367,7 +368,7 @@ func (r *Result) printRankTests(p *printer, table PaperTable, policies []string)
 	title, _, _ := strings.Cut(table.Title, ":")
 	p.line("%s, tests (%s): t = paired t-test %s (the paper's), W = Wilcoxon signed-rank %s,", title, table.Metric, r.pName(), r.pName())
 	p.line("%s where W and t disagree at %v; ratio = median over pairs of %s/policy, with its", disagreeMark, r.Settings.Alpha, r.Settings.Reference)
-	p.line("percentile bootstrap 95%% interval (%d resamples)", BootstrapResamples)
+	p.line("percentile bootstrap 95%% interval (%d resamples)", stats.BootstrapResamples)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	labels := leftAligned(append([]string{"load"}, policies...))

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"strconv"
 	"strings"
@@ -27,7 +28,7 @@ func (r *Result) printOrderings(p *printer, rows []OrderingRow) int {
 }
 
 // formatInterval renders an estimate with its bootstrap interval.
-func formatInterval(b BootstrapInterval) string {
+func formatInterval(b stats.BootstrapInterval) string {
 	if math.IsNaN(b.Low) {
 		return fmt.Sprintf("%.4g", b.Estimate)
 	}
@@ -52,7 +53,7 @@ func (r *Result) printCampaignComparisons(p *printer, workload string) {
 		p.line("  flow shorter under %s: %.4f; equal: %.4f; shorter under %s: %.4f (shares of the campaigns)",
 			ref, pair.ReferenceFaster, pair.Ties, other, pair.PolicyFaster)
 		p.line("  median stretch per user: %s <= %s for %d of %d users", ref, other, pair.UsersNotWorse, pair.Users)
-		p.line("  bootstrap 95%% intervals: %d resamples of the paired campaigns (pooled over instances), percentile method", BootstrapResamples)
+		p.line("  bootstrap 95%% intervals: %d resamples of the paired campaigns (pooled over instances), percentile method", stats.BootstrapResamples)
 		var b strings.Builder
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "  figure\t%s\t%s\t%s - %s\n", ref, other, ref, other)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"strconv"
 )
@@ -16,7 +17,7 @@ type RankTestRow struct {
 	Metric string
 	Scope
 	Reference, Policy string
-	Wilcoxon
+	stats.Wilcoxon
 	// PAdjusted is P after Settings.Adjust (NaN without an adjustment).
 	PAdjusted float64
 	// Significant says the (adjusted) p-value is below alpha.
@@ -26,7 +27,7 @@ type RankTestRow struct {
 	TTestSignificant bool
 	// Effect is the median of log(reference/policy) with its bootstrap
 	// interval; HasEffect is false when no pair had two positive values.
-	Effect    LogRatioEffect
+	Effect    stats.LogRatioEffect
 	HasEffect bool
 }
 
@@ -40,12 +41,12 @@ func (r RankTestRow) DisagreesWithTTest() bool { return r.Significant != r.TTest
 // does not depend on which other comparisons the run holds. It returns
 // false when no pair has two values.
 func rankTest(metric string, scope Scope, reference, policy string, ref, other []float64) (RankTestRow, bool) {
-	test, err := WilcoxonSignedRank(ref, other)
+	test, err := stats.WilcoxonSignedRank(ref, other)
 	if err != nil {
 		return RankTestRow{}, false
 	}
 	row := RankTestRow{Metric: metric, Scope: scope, Reference: reference, Policy: policy, Wilcoxon: test, PAdjusted: math.NaN()}
-	if effect, err := MedianLogRatio(ref, other, EffectLevel, comparisonSeed(metric, scope, reference, policy)); err == nil {
+	if effect, err := stats.MedianLogRatio(ref, other, EffectLevel, comparisonSeed(metric, scope, reference, policy)); err == nil {
 		row.Effect, row.HasEffect = effect, true
 	}
 	return row, true
@@ -58,7 +59,7 @@ func comparisonSeed(metric string, scope Scope, reference, policy string) [2]uin
 	if !scope.Pooled {
 		load = strconv.FormatFloat(scope.Load, 'g', -1, 64)
 	}
-	return BootstrapSeed("effect", metric, load, reference, policy)
+	return stats.BootstrapSeed("effect", metric, load, reference, policy)
 }
 
 // adjustPValues applies Settings.Adjust to the t-tests and rank tests and
@@ -91,14 +92,14 @@ func (r *Result) adjustPValues() {
 			for k, i := range tTests[f] {
 				ps[k] = r.TTests[i].P
 			}
-			for k, p := range HolmAdjust(ps) {
+			for k, p := range stats.HolmAdjust(ps) {
 				r.TTests[tTests[f][k]].PAdjusted = p
 			}
 			ps = make([]float64, len(rankTests[f]))
 			for k, i := range rankTests[f] {
 				ps[k] = r.RankTests[i].P
 			}
-			for k, p := range HolmAdjust(ps) {
+			for k, p := range stats.HolmAdjust(ps) {
 				r.RankTests[rankTests[f][k]].PAdjusted = p
 			}
 		}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 	"strconv"
@@ -20,7 +21,7 @@ type ReplicateRow struct {
 	Replicate int64
 	Reference string
 	Policy    string
-	Dom
+	stats.Dom
 	// TTestP and WilcoxonP are the two tests' p-values (unadjusted).
 	TTestP, WilcoxonP float64
 }
@@ -38,7 +39,7 @@ type SpreadRow struct {
 	Min, Max float64
 	// MeanInterval is their mean with its t 95% interval (N = number of
 	// replicates, N-1 degrees of freedom).
-	MeanInterval
+	stats.MeanInterval
 }
 
 // Contains reports whether the paper's value lies within the range of the
@@ -78,16 +79,16 @@ func (r *Result) compareReplicates(columns []ValueColumn) {
 				spread := SpreadRow{Metric: metric.Name, Load: load, Reference: reference, Policy: policy, Min: math.Inf(1), Max: math.Inf(-1)}
 				for _, rep := range r.Replicates {
 					ref, other := pairedValues(byReplicate[rep], scope, reference, policy, m)
-					dom, err := Dominance(ref, other, metric.Better == LowerIsBetter)
+					dom, err := stats.Dominance(ref, other, metric.Better == LowerIsBetter)
 					if err != nil {
 						continue // no pair in this replicate
 					}
 					row := ReplicateRow{Metric: metric.Name, Load: load, Replicate: rep, Reference: reference, Policy: policy, Dom: dom,
 						TTestP: math.NaN(), WilcoxonP: math.NaN()}
-					if t, err := PairedTTest(ref, other); err == nil {
+					if t, err := stats.PairedTTest(ref, other); err == nil {
 						row.TTestP = t.P
 					}
-					if w, err := WilcoxonSignedRank(ref, other); err == nil {
+					if w, err := stats.WilcoxonSignedRank(ref, other); err == nil {
 						row.WilcoxonP = w.P
 					}
 					r.ByReplicate = append(r.ByReplicate, row)
@@ -98,7 +99,7 @@ func (r *Result) compareReplicates(columns []ValueColumn) {
 					continue
 				}
 				// MeanCI fails only without values, excluded above.
-				spread.MeanInterval, _ = MeanCI(spread.Percents, 0.95)
+				spread.MeanInterval, _ = stats.MeanCI(spread.Percents, 0.95)
 				r.Spread = append(r.Spread, spread)
 			}
 		}

@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/sweep-sched/sweep/sweep/store"
+import (
+	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store"
+)
 
 // The analysis tables of campaign studies besides figures (issue 11).
 // Shares are fractions; a mean of no campaigns is null.
@@ -18,7 +21,7 @@ var (
 		{Name: "users", Type: store.TypeInt64}, {Name: "users_not_worse", Type: store.TypeInt64},
 	}}
 	// campaignBootstrapSchema: percentile bootstrap intervals (95%,
-	// BootstrapResamples resamples of the paired campaigns, seeded by
+	// stats.BootstrapResamples resamples of the paired campaigns, seeded by
 	// BootstrapSeed(workload, reference, policy)) of metric under the
 	// reference, under policy ("of" is the policy's name) and of their
 	// difference ("of" is "reference - policy"); metric is a cells-table
@@ -60,7 +63,7 @@ func (r *Result) campaignTables(expect Expectations) []tableRows {
 			for _, i := range p.Intervals {
 				intervals = append(intervals, store.Row{
 					store.String(p.Workload), store.String(p.Reference), store.String(p.Policy), store.String(i.Metric),
-					store.String(i.Of), nullIfNaN(i.Estimate), nullIfNaN(i.Low), nullIfNaN(i.High), store.Int64(BootstrapResamples),
+					store.String(i.Of), nullIfNaN(i.Estimate), nullIfNaN(i.Low), nullIfNaN(i.High), store.Int64(stats.BootstrapResamples),
 				})
 			}
 		}

@@ -21,7 +21,7 @@ const (
 	// DAGModelVersion versions seed 004's grid model.
 	DAGModelVersion = "1"
 	// CampaignModelVersion versions the campaign model of seeds 000/001.
-	// 2: the campaign summary's quantiles use analysis.Quantile (numpy's
+	// 2: the campaign summary's quantiles use stats.Quantile (numpy's
 	// arithmetic), which moved campaign_stretch_trimmed_p99 by one unit in
 	// the last place in 5 of the 140 synthetic cells.
 	// 3 (issue 11): stretch-base bound divides by seed 001's max(W/m, pmax)

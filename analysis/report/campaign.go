@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"html/template"
 
 	"gonum.org/v1/plot"
@@ -173,15 +174,15 @@ func ecdfSteps(sorted []float64) plotter.XYs {
 }
 
 // userMaxBoxes draws a box per policy and profile of the users' max
-// campaign stretches, with the quartiles and whiskers of analysis.BoxPlot.
+// campaign stretches, with the quartiles and whiskers of stats.BoxPlot.
 func userMaxBoxes(samples []analysis.CampaignSample) (template.HTML, error) {
 	p := plot.New()
 	p.Y.Label.Text = "max campaign stretch of a user"
-	var boxes []analysis.Box
+	var boxes []stats.Box
 	var names []string
 	for _, s := range samples {
 		for _, profile := range s.Profiles() {
-			box, err := analysis.BoxPlot(s.UserMax[profile])
+			box, err := stats.BoxPlot(s.UserMax[profile])
 			if err != nil {
 				return "", err
 			}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/sweep-sched/sweep/stats"
 	"html/template"
 	"math"
 	"os"
@@ -192,7 +193,7 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 
 func build(r *analysis.Result, expect analysis.Expectations) (*page, error) {
 	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha, Holm: r.Settings.Adjust == analysis.AdjustHolm,
-		Resamples: analysis.BootstrapResamples}
+		Resamples: stats.BootstrapResamples}
 	var notes bytes.Buffer
 	if err := analysis.Print(&notes, r, expect); err != nil {
 		return nil, err
@@ -301,7 +302,7 @@ func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
 func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 	p := plot.New()
 	p.Y.Label.Text = label
-	var boxes []analysis.Box
+	var boxes []stats.Box
 	var names []string
 	for _, box := range r.Boxes {
 		if box.Metric == metric && box.Pooled {
@@ -317,7 +318,7 @@ func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 
 // addBoxes adds one box per summary, named on the x axis, and switches to
 // a log scale when the values are wide apart.
-func addBoxes(p *plot.Plot, boxes []analysis.Box, names []string) error {
+func addBoxes(p *plot.Plot, boxes []stats.Box, names []string) error {
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, box := range boxes {
 		lowest, highest = min(lowest, box.Min), max(highest, box.Max)
