@@ -3,9 +3,12 @@ package analysis
 import (
 	"cmp"
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
+
+	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/sweep/store"
 )
@@ -114,7 +117,7 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	columns := valueColumns(len(cells[0].Values) > len(MetricColumns()))
+	columns := valueColumns(len(cells[0].Values) > len(grid.MetricColumns()))
 	r := compare(pairing, settings, columns)
 	r.compareReplicates(columns)
 	r.Problems = problems
@@ -197,7 +200,7 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 	}
 
 	for m, metric := range columns {
-		if metric.Better == Descriptive {
+		if metric.Better == table.Descriptive {
 			continue
 		}
 		for _, scope := range scopes {
@@ -221,7 +224,7 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 				if err != nil {
 					continue
 				}
-				dom, err := stats.Dominance(ref, other, metric.Better == LowerIsBetter)
+				dom, err := stats.Dominance(ref, other, metric.Better == table.LowerIsBetter)
 				if err != nil {
 					continue
 				}

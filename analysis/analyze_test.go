@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -31,7 +33,7 @@ type testCell struct {
 // columns, then every metric of MetricColumns.
 func cellsSchema() store.Schema {
 	var measures []table.Measure
-	for _, m := range MetricColumns() {
+	for _, m := range grid.MetricColumns() {
 		measures = append(measures, table.Measure{Name: m.Name, Integer: m.Integer})
 	}
 	return table.CellsSchema(measures)
@@ -76,7 +78,7 @@ func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
 // values or 1 for the floats.
 func (c testCell) metrics() []store.Value {
 	var out []store.Value
-	for _, m := range MetricColumns() {
+	for _, m := range grid.MetricColumns() {
 		switch {
 		case c.failed:
 			out = append(out, store.Null())
@@ -170,7 +172,7 @@ func TestPairCells(t *testing.T) {
 	// Re-basing to the group's largest makespan: CC(base) = CC(own) +
 	// (base - own makespan) x volume. At load 1.0 the base is srtf's 12:
 	// pslr 500 + 2x100 = 700, lrtf 500 + 1x100 = 600, srtf 500.
-	cc := slices.IndexFunc(MetricColumns(), func(m MetricColumn) bool { return m.Name == "cumulative_completion" })
+	cc := slices.IndexFunc(grid.MetricColumns(), func(m grid.MetricColumn) bool { return m.Name == "cumulative_completion" })
 	g := pairing.Groups[0]
 	for policy, want := range map[string]float64{"pslr": 700, "lrtf": 600, "srtf": 500} {
 		if got := g.Cells[policy].Values[cc]; got != want {

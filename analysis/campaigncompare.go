@@ -3,9 +3,11 @@ package analysis
 import (
 	"cmp"
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
+
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/stats"
 
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -90,7 +92,7 @@ const FlowShorterShare = "campaign_flow_shorter_share"
 // CampaignBootstrapMetrics) over the stretches picked by indices.
 func bootstrapStatistic(metric string, stretch []float64) func(indices []int) float64 {
 	cut := map[string]float64{
-		"campaign_stretch_trimmed_mean":    CampaignOutlierStretch,
+		"campaign_stretch_trimmed_mean":    mcampaign.OutlierStretch,
 		"campaign_stretch_trimmed100_mean": 100,
 		"campaign_stretch_trimmed20_mean":  20,
 	}[metric]
@@ -105,7 +107,7 @@ func bootstrapStatistic(metric string, stretch []float64) func(indices []int) fl
 		return func(indices []int) float64 {
 			outliers := 0
 			for _, i := range indices {
-				if stretch[i] > CampaignOutlierStretch {
+				if stretch[i] > mcampaign.OutlierStretch {
 					outliers++
 				}
 			}
@@ -115,7 +117,7 @@ func bootstrapStatistic(metric string, stretch []float64) func(indices []int) fl
 		return func(indices []int) float64 {
 			var kept, exact1 int
 			for _, i := range indices {
-				if s := stretch[i]; s <= CampaignOutlierStretch {
+				if s := stretch[i]; s <= mcampaign.OutlierStretch {
 					kept++
 					if s == 1 { // exact: a ratio of integers is 1.0 only when they are equal
 						exact1++
@@ -139,7 +141,7 @@ func bootstrapStatistic(metric string, stretch []float64) func(indices []int) fl
 }
 
 // trimmedQuantile returns the statistic "quantile p of the stretches <=
-// CampaignOutlierStretch picked by indices" (type 7, as Quantile), without
+// mcampaign.OutlierStretch picked by indices" (type 7, as Quantile), without
 // sorting every resample: the stretches are ranked once, and a resample's
 // order statistics are read off the counts of its ranks, in O(n).
 func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
@@ -158,7 +160,7 @@ func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
 		kept := 0
 		for _, i := range indices {
 			counts[rank[i]]++
-			if stretch[i] <= CampaignOutlierStretch {
+			if stretch[i] <= mcampaign.OutlierStretch {
 				kept++
 			}
 		}

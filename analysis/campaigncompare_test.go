@@ -2,11 +2,13 @@ package analysis
 
 import (
 	"bytes"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/stats"
 
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -196,7 +198,7 @@ func TestTrimmedQuantile(t *testing.T) {
 		stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
 			var kept []float64
 			for _, i := range indices {
-				if stretch[i] <= CampaignOutlierStretch {
+				if stretch[i] <= mcampaign.OutlierStretch {
 					kept = append(kept, stretch[i])
 				}
 			}

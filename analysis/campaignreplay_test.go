@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+
 	ec "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen/swf"
 )
@@ -97,7 +99,7 @@ func TestTraceReplayOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := CampaignRows(w, s, "")
+		rows, err := mcampaign.CampaignRows(w, s, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +127,7 @@ func TestBoundStaggeredSubmits(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &w.Campaigns[0]
-	if got := []int64{BoundFlowTicks(a, 2), BoundReleaseFlowTicks(a, 2), AloneFlowTicks(a, 2)}; !slices.Equal(got, []int64{12, 16, 8}) {
+	if got := []int64{mcampaign.BoundFlowTicks(a, 2), mcampaign.BoundReleaseFlowTicks(a, 2), mcampaign.AloneFlowTicks(a, 2)}; !slices.Equal(got, []int64{12, 16, 8}) {
 		t.Errorf("bound x m, bound-release x m, alone = %v; want [12 16 8]", got)
 	}
 	in, err := ec.Compile(w, 2)
@@ -141,11 +143,11 @@ func TestBoundStaggeredSubmits(t *testing.T) {
 		stretch float64
 		exact1  bool
 	}{
-		{StretchBaseBound, 8.0 / 6, false},
-		{StretchBaseBoundRelease, 1, true},
-		{StretchBaseAlone, 1, true},
+		{mcampaign.StretchBaseBound, 8.0 / 6, false},
+		{mcampaign.StretchBaseBoundRelease, 1, true},
+		{mcampaign.StretchBaseAlone, 1, true},
 	} {
-		rows, err := CampaignRows(w, s, tc.base)
+		rows, err := mcampaign.CampaignRows(w, s, tc.base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +195,7 @@ func TestZeroRunReplay(t *testing.T) {
 			t.Errorf("keep %v, %s: campaigns\n got %v\nwant %v", tc.keep, tc.policy, got, tc.want)
 		}
 		if tc.keep && tc.policy == "fcfs" {
-			sum := SummarizeCampaigns(rows)
+			sum := mcampaign.SummarizeCampaigns(rows)
 			if sum.OutlierShare != 0.25 || math.Abs(sum.TrimmedMean-10.0/9) > 1e-15 || rows[1].Exact1 ||
 				math.Abs(sum.StretchMean-10.0/9) > 1e-15 || sum.StretchMax != 4.0/3 || math.Abs(sum.UserMaxMean-7.0/6) > 1e-15 {
 				t.Errorf("kept zero-run campaign: outlier share %v, trimmed mean %v, exact1 %v, mean %v, max %v, user max mean %v; want 0.25, 10/9, false, 10/9, 4/3, 7/6",

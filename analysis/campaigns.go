@@ -3,18 +3,16 @@ package analysis
 import (
 	"cmp"
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
+
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/stats"
 
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
-
-// CampaignOutlierStretch is the stretch above which seed 000 leaves a
-// campaign out of its figures and statistics ("stretches of more than
-// 1000").
-const CampaignOutlierStretch = 1000
 
 // A ValueColumn is a numeric column of the cells table that the analysis
 // compares across policies: a metric of MetricColumns or a campaign
@@ -22,22 +20,18 @@ const CampaignOutlierStretch = 1000
 type ValueColumn struct {
 	Name    string
 	Integer bool // stored as int64
-	Better  Direction
+	Better  table.Direction
 }
-
-// CampaignsColumn is the campaign column that is null for cells without
-// campaigns; it tells campaign cells from DAG cells.
-const CampaignsColumn = "campaigns"
 
 // valueColumns returns MetricColumns as value columns, followed by
 // CampaignColumns when campaign is set: the order of Cell.Values.
 func valueColumns(campaign bool) []ValueColumn {
 	var columns []ValueColumn
-	for _, m := range MetricColumns() {
+	for _, m := range grid.MetricColumns() {
 		columns = append(columns, ValueColumn{Name: m.Name, Integer: m.Integer, Better: m.Better})
 	}
 	if campaign {
-		for _, c := range CampaignColumns() {
+		for _, c := range mcampaign.CampaignColumns() {
 			columns = append(columns, ValueColumn{Name: c.Name, Integer: c.Integer, Better: c.Better})
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"math"
 	"testing"
 
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/sweep/store"
 )
 
@@ -22,7 +25,7 @@ func writeCampaignCells(t *testing.T, dir string, cells []campaignCell) {
 	t.Helper()
 	schema := cellsSchema()
 	schema.Columns[5].Nullable = true // load
-	for _, c := range CampaignColumns() {
+	for _, c := range mcampaign.CampaignColumns() {
 		typ := store.TypeFloat64
 		if c.Integer {
 			typ = store.TypeInt64
@@ -43,7 +46,7 @@ func writeCampaignCells(t *testing.T, dir string, cells []campaignCell) {
 			store.Int64(c.instance), store.Int64(0), store.Null(), store.String("single:8"), store.String(c.policy),
 			store.Int64(7), status, errText, store.Int64(3),
 		}
-		for _, m := range MetricColumns() {
+		for _, m := range grid.MetricColumns() {
 			switch {
 			case c.failed:
 				row = append(row, store.Null())
@@ -57,7 +60,7 @@ func writeCampaignCells(t *testing.T, dir string, cells []campaignCell) {
 				row = append(row, store.Float64(1))
 			}
 		}
-		for _, m := range CampaignColumns() {
+		for _, m := range mcampaign.CampaignColumns() {
 			v, ok := c.values[m.Name]
 			switch {
 			case c.failed || ok && math.IsNaN(v):

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+
 	ec "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/gen/swf"
 	wc "github.com/sweep-sched/sweep/workload/campaign"
@@ -50,7 +52,7 @@ func TestLPCEGEEWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := CampaignRows(w, s, StretchBaseBound)
+		rows, err := mcampaign.CampaignRows(w, s, mcampaign.StretchBaseBound)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +147,7 @@ func TestTraceCampaignReleases(t *testing.T) {
 
 // simulateCampaigns schedules w on machines processors under policy with
 // the default options and measures its campaigns with the default base.
-func simulateCampaigns(t *testing.T, w *wc.Workload, machines int, policy string) ([]CampaignRow, []int64) {
+func simulateCampaigns(t *testing.T, w *wc.Workload, machines int, policy string) ([]mcampaign.CampaignRow, []int64) {
 	t.Helper()
 	in, err := ec.Compile(w, machines)
 	if err != nil {
@@ -155,7 +157,7 @@ func simulateCampaigns(t *testing.T, w *wc.Workload, machines int, policy string
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := CampaignRows(w, s, "")
+	rows, err := mcampaign.CampaignRows(w, s, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,9 @@ import (
 	"math"
 	"slices"
 
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -140,7 +143,7 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	}
 	makespan := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "makespan" })]
 	volume := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "volume_total" })]
-	campaigns := slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == CampaignsColumn })
+	campaigns := slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == mcampaign.CampaignsColumn })
 
 	cells := make([]Cell, set.Rows)
 	for r := range cells {
@@ -229,7 +232,7 @@ type Pairing struct {
 // returns an error naming both cells when two successful cells share a pair
 // key and a policy.
 func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, error) {
-	ccIndex := slices.IndexFunc(MetricColumns(), func(m MetricColumn) bool { return m.Name == "cumulative_completion" })
+	ccIndex := slices.IndexFunc(grid.MetricColumns(), func(m grid.MetricColumn) bool { return m.Name == "cumulative_completion" })
 	byKey := map[PairKey]*Group{}
 	var keys []PairKey
 	pairing := &Pairing{}
@@ -262,7 +265,7 @@ func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, erro
 			base = *baseTicks
 		}
 		for _, c := range g.Cells {
-			c.Values[ccIndex] = RebaseCumulativeCompletion(c.Values[ccIndex], c.MakespanTicks, base, c.VolumeTotalCoreTicks)
+			c.Values[ccIndex] = grid.RebaseCumulativeCompletion(c.Values[ccIndex], c.MakespanTicks, base, c.VolumeTotalCoreTicks)
 			_, hasReference := g.Cells[reference]
 			if c.Policy != reference && !hasReference || c.Policy == reference && len(g.Cells) == 1 {
 				pairing.Unpaired = append(pairing.Unpaired, c.ID)

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
-
-// DecileCount is the number of volume classes of Fig. 7 of seed 004.
-const DecileCount = 10
 
 // DecileRow is one row of deciles.parquet: the jobs of one volume decile
 // (1 = smallest jobs, 10 = largest) under Policy at Load, averaged over the
@@ -38,51 +37,6 @@ type Deciles struct {
 	StrayJobRows int
 }
 
-// A VolumeDecile summarises the SLRs of the jobs of one volume decile of
-// one schedule: a row of the volume_deciles table, which the runner writes
-// for every DAG cell so that Fig. 7 needs no job rows.
-type VolumeDecile struct {
-	Decile int   // 1 (smallest jobs) .. DecileCount
-	Jobs   int64 // jobs in the decile, >= 1
-	SLRSum float64
-	SLRMax float64
-}
-
-// VolumeDeciles cuts a schedule's jobs into deciles of volume and
-// summarises each populated one, in ascending order. Jobs are sorted by
-// volume, ties by job index, and the k-th of n (from 0) falls in decile
-// floor(10k/n) + 1, so the deciles hold floor or ceil of n/10 jobs each
-// and, for n < 10, some stay empty (and are left out). measured[i] are
-// jobs[i]'s metrics (MeasureJobs).
-func VolumeDeciles(jobs []engine.JobOutcome, measured []JobMetrics) []VolumeDecile {
-	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(jobs[a].VolumeCoreTicks, jobs[b].VolumeCoreTicks), cmp.Compare(a, b))
-	})
-	var deciles [DecileCount]VolumeDecile
-	n := len(order)
-	for k, i := range order {
-		d := &deciles[DecileCount*k/n]
-		slr := measured[i].SLR
-		if d.Jobs == 0 || slr > d.SLRMax {
-			d.SLRMax = slr
-		}
-		d.Jobs++
-		d.SLRSum += slr
-	}
-	var out []VolumeDecile
-	for i, d := range deciles {
-		if d.Jobs > 0 {
-			d.Decile = i + 1
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // ReadDeciles averages each volume decile's mean and worst SLR over the
 // successful cells of pairing, per load and policy (policies in the given
 // order), from the volume_deciles table of the results directory dir. A
@@ -103,7 +57,7 @@ func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []s
 		load   float64
 		policy string
 	}
-	sums := map[key]*[DecileCount]DecileRow{}
+	sums := map[key]*[grid.DecileCount]DecileRow{}
 	result := &Deciles{}
 	known := 0
 	for _, g := range pairing.Groups {
@@ -121,7 +75,7 @@ func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []s
 			k := key{g.Key.Load, policy}
 			acc := sums[k]
 			if acc == nil {
-				acc = new([DecileCount]DecileRow)
+				acc = new([grid.DecileCount]DecileRow)
 				sums[k] = acc
 			}
 			for _, d := range cell.deciles {
@@ -164,7 +118,7 @@ func ReadDeciles(dir string, pairing *Pairing, policies []string) (*Deciles, []s
 // cellDeciles are one cell's volume deciles and the number of job rows
 // they summarise.
 type cellDeciles struct {
-	deciles []VolumeDecile
+	deciles []grid.VolumeDecile
 	rows    int
 }
 
@@ -200,9 +154,9 @@ func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []store.Proble
 				c = &cellDeciles{}
 				perCell[ids[r]] = c
 			}
-			d := VolumeDecile{Decile: int(decile[r]), Jobs: jobs[r], SLRSum: sum[r], SLRMax: worst[r]}
-			if d.Decile < 1 || d.Decile > DecileCount || d.Jobs < 1 {
-				return nil, 0, nil, fmt.Errorf("reading volume deciles of %s: cell %s: decile %d with %d jobs; want 1..%d with >= 1 job", dir, ids[r], d.Decile, d.Jobs, DecileCount)
+			d := grid.VolumeDecile{Decile: int(decile[r]), Jobs: jobs[r], SLRSum: sum[r], SLRMax: worst[r]}
+			if d.Decile < 1 || d.Decile > grid.DecileCount || d.Jobs < 1 {
+				return nil, 0, nil, fmt.Errorf("reading volume deciles of %s: cell %s: decile %d with %d jobs; want 1..%d with >= 1 job", dir, ids[r], d.Decile, d.Jobs, grid.DecileCount)
 			}
 			c.deciles = append(c.deciles, d)
 			c.rows += int(d.Jobs)
@@ -254,7 +208,7 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem,
 				continue // written twice: the first copy counts
 			}
 			jobs := make([]engine.JobOutcome, len(byCell[id]))
-			measured := make([]JobMetrics, len(byCell[id]))
+			measured := make([]grid.JobMetrics, len(byCell[id]))
 			// VolumeDeciles breaks ties by position: order the rows by job
 			// index so positions are job indices.
 			rs := byCell[id]
@@ -263,7 +217,7 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem,
 				jobs[i].VolumeCoreTicks = volume[r]
 				measured[i].SLR = slr[r]
 			}
-			perCell[id] = &cellDeciles{deciles: VolumeDeciles(jobs, measured), rows: len(rs)}
+			perCell[id] = &cellDeciles{deciles: grid.VolumeDeciles(jobs, measured), rows: len(rs)}
 		}
 	}
 	return perCell, rows, problems, nil

@@ -1,10 +1,10 @@
 package analysis
 
 import (
-	"reflect"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/sweep/store"
 )
 
@@ -78,8 +78,8 @@ func TestDeciles(t *testing.T) {
 	if len(d.CellsWithoutJobs) != 16 {
 		t.Errorf("%d cells without jobs; want 16", len(d.CellsWithoutJobs))
 	}
-	if len(d.Rows) != DecileCount {
-		t.Fatalf("%d rows; want %d (load 1.0, pslr)", len(d.Rows), DecileCount)
+	if len(d.Rows) != grid.DecileCount {
+		t.Fatalf("%d rows; want %d (load 1.0, pslr)", len(d.Rows), grid.DecileCount)
 	}
 	// Averages over the cells that have the decile:
 	//   1: cells 2, jobs 3, mean (6+2.5)/2 = 4.25, max (7+2.5)/2 = 4.75
@@ -108,29 +108,5 @@ func TestDeciles(t *testing.T) {
 		if row != w {
 			t.Errorf("decile %d: %+v; want %+v", row.Decile, row, w)
 		}
-	}
-}
-
-// TestVolumeDeciles: TestDeciles's first cell summarised per decile at run
-// time: sums and maxima of the SLRs listed there (decile 1 holds SLRs 5
-// and 7, decile 6 holds 10 and 6, the others one job each).
-func TestVolumeDeciles(t *testing.T) {
-	var jobs []engine.JobOutcome
-	var measured []JobMetrics
-	for j, volume := range []int64{5, 3, 3, 9, 1, 7, 2, 8, 4, 6, 10, 11} {
-		jobs = append(jobs, engine.JobOutcome{VolumeCoreTicks: volume})
-		measured = append(measured, JobMetrics{SLR: float64(j + 1)})
-	}
-	want := []VolumeDecile{
-		{1, 2, 12, 7}, {2, 1, 2, 2}, {3, 1, 3, 3}, {4, 1, 9, 9}, {5, 1, 1, 1},
-		{6, 2, 16, 10}, {7, 1, 8, 8}, {8, 1, 4, 4}, {9, 1, 11, 11}, {10, 1, 12, 12},
-	}
-	if got := VolumeDeciles(jobs, measured); !reflect.DeepEqual(got, want) {
-		t.Errorf("VolumeDeciles:\n got %v\nwant %v", got, want)
-	}
-	// Three jobs fill deciles 1, 4 and 7 only.
-	got := VolumeDeciles(jobs[:3], measured[:3])
-	if len(got) != 3 || got[0].Decile != 1 || got[1].Decile != 4 || got[2].Decile != 7 {
-		t.Errorf("3 jobs: %v; want deciles 1, 4, 7", got)
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -95,6 +98,29 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 		}
 	}
 	*s = Settings(p)
+	return nil
+}
+
+// CheckSections validates a manifest's analysis and expect sections (nil
+// when absent) against its policies: the reference must be one of them.
+// It is a sweep.SectionsCheck, which the commands pass to the manifest
+// loader, since the runner does not read these sections.
+func CheckSections(analysis, expect *yaml.Node, policies []string) error {
+	var s Settings
+	if analysis != nil {
+		if err := analysis.Decode(&s); err != nil {
+			return err
+		}
+		if s.Reference != "" && !slices.Contains(policies, s.Reference) {
+			return fmt.Errorf("line %d: analysis: reference %q is not in policies (%s)", analysis.Line, s.Reference, strings.Join(policies, ", "))
+		}
+	}
+	if expect != nil {
+		var e Expectations
+		if err := expect.Decode(&e); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -263,8 +289,8 @@ func isRankedMetric(name string) bool {
 // rankedMetricNames returns the metrics that have a better direction.
 func rankedMetricNames() []string {
 	var names []string
-	for _, c := range MetricColumns() {
-		if c.Better != Descriptive {
+	for _, c := range grid.MetricColumns() {
+		if c.Better != table.Descriptive {
 			names = append(names, c.Name)
 		}
 	}

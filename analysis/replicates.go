@@ -2,12 +2,14 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/sweep/store"
 )
@@ -67,7 +69,7 @@ func (r *Result) compareReplicates(columns []ValueColumn) {
 	}
 	reference := r.Settings.Reference
 	for m, metric := range columns {
-		if metric.Better == Descriptive {
+		if metric.Better == table.Descriptive {
 			continue
 		}
 		for _, load := range r.Loads {
@@ -79,7 +81,7 @@ func (r *Result) compareReplicates(columns []ValueColumn) {
 				spread := SpreadRow{Metric: metric.Name, Load: load, Reference: reference, Policy: policy, Min: math.Inf(1), Max: math.Inf(-1)}
 				for _, rep := range r.Replicates {
 					ref, other := pairedValues(byReplicate[rep], scope, reference, policy, m)
-					dom, err := stats.Dominance(ref, other, metric.Better == LowerIsBetter)
+					dom, err := stats.Dominance(ref, other, metric.Better == table.LowerIsBetter)
 					if err != nil {
 						continue // no pair in this replicate
 					}

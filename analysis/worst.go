@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"slices"
+
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // WorstCell is the cell where a policy did worst on a metric.
@@ -19,10 +21,10 @@ type WorstCell struct {
 // nil for a metric that is not a ranked value column.
 func (r *Result) WorstCells(metric string) []WorstCell {
 	m := slices.IndexFunc(r.Columns, func(c ValueColumn) bool { return c.Name == metric })
-	if m < 0 || r.Columns[m].Better == Descriptive {
+	if m < 0 || r.Columns[m].Better == table.Descriptive {
 		return nil
 	}
-	lowerIsBetter := r.Columns[m].Better == LowerIsBetter
+	lowerIsBetter := r.Columns[m].Better == table.LowerIsBetter
 	var worst []WorstCell
 	for _, policy := range r.Policies {
 		var w *WorstCell

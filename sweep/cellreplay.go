@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/engine"
 )
 
@@ -23,23 +24,23 @@ func (m *Manifest) FindCell(key string) (Cell, error) {
 // Replay simulates cell c again, as a run does: the same workload
 // instance, arrivals and policy seed, so its schedule and metrics are
 // those of the cell's stored row.
-func (m *Manifest) Replay(ctx context.Context, c Cell) (*engine.Schedule, analysis.ScheduleMetrics, error) {
+func (m *Manifest) Replay(ctx context.Context, c Cell) (*engine.Schedule, grid.ScheduleMetrics, error) {
 	if m.sources[c.spec].moldable != nil {
-		return nil, analysis.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): a moldable cell's measures are not those of a task schedule on clusters; replay DAG or campaign cells", c.ID, c.Name())
+		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): a moldable cell's measures are not those of a task schedule on clusters; replay DAG or campaign cells", c.ID, c.Name())
 	}
 	cache := newInstanceCache(m, []Cell{c})
 	s, _, err := simulateCell(ctx, m, cache, c)
 	if err != nil {
-		return nil, analysis.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
+		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
 	}
 	outcomes := s.Outcomes()
 	var makespan int64
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	metrics, err := analysis.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
+	metrics, err := grid.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
-		return nil, analysis.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): metrics: %w", c.ID, c.Name(), err)
+		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): metrics: %w", c.ID, c.Name(), err)
 	}
 	return s, metrics, nil
 }

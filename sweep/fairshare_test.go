@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/fairness"
 	"github.com/sweep-sched/sweep/analysis/report"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"

@@ -13,11 +13,12 @@ import (
 	"strconv"
 	"strings"
 
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+
 	"github.com/sweep-sched/sweep/platform"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/campaign"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
@@ -32,20 +33,23 @@ type Manifest struct {
 	Seed       uint64 `yaml:"seed"`
 	// Replicates runs the whole experiment under this many root seeds
 	// (ReplicateSeed), an axis of cells; 0 or 1 runs it once.
-	Replicates int                   `yaml:"replicates,omitempty"`
-	Platform   string                `yaml:"platform"`
-	Platforms  []string              `yaml:"platforms"`
-	Network    *NetworkSpec          `yaml:"network"`
-	Campaign   *CampaignSpec         `yaml:"campaign"`
-	FairShare  *FairShareSpec        `yaml:"fairshare,omitempty"`
-	Moldable   *MoldableSpec         `yaml:"moldable,omitempty"`
-	Workloads  []WorkloadSpec        `yaml:"workloads"`
-	Loads      []float64             `yaml:"loads"`
-	Policies   []string              `yaml:"policies"`
-	Exclude    []Exclusion           `yaml:"exclude"`
-	Record     Record                `yaml:"record"`
-	Analysis   analysis.Settings     `yaml:"analysis"`
-	Expect     analysis.Expectations `yaml:"expect"`
+	Replicates int            `yaml:"replicates,omitempty"`
+	Platform   string         `yaml:"platform"`
+	Platforms  []string       `yaml:"platforms"`
+	Network    *NetworkSpec   `yaml:"network"`
+	Campaign   *CampaignSpec  `yaml:"campaign"`
+	FairShare  *FairShareSpec `yaml:"fairshare,omitempty"`
+	Moldable   *MoldableSpec  `yaml:"moldable,omitempty"`
+	Workloads  []WorkloadSpec `yaml:"workloads"`
+	Loads      []float64      `yaml:"loads"`
+	Policies   []string       `yaml:"policies"`
+	Exclude    []Exclusion    `yaml:"exclude"`
+	Record     Record         `yaml:"record"`
+	// Analysis and Expect belong to `sweep analyze` (package analysis,
+	// which the runner does not import): the runner keeps them as written
+	// and CheckSections validates them at load time.
+	Analysis *yaml.Node `yaml:"analysis,omitempty"`
+	Expect   *yaml.Node `yaml:"expect,omitempty"`
 
 	path     string // the file it came from
 	origin   string // the manifest a results directory's copy was made of; "" otherwise
@@ -89,7 +93,7 @@ type campaignSettings struct {
 func (m *Manifest) campaignSettings() campaignSettings {
 	o := campaignSettings{
 		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
-		stretchBase: analysis.StretchBaseBound,
+		stretchBase: mcampaign.StretchBaseBound,
 	}
 	if c := m.Campaign; c != nil {
 		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
@@ -197,22 +201,28 @@ type Record struct {
 
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-// LoadManifest reads and validates a manifest file. Errors name the file,
-// the line and what would be valid.
-func LoadManifest(path string) (*Manifest, error) {
+// LoadManifest reads and validates a manifest file; checks validate the
+// sections the runner does not read. Errors name the file, the line and
+// what would be valid.
+func LoadManifest(path string, checks ...SectionsCheck) (*Manifest, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
-	m, err := ParseManifest(data, path)
+	m, err := ParseManifest(data, path, checks...)
 	if err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
+// A SectionsCheck validates the manifest sections the runner keeps without
+// reading them (analysis, expect) against the manifest's policies; package
+// analysis provides one, and commands pass it to LoadManifest.
+type SectionsCheck func(analysis, expect *yaml.Node, policies []string) error
+
 // ParseManifest parses and validates manifest text; path names it in errors.
-func ParseManifest(data []byte, path string) (*Manifest, error) {
+func ParseManifest(data []byte, path string, checks ...SectionsCheck) (*Manifest, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var m Manifest
@@ -227,6 +237,11 @@ func ParseManifest(data []byte, path string) (*Manifest, error) {
 	m.origin, _ = copiedManifest(data)
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, check := range checks {
+		if err := check(m.Analysis, m.Expect, m.Policies); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return &m, nil
 }
@@ -331,8 +346,8 @@ func (m *Manifest) checkFields() error {
 		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
 			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
 		}
-		if c.StretchBase != "" && !slices.Contains(analysis.StretchBases(), c.StretchBase) {
-			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(analysis.StretchBases(), ", "))
+		if c.StretchBase != "" && !slices.Contains(mcampaign.StretchBases(), c.StretchBase) {
+			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(mcampaign.StretchBases(), ", "))
 		}
 		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
 			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
@@ -369,12 +384,6 @@ func (m *Manifest) checkFields() error {
 			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
 		}
 		seenPolicy[p] = true
-	}
-	if ref := m.Analysis.Reference; ref != "" && !seenPolicy[ref] {
-		return fmt.Errorf("%s: reference %q is not in policies (%s)", m.at("analysis"), ref, strings.Join(m.Policies, ", "))
-	}
-	if err := m.Analysis.WithDefaults().Validate(); err != nil {
-		return fmt.Errorf("%s: %w", m.at("analysis"), err)
 	}
 	labels := map[string]int{}
 	for i, w := range m.Workloads {

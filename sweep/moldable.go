@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	"github.com/sweep-sched/sweep/engine/verify"
@@ -101,10 +103,10 @@ func moldableCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 	}
 	var row store.Row
 	if m.hasSchedules() {
-		row = appendNulls(row, len(analysis.MetricColumns()))
+		row = appendNulls(row, len(grid.MetricColumns()))
 	}
 	if m.hasCampaigns() {
-		row = appendNulls(row, len(analysis.CampaignColumns()))
+		row = appendNulls(row, len(mcampaign.CampaignColumns()))
 	}
 	cmax, sum := s.Makespan(), s.WeightedCompletion(w)
 	return append(row,

@@ -3,7 +3,9 @@ package sweep
 import (
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -17,7 +19,7 @@ func typedValue(integer bool, i func() int64, f func() float64) store.Value {
 	return store.Float64(f())
 }
 
-func jobTableRows(c Cell, outcomes []engine.JobOutcome, measured []analysis.JobMetrics) []store.Row {
+func jobTableRows(c Cell, outcomes []engine.JobOutcome, measured []grid.JobMetrics) []store.Row {
 	// One backing array for the cell's values: a row each would be 10,000
 	// allocations for the paper's largest cells, and the garbage collector
 	// then competes with the workers for the cores.
@@ -36,7 +38,7 @@ func jobTableRows(c Cell, outcomes []engine.JobOutcome, measured []analysis.JobM
 	return rows
 }
 
-func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
+func campaignTableRows(c Cell, campaigns []mcampaign.CampaignRow) []store.Row {
 	rows := make([]store.Row, len(campaigns))
 	for i, r := range campaigns {
 		rows[i] = store.Row{
@@ -49,7 +51,7 @@ func campaignTableRows(c Cell, campaigns []analysis.CampaignRow) []store.Row {
 }
 
 // volumeDecileRows are the volume_deciles rows of a DAG cell.
-func volumeDecileRows(c Cell, deciles []analysis.VolumeDecile) []store.Row {
+func volumeDecileRows(c Cell, deciles []grid.VolumeDecile) []store.Row {
 	rows := make([]store.Row, len(deciles))
 	for i, d := range deciles {
 		rows[i] = store.Row{store.String(c.ID), store.Int64(int64(d.Decile)), store.Int64(d.Jobs),
@@ -105,7 +107,7 @@ func failedRow(m *Manifest, c Cell, err error) store.Row {
 
 // CellsSchema is the cells table: the identity columns of table.CellHead,
 // then, when the manifest has DAG or campaign workloads, the metric
-// columns of analysis.MetricColumns; when it has campaign workloads, the
+// columns of grid.MetricColumns; when it has campaign workloads, the
 // campaign summary columns (null for DAG cells); and when it has moldable
 // workloads, table.MoldableMeasures (null for the others, whose measures
 // are null in moldable cells).
@@ -115,12 +117,12 @@ func (m *Manifest) CellsSchema() store.Schema {
 	}
 	var measures []table.Measure
 	if m.hasSchedules() {
-		for _, c := range analysis.MetricColumns() {
+		for _, c := range grid.MetricColumns() {
 			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
 		}
 	}
 	if m.hasCampaigns() {
-		for _, c := range analysis.CampaignColumns() {
+		for _, c := range mcampaign.CampaignColumns() {
 			measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer})
 		}
 	}

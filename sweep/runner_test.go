@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -389,19 +391,27 @@ func TestVolumeDecilesMatchJobRows(t *testing.T) {
 	m := loadSmall(t)
 	dir := t.TempDir()
 	mustRun(t, m, RunOptions{Out: dir, Jobs: 2})
-	fromTable, err := analysis.Analyze(dir, m.Analysis)
+	data, err := os.ReadFile("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings, _, err := analysis.ParseManifestSections(data, "testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTable, err := analysis.Analyze(dir, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(dir, table.VolumeDeciles)); err != nil {
 		t.Fatal(err)
 	}
-	fromJobs, err := analysis.Analyze(dir, m.Analysis)
+	fromJobs, err := analysis.Analyze(dir, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := fromTable.Deciles, fromJobs.Deciles
-	if a == nil || b == nil || len(a.Rows) != 2*3*analysis.DecileCount {
+	if a == nil || b == nil || len(a.Rows) != 2*3*grid.DecileCount {
 		t.Fatalf("deciles from the table %v, from job rows %v; want 60 rows each (2 loads x 3 policies x 10)", a, b)
 	}
 	if !reflect.DeepEqual(a, b) {

@@ -6,7 +6,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -43,25 +45,25 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	for _, o := range outcomes {
 		makespan = max(makespan, o.FinishTick)
 	}
-	measured, err := analysis.MeasureJobs(outcomes)
+	measured, err := grid.MeasureJobs(outcomes)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
-	metrics, err := analysis.ComputeMetricsOf(outcomes, measured, m.platform[c.Platform].TotalCores(), makespan)
+	metrics, err := grid.ComputeMetricsOf(outcomes, measured, m.platform[c.Platform].TotalCores(), makespan)
 	if err != nil {
 		return nil, children, fmt.Errorf("metrics: %w", err)
 	}
 	row = cellHead(m, c, table.StatusOK, "", time.Since(start))
-	for _, col := range analysis.MetricColumns() {
+	for _, col := range grid.MetricColumns() {
 		row = append(row, typedValue(col.Integer, func() int64 { return col.Int(&metrics) }, func() float64 { return col.Float(&metrics) }))
 	}
 	if m.hasCampaigns() {
-		var sum *analysis.CampaignSummary
+		var sum *mcampaign.CampaignSummary
 		if campaignRows != nil {
-			s := analysis.SummarizeCampaigns(campaignRows)
+			s := mcampaign.SummarizeCampaigns(campaignRows)
 			sum = &s
 		}
-		for _, col := range analysis.CampaignColumns() {
+		for _, col := range mcampaign.CampaignColumns() {
 			if sum == nil {
 				row = append(row, store.Null())
 				continue
@@ -79,14 +81,14 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 		children.jobs = jobTableRows(c, outcomes, measured)
 	}
 	if campaignRows == nil {
-		children.deciles = volumeDecileRows(c, analysis.VolumeDeciles(outcomes, measured))
+		children.deciles = volumeDecileRows(c, grid.VolumeDeciles(outcomes, measured))
 	}
 	return row, children, nil
 }
 
 // simulateCell runs the cell's policy on its workload instance; campaign
 // workloads also return their campaigns' measures.
-func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (*engine.Schedule, []analysis.CampaignRow, error) {
+func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (*engine.Schedule, []mcampaign.CampaignRow, error) {
 	in, err := cache.instance(c)
 	if err != nil {
 		return nil, nil, err
@@ -97,7 +99,7 @@ func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell
 		if err != nil {
 			return nil, nil, err
 		}
-		rows, err := analysis.CampaignRows(camp, s, opts.stretchBase)
+		rows, err := mcampaign.CampaignRows(camp, s, opts.stretchBase)
 		return s, rows, err
 	}
 	arrivals, err := cache.arrivals(c, in)

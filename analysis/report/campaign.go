@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"html/template"
+
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/stats"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,7 +46,7 @@ func addCampaigns(p *page, r *analysis.Result, expect analysis.Expectations, sam
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("Campaign stretch distribution, %s (seed 000 Figs. 5, 6): share of campaigns "+
-				"with stretch <= x, stretches > %d dropped", workload, analysis.CampaignOutlierStretch),
+				"with stretch <= x, stretches > %d dropped", workload, mcampaign.OutlierStretch),
 			SVG: svg,
 		})
 		if !hasProfiles(of) {
@@ -132,7 +134,7 @@ func stretchECDF(samples []analysis.CampaignSample) (template.HTML, error) {
 	p.Legend.XOffs, p.Legend.YOffs = -2*vg.Millimeter, 2*vg.Millimeter
 	for i, s := range samples {
 		kept := s.Stretches
-		for len(kept) > 0 && kept[len(kept)-1] > analysis.CampaignOutlierStretch {
+		for len(kept) > 0 && kept[len(kept)-1] > mcampaign.OutlierStretch {
 			kept = kept[:len(kept)-1]
 		}
 		if len(kept) == 0 {

@@ -11,12 +11,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"html/template"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/stats"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -418,8 +420,8 @@ func decilePlot(r *analysis.Result, load float64) (template.HTML, error) {
 	// A margin of a factor 1.5 keeps the lines off the frame and gives a
 	// range even when every value is equal (gonum's log ticks need one).
 	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
-	p.X.Min, p.X.Max = 0.5, analysis.DecileCount+0.5
-	deciles := make([]float64, analysis.DecileCount)
+	p.X.Min, p.X.Max = 0.5, grid.DecileCount+0.5
+	deciles := make([]float64, grid.DecileCount)
 	for i := range deciles {
 		deciles[i] = float64(i + 1)
 	}

@@ -27,11 +27,19 @@ func runAndReport(t *testing.T, manifest string) string {
 	if _, err := sweep.Run(context.Background(), m, sweep.RunOptions{Out: dir, Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := analysis.Analyze(dir, m.Analysis)
+	data, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := Write(dir, r, m.Expect)
+	settings, expect, err := analysis.ParseManifestSections(data, manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := analysis.Analyze(dir, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := Write(dir, r, expect)
 	if err != nil {
 		t.Fatal(err)
 	}

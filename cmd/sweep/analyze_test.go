@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/sweep/store"
 )
 
@@ -30,7 +31,7 @@ func writeRun(t *testing.T) string {
 		{"status", store.TypeString}, {"error", store.TypeString}, {"wall_ms", store.TypeInt64}} {
 		schema.Columns = append(schema.Columns, store.Column{Name: c.name, Type: c.typ, Nullable: c.name == "error"})
 	}
-	for _, m := range analysis.MetricColumns() {
+	for _, m := range grid.MetricColumns() {
 		typ := store.TypeFloat64
 		if m.Integer {
 			typ = store.TypeInt64
@@ -49,7 +50,7 @@ func writeRun(t *testing.T) string {
 		row := store.Row{store.String(c.policy + string(rune('0'+c.instance))), store.String("x"), store.String("w"),
 			store.String("g"), store.Int64(c.instance), store.Float64(1), store.String("p"), store.String(c.policy),
 			store.Int64(1), store.String("ok"), store.Null(), store.Int64(1)}
-		for _, m := range analysis.MetricColumns() {
+		for _, m := range grid.MetricColumns() {
 			switch {
 			case m.Integer:
 				row = append(row, store.Int64(10))

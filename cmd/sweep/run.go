@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sweep-sched/sweep/analysis"
+
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -35,7 +37,7 @@ func loadManifest(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
 	if fs.NArg() != 1 {
 		return nil, usageError{fmt.Errorf("sweep %s: want exactly one manifest, e.g. experiments/burkimsher2013.yaml (got %d arguments)", name, fs.NArg())}
 	}
-	m, err := sweep.LoadManifest(fs.Arg(0))
+	m, err := sweep.LoadManifest(fs.Arg(0), analysis.CheckSections)
 	if err != nil {
 		return nil, usageError{err}
 	}

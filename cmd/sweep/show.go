@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
@@ -18,10 +20,10 @@ import (
 
 // showOutput is the JSON object `sweep show` prints.
 type showOutput struct {
-	Cell      string                   `json:"cell"`
-	Name      string                   `json:"name"`
-	Metrics   analysis.ScheduleMetrics `json:"metrics"`
-	StoredRow string                   `json:"stored_row"`
+	Cell      string               `json:"cell"`
+	Name      string               `json:"name"`
+	Metrics   grid.ScheduleMetrics `json:"metrics"`
+	StoredRow string               `json:"stored_row"`
 }
 
 // runShow implements `sweep show DIR CELL`: it simulates one cell of a
@@ -89,7 +91,7 @@ func newReplayer(dir, manifestPath string) (*replayer, error) {
 	if manifestPath == "" {
 		manifestPath = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := sweep.LoadManifest(manifestPath)
+	m, err := sweep.LoadManifest(manifestPath, analysis.CheckSections)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
 	}
@@ -112,7 +114,7 @@ func newReplayer(dir, manifestPath string) (*replayer, error) {
 // replay simulates the cell whose id or name is key again and compares
 // its metrics with its stored row: storedRow says how they compare, and a
 // difference is an error.
-func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, s *engine.Schedule, metrics analysis.ScheduleMetrics, storedRow string, err error) {
+func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, s *engine.Schedule, metrics grid.ScheduleMetrics, storedRow string, err error) {
 	cell, err = p.m.FindCell(key)
 	if err != nil {
 		return cell, nil, metrics, "", usageError{fmt.Errorf("sweep show: %w", err)}
@@ -137,16 +139,16 @@ func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, s *
 		if diffs := differences(row.Values, metrics); len(diffs) > 0 {
 			return cell, nil, metrics, "", fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
 		}
-		storedRow = fmt.Sprintf("equal: all %d metrics", len(analysis.MetricColumns()))
+		storedRow = fmt.Sprintf("equal: all %d metrics", len(grid.MetricColumns()))
 	}
 	return cell, s, metrics, storedRow, nil
 }
 
 // differences lists the metrics of a replay that differ from a stored
 // row's values (in MetricColumns order; NaN stands for null).
-func differences(stored []float64, metrics analysis.ScheduleMetrics) []string {
+func differences(stored []float64, metrics grid.ScheduleMetrics) []string {
 	var diffs []string
-	for i, col := range analysis.MetricColumns() {
+	for i, col := range grid.MetricColumns() {
 		got := col.Float(&metrics)
 		if col.Integer {
 			got = float64(col.Int(&metrics))

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -119,9 +121,9 @@ func TestShow(t *testing.T) {
 // TestDifferences: a replay that differs from its row is reported by
 // metric.
 func TestDifferences(t *testing.T) {
-	metrics := analysis.ScheduleMetrics{}
-	stored := make([]float64, len(analysis.MetricColumns()))
-	for i, col := range analysis.MetricColumns() {
+	metrics := grid.ScheduleMetrics{}
+	stored := make([]float64, len(grid.MetricColumns()))
+	for i, col := range grid.MetricColumns() {
 		stored[i] = col.Float(&metrics)
 		if col.Integer {
 			stored[i] = float64(col.Int(&metrics))
@@ -131,7 +133,7 @@ func TestDifferences(t *testing.T) {
 		t.Errorf("identical: %v", d)
 	}
 	stored[0] += 1
-	if d := differences(stored, metrics); len(d) != 1 || !strings.HasPrefix(d[0], analysis.MetricColumns()[0].Name) {
+	if d := differences(stored, metrics); len(d) != 1 || !strings.HasPrefix(d[0], grid.MetricColumns()[0].Name) {
 		t.Errorf("first metric changed: %v", d)
 	}
 }

@@ -10,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/model/grid"
+
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload"
 
-	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
@@ -22,8 +23,8 @@ import (
 // simulateOutput is the JSON object `sweep simulate` prints (DESIGN.md
 // section 6).
 type simulateOutput struct {
-	Metrics analysis.ScheduleMetrics `json:"metrics"`
-	Tasks   []scheduledTask          `json:"tasks,omitempty"`
+	Metrics grid.ScheduleMetrics `json:"metrics"`
+	Tasks   []scheduledTask      `json:"tasks,omitempty"`
 }
 
 type scheduledTask struct {
@@ -114,7 +115,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return bad("--base %q: want a whole tick", *base)
 		}
 	}
-	m, err := analysis.ComputeMetrics(outcomes, platform.TotalCores(), baseTicks)
+	m, err := grid.ComputeMetrics(outcomes, platform.TotalCores(), baseTicks)
 	if err != nil {
 		return fmt.Errorf("sweep simulate: metrics: %w", err)
 	}

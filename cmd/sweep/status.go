@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sweep-sched/sweep/analysis"
+
 	"github.com/sweep-sched/sweep/sweep"
 )
 
@@ -41,7 +43,7 @@ func statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time
 	if path == "" {
 		path = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := sweep.LoadManifest(path)
+	m, err := sweep.LoadManifest(path, analysis.CheckSections)
 	switch {
 	case err == nil:
 	case *manifest != "":

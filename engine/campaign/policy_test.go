@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+
 	"github.com/sweep-sched/sweep/engine/enginetest"
 	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
@@ -21,7 +22,7 @@ func jobsOf(execs ...int64) []wc.Job {
 	return out
 }
 
-func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Options) ([]analysis.CampaignRow, []int64, []int64) {
+func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Options) ([]mcampaign.CampaignRow, []int64, []int64) {
 	t.Helper()
 	in, err := Compile(w, machines)
 	if err != nil {
@@ -32,7 +33,7 @@ func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Op
 		t.Fatal(err)
 	}
 	enginetest.CheckSchedule(t, s, policy)
-	rows, err := analysis.CampaignRows(w, s, "")
+	rows, err := mcampaign.CampaignRows(w, s, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestLogReplay(t *testing.T) {
 	if want := []int64{2, 0, 7}; !slices.Equal(start, want) {
 		t.Errorf("starts %v, want %v", start, want)
 	}
-	want := []analysis.CampaignRow{
+	want := []mcampaign.CampaignRow{
 		{User: "A", Campaign: 1, Jobs: 2, SubmitTicks: 0, CompletionTicks: 5, WorkTicks: 4, Stretch: 5.0 / 3},
 		{User: "B", Campaign: 1, Jobs: 1, SubmitTicks: 4, CompletionTicks: 9, WorkTicks: 2, Stretch: 2.5},
 	}

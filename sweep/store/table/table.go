@@ -9,7 +9,11 @@
 // float64, names dictionary-encoded strings.
 package table
 
-import "github.com/sweep-sched/sweep/sweep/store"
+import (
+	"strconv"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+)
 
 // Table names: the folders of a results directory.
 const (
@@ -60,6 +64,8 @@ func CellHead() []store.Column {
 type Measure struct {
 	Name    string
 	Integer bool // int64; float64 otherwise
+	// Better says which way the measure improves, for the analysis.
+	Better Direction
 }
 
 // CellsSchema returns the cells table: CellHead, then measures.
@@ -232,4 +238,29 @@ func MoldableMeasures() []Measure {
 		{Name: MoldableCmaxBound}, {Name: MoldableSumWCBound}, {Name: MoldableCmaxRatio},
 		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds},
 	}
+}
+
+// A Direction says which way a metric improves, for dominance tables.
+type Direction int
+
+// The directions of Measure.Better.
+const (
+	// Descriptive columns describe the workload, not the schedule's
+	// quality, and are not ranked.
+	Descriptive Direction = iota
+	LowerIsBetter
+	HigherIsBetter
+)
+
+// String returns the direction's name.
+func (d Direction) String() string {
+	switch d {
+	case Descriptive:
+		return "descriptive"
+	case LowerIsBetter:
+		return "lower is better"
+	case HigherIsBetter:
+		return "higher is better"
+	}
+	return "Direction(" + strconv.Itoa(int(d)) + ")"
 }

@@ -1,16 +1,27 @@
-package analysis
+package campaign
 
 import (
 	"cmp"
 	"fmt"
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"slices"
+
+	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/internal/pqueue"
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
+
+// OutlierStretch is the stretch above which seed 000 leaves a
+// campaign out of its figures and statistics ("stretches of more than
+// 1000").
+const OutlierStretch = 1000
+
+// CampaignsColumn is the campaign column that is null for cells without
+// campaigns; it tells campaign cells from DAG cells.
+const CampaignsColumn = "campaigns"
 
 // A CampaignRow measures one campaign of one schedule: a row of the
 // optional `campaigns` Parquet table (the runner adds cell_id).
@@ -188,7 +199,7 @@ func BoundReleaseFlowTicks(c *campaign.Campaign, m int) int64 {
 }
 
 // A CampaignSummary holds the papers' figures of merit for one schedule.
-// Trimmed statistics leave out campaigns with stretch > CampaignOutlierStretch, as
+// Trimmed statistics leave out campaigns with stretch > OutlierStretch, as
 // seed 000 does. Quantiles interpolate linearly between order statistics
 // (Hyndman-Fan type 7, the default of R and NumPy). A mean over users of a
 // profile is NaN when the workload has no such user. A campaign without
@@ -202,7 +213,7 @@ type CampaignSummary struct {
 	StretchMean  float64
 	StretchMax   float64
 	Over20Share  float64 // fraction of campaigns with stretch > 20 (seed 001)
-	OutlierShare float64 // fraction with stretch > CampaignOutlierStretch
+	OutlierShare float64 // fraction with stretch > OutlierStretch
 	TrimmedMean  float64 // seed 000's mean stretch
 	// Trimmed20Mean and Trimmed100Mean are the mean stretch of the
 	// campaigns with stretch <= 20 and <= 100: the trimmed mean at stricter
@@ -260,7 +271,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 		} else {
 			sum100 += r.Stretch
 		}
-		if r.Stretch > CampaignOutlierStretch {
+		if r.Stretch > OutlierStretch {
 			outliers++
 		} else {
 			trimmed = append(trimmed, r.Stretch)
@@ -311,7 +322,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 type CampaignColumn struct {
 	Name    string
 	Integer bool // stored as int64: Int is set
-	Better  Direction
+	Better  table.Direction
 	Int     func(*CampaignSummary) int64
 	Float   func(*CampaignSummary) float64 // every column, integers converted
 }
@@ -320,14 +331,14 @@ type CampaignColumn struct {
 // runner adds them to the cells table of a manifest with campaign
 // workloads; each call returns a new slice. Shares are fractions from 0 to
 // 1; "trimmed" statistics leave out the campaigns with stretch >
-// CampaignOutlierStretch, as seed 000 does.
+// OutlierStretch, as seed 000 does.
 func CampaignColumns() []CampaignColumn {
-	f := func(name string, better Direction, value func(*CampaignSummary) float64) CampaignColumn {
+	f := func(name string, better table.Direction, value func(*CampaignSummary) float64) CampaignColumn {
 		return CampaignColumn{Name: name, Better: better, Float: value}
 	}
-	lower, higher := LowerIsBetter, HigherIsBetter
+	lower, higher := table.LowerIsBetter, table.HigherIsBetter
 	return []CampaignColumn{
-		{Name: CampaignsColumn, Integer: true, Better: Descriptive,
+		{Name: CampaignsColumn, Integer: true, Better: table.Descriptive,
 			Int:   func(s *CampaignSummary) int64 { return s.Campaigns },
 			Float: func(s *CampaignSummary) float64 { return float64(s.Campaigns) }},
 		f("campaign_stretch_mean", lower, func(s *CampaignSummary) float64 { return s.StretchMean }),

@@ -11,10 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis/fairness"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 

@@ -1,4 +1,4 @@
-package analysis
+package grid
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+
+	"github.com/sweep-sched/sweep/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/engine"
 )
@@ -273,37 +275,12 @@ func meanSampleSD(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(variance)
 }
 
-// A Direction says which way a metric improves, for dominance tables.
-type Direction int
-
-// The directions of MetricColumn.Better.
-const (
-	// Descriptive columns describe the workload, not the schedule's
-	// quality, and are not ranked.
-	Descriptive Direction = iota
-	LowerIsBetter
-	HigherIsBetter
-)
-
-// String returns the direction's name.
-func (d Direction) String() string {
-	switch d {
-	case Descriptive:
-		return "descriptive"
-	case LowerIsBetter:
-		return "lower is better"
-	case HigherIsBetter:
-		return "higher is better"
-	}
-	return "Direction(" + strconv.Itoa(int(d)) + ")"
-}
-
 // A MetricColumn describes one field of ScheduleMetrics as a column of the
 // Parquet cells table and a key of the `simulate` JSON.
 type MetricColumn struct {
 	Name    string // DESIGN.md section 6 key
 	Integer bool   // stored as int64; Int is set
-	Better  Direction
+	Better  table.Direction
 	// Int returns the value of an Integer column; nil otherwise.
 	Int func(*ScheduleMetrics) int64
 	// Float returns the value as float64, for every column (integer
@@ -315,32 +292,32 @@ type MetricColumn struct {
 // DESIGN.md section 6, followed by the descriptive volume_total and jobs.
 // Each call returns a new slice, so callers may modify it.
 func MetricColumns() []MetricColumn {
-	integer := func(name string, better Direction, value func(*ScheduleMetrics) int64) MetricColumn {
+	integer := func(name string, better table.Direction, value func(*ScheduleMetrics) int64) MetricColumn {
 		return MetricColumn{
 			Name: name, Integer: true, Better: better, Int: value,
 			Float: func(m *ScheduleMetrics) float64 { return float64(value(m)) },
 		}
 	}
-	float := func(name string, better Direction, value func(*ScheduleMetrics) float64) MetricColumn {
+	float := func(name string, better table.Direction, value func(*ScheduleMetrics) float64) MetricColumn {
 		return MetricColumn{Name: name, Better: better, Float: value}
 	}
 	return []MetricColumn{
-		integer("makespan", LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
-		float("flow", HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Flow }),
-		float("utilisation", HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Utilisation }),
-		integer("peak_in_flight", LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.PeakInFlight }),
-		float("cumulative_completion", HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.CumulativeCompletion }),
-		float("slr_mean", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMean }),
-		float("slr_max", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMax }),
-		float("slr_sd", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRSD }),
-		float("stretch_mean", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMean }),
-		float("stretch_max", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMax }),
-		float("stretch_sd", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchSD }),
-		float("speedup_mean", HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMean }),
-		float("speedup_min", HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMin }),
-		float("speedup_sd", LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupSD }),
-		integer("volume_total", Descriptive, func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
-		integer("jobs", Descriptive, func(m *ScheduleMetrics) int64 { return m.Jobs }),
+		integer("makespan", table.LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
+		float("flow", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Flow }),
+		float("utilisation", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Utilisation }),
+		integer("peak_in_flight", table.LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.PeakInFlight }),
+		float("cumulative_completion", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.CumulativeCompletion }),
+		float("slr_mean", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMean }),
+		float("slr_max", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMax }),
+		float("slr_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRSD }),
+		float("stretch_mean", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMean }),
+		float("stretch_max", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMax }),
+		float("stretch_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchSD }),
+		float("speedup_mean", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMean }),
+		float("speedup_min", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMin }),
+		float("speedup_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupSD }),
+		integer("volume_total", table.Descriptive, func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
+		integer("jobs", table.Descriptive, func(m *ScheduleMetrics) int64 { return m.Jobs }),
 	}
 }
 

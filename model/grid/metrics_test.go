@@ -1,4 +1,4 @@
-package analysis
+package grid
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sweep-sched/sweep/sweep/store/table"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -487,14 +489,14 @@ func TestMetricColumns(t *testing.T) {
 	// the direction of improvement the dominance tables use.
 	want := []struct {
 		name   string
-		better Direction
+		better table.Direction
 	}{
-		{"makespan", LowerIsBetter}, {"flow", HigherIsBetter}, {"utilisation", HigherIsBetter},
-		{"peak_in_flight", LowerIsBetter}, {"cumulative_completion", HigherIsBetter},
-		{"slr_mean", LowerIsBetter}, {"slr_max", LowerIsBetter}, {"slr_sd", LowerIsBetter},
-		{"stretch_mean", LowerIsBetter}, {"stretch_max", LowerIsBetter}, {"stretch_sd", LowerIsBetter},
-		{"speedup_mean", HigherIsBetter}, {"speedup_min", HigherIsBetter}, {"speedup_sd", LowerIsBetter},
-		{"volume_total", Descriptive}, {"jobs", Descriptive},
+		{"makespan", table.LowerIsBetter}, {"flow", table.HigherIsBetter}, {"utilisation", table.HigherIsBetter},
+		{"peak_in_flight", table.LowerIsBetter}, {"cumulative_completion", table.HigherIsBetter},
+		{"slr_mean", table.LowerIsBetter}, {"slr_max", table.LowerIsBetter}, {"slr_sd", table.LowerIsBetter},
+		{"stretch_mean", table.LowerIsBetter}, {"stretch_max", table.LowerIsBetter}, {"stretch_sd", table.LowerIsBetter},
+		{"speedup_mean", table.HigherIsBetter}, {"speedup_min", table.HigherIsBetter}, {"speedup_sd", table.LowerIsBetter},
+		{"volume_total", table.Descriptive}, {"jobs", table.Descriptive},
 	}
 	columns := MetricColumns()
 	if len(columns) != len(want) {

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis/fairness"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
