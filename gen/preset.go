@@ -383,3 +383,14 @@ func parseProbability(v string) (float64, error) {
 	}
 	return f, nil
 }
+
+// TaskNeeds returns what the instances of p ask of a platform: the task
+// kinds they may draw and the most cores one task may take, so that a
+// platform that cannot run them is refused before anything runs.
+func (p Params) TaskNeeds() (kinds []string, maxCores int) {
+	kinds = []string{Kind1}
+	if p.cfg.kind2Prob > 0 {
+		kinds = append(kinds, Kind2)
+	}
+	return kinds, slices.Max(p.cfg.cores)
+}

@@ -64,9 +64,9 @@ func TestCampaignManifestErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	edits := []manifestEdit{
-		{"dag policy", "[ostrich, fcfs, log]", "[ostrich, pslr, log]", `workload "synth": policy "pslr" is not a campaign policy; campaign workloads take fcfs, ostrich, log`},
+		{"dag policy", "[ostrich, fcfs, log]", "[ostrich, pslr, log]", `workload "synth" is a campaign workload, and policy "pslr" is a grid policy; campaign workloads take fcfs, ostrich, log`},
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
-		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to DAG workloads"},
+		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to open-loop workloads (grid); leave loads out"},
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
 		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf.txt", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
@@ -106,7 +106,7 @@ func TestTraceReport(t *testing.T) {
 			t.Errorf("plan lacks %q:\n%s", w, b.String())
 		}
 	}
-	m.Policies = []string{"log"}
+	m.Policies = []PolicySpec{{Name: "log"}}
 	mustRun(t, m, RunOptions{Out: out, Jobs: 1})
 	parts, _, err := store.ListParts(out, table.Cells)
 	if err != nil || len(parts) == 0 {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sweep-sched/sweep/model/grid"
-
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // FindCell returns the manifest's cell whose id or name (Cell.Name) is
@@ -21,29 +20,32 @@ func (m *Manifest) FindCell(key string) (Cell, error) {
 		key, m.path, m.ReplicateCount(), plural(m.ReplicateCount(), "replicate", "replicates"), m.Cells()[0].Name())
 }
 
-// Replay simulates cell c again, as a run does: the same workload
-// instance, arrivals and policy seed, so its schedule and metrics are
-// those of the cell's stored row.
-func (m *Manifest) Replay(ctx context.Context, c Cell) (*engine.Schedule, grid.ScheduleMetrics, error) {
-	if m.sources[c.spec].moldable != nil {
-		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): a moldable cell's measures are not those of a task schedule on clusters; replay DAG or campaign cells", c.ID, c.Name())
-	}
-	cache := newInstanceCache(m, []Cell{c})
-	s, _, err := simulateCell(ctx, m, cache, c)
-	if err != nil {
-		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
-	}
-	outcomes := s.Outcomes()
-	var makespan int64
-	for _, o := range outcomes {
-		makespan = max(makespan, o.FinishTick)
-	}
-	metrics, err := grid.ComputeMetrics(outcomes, m.platform[c.Platform].TotalCores(), makespan)
-	if err != nil {
-		return nil, grid.ScheduleMetrics{}, fmt.Errorf("replaying cell %s (%s): metrics: %w", c.ID, c.Name(), err)
-	}
-	return s, metrics, nil
+// A Replayed cell is a cell simulated again as a run does: the same
+// workload instance, arrivals and policy seed.
+type Replayed struct {
+	Outcome  model.Outcome
+	Measured model.Measured
+	// Measures are the cell's model's measures, in Measured.Values order.
+	Measures []table.Measure
 }
+
+// Replay simulates cell c again, as a run does, so its measures are those
+// of the cell's stored row (but for timing measures).
+func (m *Manifest) Replay(ctx context.Context, c Cell) (*Replayed, error) {
+	cache := newInstanceCache(m, []Cell{c})
+	outcome, err := simulateCell(ctx, m, cache, c)
+	if err != nil {
+		return nil, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
+	}
+	measured, err := outcome.Measure(m.Record)
+	if err != nil {
+		return nil, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
+	}
+	return &Replayed{Outcome: outcome, Measured: measured, Measures: m.sources[c.spec].model.Measures()}, nil
+}
+
+// Models returns the registry the manifest was loaded with.
+func (m *Manifest) Models() *model.Registry { return m.models }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -51,3 +53,6 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// ModelOf returns the model of a cell of the manifest.
+func (m *Manifest) ModelOf(c Cell) model.Model { return m.sources[c.spec].model }

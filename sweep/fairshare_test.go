@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	rigidmodel "github.com/sweep-sched/sweep/model/rigid"
 	"math"
 	"os"
 	"strings"
@@ -66,7 +67,11 @@ func TestFairShareMonths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	settings, _ := m.fairShareSettings()
+	parsed, err := rigidmodel.Model{}.ParseSettings(m.Sections["fairshare"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := parsed.(rigidmodel.Settings)
 	totals := map[string]float64{}
 	for i := range got.Rows {
 		id := got.Column(table.CellID).Strings[i]
@@ -79,7 +84,7 @@ func TestFairShareMonths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sched, err := backfill.Simulate(context.Background(), &mw.Workload, variant, settings.policy(got.Column(table.Policy).Strings[i]))
+		sched, err := backfill.Simulate(context.Background(), &mw.Workload, variant, settings.Policy(got.Column(table.Policy).Strings[i]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,14 +161,14 @@ func TestFairShareBadInput(t *testing.T) {
 		{"months reversed", "{from: 1997-06, to: 1997-07}", "{from: 1997-07, to: 1997-06}", "months: from 1997-07 comes after to 1997-06"},
 		{"estimate", "[T, R]", "[T, X]", `estimates: estimate variant "X": want T (actual run time) or R (requested time)`},
 		{"no estimates", "    estimates: [T, R]\n", "", "estimates: missing; want a list of T"},
-		{"dag policy", "[relshare, tradeoff-fs, fcfs-easy]", "[relshare, pslr]", `policy "pslr" is not a fair-share policy; trace-month workloads take relshare, tradeoff-fs, fcfs-easy`},
+		{"dag policy", "[relshare, tradeoff-fs, fcfs-easy]", "[relshare, pslr]", `workload "kth" is a rigid workload, and policy "pslr" is a grid policy; rigid workloads take relshare, tradeoff-fs, fcfs-easy`},
 		{"window", "{budget: 2000}", "{window: hourly}", `line 13: fairshare: window "hourly"; want tumbling`},
 		{"tw", "{budget: 2000}", "{tw: 2d}", `tw "2d"; want a whole number of seconds as a duration such as 48h, or fcfs-max`},
 		{"objective", "{budget: 2000}", "{objective: best}", `objective "best"; want tradeoff or hier`},
 		{"budget", "{budget: 2000}", "{budget: -1}", "budget -1; want placements >= 0"},
-		{"loads", "platform: single:100", "platform: single:100\nloads: [1.0]", "load ratios apply to DAG workloads"},
+		{"loads", "platform: single:100", "platform: single:100\nloads: [1.0]", "load ratios apply to open-loop workloads (grid); leave loads out"},
 		{"grid", "platform: single:100", "platform: burkimsher2013", "rigid workloads run on identical processors"},
-		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1]: rigid trace-month workloads (months) cannot share a manifest with other workloads"},
+		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1] (fan, a grid workload): platform single:100 has no cluster of kind Kind2, which burkimsher2013/fan draws"},
 	}
 	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }
@@ -197,7 +202,7 @@ func TestFairShareTinyTrace(t *testing.T) {
 		{"missing trace", "trace: norequest.swf.txt", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
 		{"instances", "label: tiny", "label: tiny\n    instances: 2", "instances 2: a trace is one workload, its months the cells"},
 		{"window", "label: tiny", "label: tiny\n    window: {from: 1970-01-01, to: 1970-01-02}", "window and months exclude each other"},
-		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", "estimates apply to trace-month workloads only (give months)"},
+		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", `key "estimates" does not apply to this workload; valid keys: label, generator, instances, set, trace, window, replay`},
 	}
 	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }

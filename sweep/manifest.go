@@ -2,27 +2,23 @@ package sweep
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
-
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/platform"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/engine/campaign"
-	emoldable "github.com/sweep-sched/sweep/engine/moldable"
-	"github.com/sweep-sched/sweep/gen"
 )
 
 // A Manifest describes an experiment: the axes whose product is the set of
@@ -33,150 +29,87 @@ type Manifest struct {
 	Seed       uint64 `yaml:"seed"`
 	// Replicates runs the whole experiment under this many root seeds
 	// (ReplicateSeed), an axis of cells; 0 or 1 runs it once.
-	Replicates int            `yaml:"replicates,omitempty"`
-	Platform   string         `yaml:"platform"`
-	Platforms  []string       `yaml:"platforms"`
-	Network    *NetworkSpec   `yaml:"network"`
-	Campaign   *CampaignSpec  `yaml:"campaign"`
-	FairShare  *FairShareSpec `yaml:"fairshare,omitempty"`
-	Moldable   *MoldableSpec  `yaml:"moldable,omitempty"`
-	Workloads  []WorkloadSpec `yaml:"workloads"`
-	Loads      []float64      `yaml:"loads"`
-	Policies   []string       `yaml:"policies"`
-	Exclude    []Exclusion    `yaml:"exclude"`
-	Record     Record         `yaml:"record"`
+	Replicates int                  `yaml:"replicates,omitempty"`
+	Platform   string               `yaml:"platform,omitempty"`
+	Platforms  []string             `yaml:"platforms"`
+	Workloads  []model.WorkloadSpec `yaml:"workloads"`
+	Loads      []float64            `yaml:"loads"`
+	Policies   []PolicySpec         `yaml:"policies"`
+	Exclude    []Exclusion          `yaml:"exclude"`
+	Record     model.Record         `yaml:"record"`
 	// Analysis and Expect belong to `sweep analyze` (package analysis,
 	// which the runner does not import): the runner keeps them as written
-	// and CheckSections validates them at load time.
+	// and a SectionsCheck validates them at load time.
 	Analysis *yaml.Node `yaml:"analysis,omitempty"`
 	Expect   *yaml.Node `yaml:"expect,omitempty"`
+	// Sections are the models' own sections (network, campaign,
+	// fairshare, moldable, ...), each read by its model.
+	Sections map[string]*yaml.Node `yaml:"-"`
+	// Extra has the same sections decoded, so that the canonical form
+	// (Hash) covers them.
+	Extra map[string]any `yaml:",inline"`
 
 	path     string // the file it came from
 	origin   string // the manifest a results directory's copy was made of; "" otherwise
+	models   *model.Registry
 	platform map[string]*platform.Platform
-	sources  []*source // per workload spec
+	sources  []resolvedSource // per workload spec
+	settings map[string]model.Settings
 	lines    map[string]int
 }
 
-// NetworkSpec overrides the communication model (default: CCR 0.2 with
-// the paper's ceil(exec x CCR) delays).
-type NetworkSpec struct {
-	CCR   string `yaml:"ccr"`
-	Delay string `yaml:"delay"`
+// A resolvedSource is a workload entry with the model that takes it.
+type resolvedSource struct {
+	model  model.Model
+	source model.Source
 }
 
-// CampaignSpec sets the choices of campaign scheduling that reasonable
-// people make differently (see engine/campaign's doc).
-type CampaignSpec struct {
-	// JobOrder orders jobs inside a campaign under ostrich: spt (default),
-	// lpt or fifo.
-	JobOrder string `yaml:"job-order"`
-	// StretchBase is the stretch denominator: bound (default; seed 001's
-	// lower bound max(W/m, pmax), pmax the longest job), bound-release
-	// (ours: pmax taken as the latest release + exec) or alone (ours: the
-	// campaign's flow time alone on the empty machine).
-	StretchBase string `yaml:"stretch-base"`
-	// Hold says whether ostrich holds a campaign until its virtual start:
-	// virtual-start (default; both papers) or none (work conserving).
-	Hold string `yaml:"hold"`
+// A PolicySpec is one entry of a manifest's policies: a name, or a mapping
+// {name: N, params: {...}} for a policy that takes parameters.
+type PolicySpec struct {
+	Name   string            `yaml:"name"`
+	Params map[string]string `yaml:"params,omitempty"`
 }
 
-// campaignSettings are a manifest's campaign choices: how to schedule
-// (engine/campaign) and how to measure stretch (analysis).
-type campaignSettings struct {
-	schedule    campaign.Options
-	stretchBase string
-}
-
-// campaignSettings returns the campaign choices with defaults filled in, so
-// that leaving a key out and writing its default give the same cells.
-func (m *Manifest) campaignSettings() campaignSettings {
-	o := campaignSettings{
-		schedule:    campaign.Options{JobOrder: campaign.JobOrderSPT, Hold: campaign.HoldVirtualStart},
-		stretchBase: mcampaign.StretchBaseBound,
+// UnmarshalYAML takes a policy name or a mapping.
+func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		*p = PolicySpec{Name: v.Value}
+		return nil
 	}
-	if c := m.Campaign; c != nil {
-		o.schedule.JobOrder = cmp.Or(c.JobOrder, o.schedule.JobOrder)
-		o.stretchBase = cmp.Or(c.StretchBase, o.stretchBase)
-		o.schedule.Hold = cmp.Or(c.Hold, o.schedule.Hold)
-	}
-	return o
-}
-
-// MoldableSpec sets the choices of moldable-task scheduling (seed 002;
-// see engine/moldable and shared/design/moldable.md) where the paper is
-// silent. Empty fields take the defaults.
-type MoldableSpec struct {
-	// Anchor fixes DEMT's batch lengths and the interval LP's boundaries:
-	// cmax (default; the doubling ends at lambda*) or pmin (it starts at
-	// the smallest p_i(m)).
-	Anchor string `yaml:"anchor"`
-	// Tail is the length of DEMT's batches after the K-th: repeat
-	// (default) or double.
-	Tail string `yaml:"tail"`
-	// Variant is how DEMT schedules its batches: list (default), shelf or
-	// compact.
-	Variant string `yaml:"variant"`
-	// List is the list algorithm's semantics for DEMT and the baselines:
-	// overtake (default; Garey-Graham) or strict.
-	List string `yaml:"list"`
-	// Shuffles is DEMT's number of random batch orders tried after the
-	// natural one (default 10; 0 is written as none).
-	Shuffles string `yaml:"shuffles"`
-}
-
-// moldableOptions returns the moldable choices with defaults filled in.
-func (m *Manifest) moldableOptions() (emoldable.DEMTOptions, error) {
-	o := emoldable.DefaultDEMTOptions()
-	s := m.Moldable
-	if s == nil {
-		return o, nil
-	}
-	o.Anchor = cmp.Or(emoldable.Anchor(s.Anchor), o.Anchor)
-	o.Tail = cmp.Or(emoldable.Tail(s.Tail), o.Tail)
-	o.Variant = cmp.Or(emoldable.Variant(s.Variant), o.Variant)
-	o.List = cmp.Or(emoldable.ListMode(s.List), o.List)
-	switch s.Shuffles {
-	case "":
-	case "none":
-		o.Shuffles = 0
-	default:
-		n, err := strconv.Atoi(s.Shuffles)
-		if err != nil || n < 1 || n > 1_000_000 {
-			return o, fmt.Errorf("shuffles %q: want a count in 1..1000000, or none", s.Shuffles)
+	type plain PolicySpec
+	var q plain
+	if v.Kind == yaml.MappingNode {
+		for i := 0; i < len(v.Content); i += 2 {
+			if k := v.Content[i]; k.Value != "name" && k.Value != "params" {
+				return fmt.Errorf("line %d: policies: unknown key %q; valid keys: name, params", k.Line, k.Value)
+			}
 		}
-		o.Shuffles = n
 	}
-	return o, o.Validate()
+	if err := v.Decode(&q); err != nil {
+		return err
+	}
+	*p = PolicySpec(q)
+	return nil
 }
 
-// WorkloadSpec is one workload generator with its instances.
-type WorkloadSpec struct {
-	// Label names the workload in results; default: the preset name
-	// without its family prefix ("log-independent").
-	Label     string            `yaml:"label"`
-	Generator string            `yaml:"generator"`
-	Instances int               `yaml:"instances"`
-	Set       map[string]string `yaml:"set"`
-	// Trace is an SWF log (path relative to the manifest) replayed as a
-	// campaign workload, instead of a generator.
-	Trace  string       `yaml:"trace"`
-	Window *TraceWindow `yaml:"window"`
-	Replay *TraceReplay `yaml:"replay,omitempty"`
-	// Months makes a trace a rigid-job workload (seed 003): each calendar
-	// month (UTC) in the range is simulated as its own cell, under each
-	// estimate variant of Estimates (T: actual run times, R: requested).
-	Months    *MonthRange `yaml:"months,omitempty"`
-	Estimates []string    `yaml:"estimates,omitempty"`
-
-	line int
+// MarshalYAML writes a policy without parameters as its name, so that the
+// manifest's canonical form (Hash) does not depend on how it was written.
+func (p PolicySpec) MarshalYAML() (any, error) {
+	if len(p.Params) == 0 {
+		return p.Name, nil
+	}
+	type plain PolicySpec
+	return plain(p), nil
 }
 
-// TraceWindow selects the jobs of a trace submitted from From up to, not
-// including, To: dates YYYY-MM-DD at midnight in the log's time zone.
-type TraceWindow struct {
-	From string `yaml:"from"`
-	To   string `yaml:"to"`
+// PolicyNames returns the manifest's policy names, in order.
+func (m *Manifest) PolicyNames() []string {
+	names := make([]string, len(m.Policies))
+	for i, p := range m.Policies {
+		names[i] = p.Name
+	}
+	return names
 }
 
 // Exclusion removes every cell that matches all of its non-empty fields.
@@ -187,63 +120,97 @@ type Exclusion struct {
 	Load     float64 `yaml:"load"`
 }
 
-// Record says which tables besides cells a run writes.
-type Record struct {
-	// Jobs writes one row per job per cell to the jobs table.
-	Jobs bool `yaml:"jobs"`
-	// Campaigns writes one row per campaign per cell to the campaigns
-	// table (campaign workloads).
-	Campaigns bool `yaml:"campaigns"`
-	// Users writes one row per user per cell to the users table
-	// (fair-share workloads).
-	Users bool `yaml:"users,omitempty"`
-}
-
 var experimentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-// LoadManifest reads and validates a manifest file; checks validate the
-// sections the runner does not read. Errors name the file, the line and
-// what would be valid.
-func LoadManifest(path string, checks ...SectionsCheck) (*Manifest, error) {
+// LoadManifest reads and validates a manifest file. Errors name the file,
+// the line and what would be valid.
+func LoadManifest(path string, opts ...Option) (*Manifest, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
-	m, err := ParseManifest(data, path, checks...)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return ParseManifest(data, path, opts...)
 }
 
 // A SectionsCheck validates the manifest sections the runner keeps without
 // reading them (analysis, expect) against the manifest's policies; package
-// analysis provides one, and commands pass it to LoadManifest.
+// analysis provides one.
 type SectionsCheck func(analysis, expect *yaml.Node, policies []string) error
 
+// An Option changes how a manifest is loaded.
+type Option func(*loadOptions)
+
+type loadOptions struct {
+	models *model.Registry
+	checks []SectionsCheck
+}
+
+// WithModels loads the manifest against a registry of models other than
+// the built-in ones (builtin.Registry), such as one a researcher's own
+// program extends with models or policies of its own.
+func WithModels(r *model.Registry) Option { return func(o *loadOptions) { o.models = r } }
+
+// WithSectionsCheck validates the sections the runner does not read.
+func WithSectionsCheck(check SectionsCheck) Option {
+	return func(o *loadOptions) { o.checks = append(o.checks, check) }
+}
+
 // ParseManifest parses and validates manifest text; path names it in errors.
-func ParseManifest(data []byte, path string, checks ...SectionsCheck) (*Manifest, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	var m Manifest
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %v (valid top-level keys: experiment, seed, replicates, platform, platforms, network, campaign, moldable, fairshare, workloads, loads, policies, exclude, record, analysis, expect)", path, err)
+func ParseManifest(data []byte, path string, opts ...Option) (*Manifest, error) {
+	o := loadOptions{}
+	for _, opt := range opts {
+		opt(&o)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err == nil {
-		m.lines = keyLines(&root)
+	if o.models == nil {
+		o.models = builtin.Registry()
 	}
+	m, err := decodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	m.models = o.models
 	m.path = path
 	m.origin, _ = copiedManifest(data)
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for _, check := range checks {
-		if err := check(m.Analysis, m.Expect, m.Policies); err != nil {
+	for _, check := range o.checks {
+		if err := check(m.Analysis, m.Expect, m.PolicyNames()); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return &m, nil
+	return m, nil
+}
+
+// topLevelKeys are the manifest keys of the runner and of analysis; the
+// models' sections come after them.
+var topLevelKeys = []string{"experiment", "seed", "replicates", "platform", "platforms", "workloads", "loads", "policies", "exclude", "record", "analysis", "expect"}
+
+// decodeManifest decodes the manifest strictly (an unknown key inside the
+// runner's own keys is an error naming its line), keeping every other
+// top-level key for the models, which checkSections and the models check.
+func decodeManifest(data []byte) (*Manifest, error) {
+	m := &Manifest{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(m); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	m.lines = keyLines(&root)
+	m.Sections = map[string]*yaml.Node{}
+	if len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode {
+		doc := root.Content[0]
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			if k := doc.Content[i]; !slices.Contains(topLevelKeys, k.Value) {
+				m.Sections[k.Value] = doc.Content[i+1]
+			}
+		}
+	}
+	return m, nil
 }
 
 // keyLines maps top-level keys to their line, for error messages.
@@ -264,28 +231,6 @@ func (m *Manifest) at(key string) string {
 		return fmt.Sprintf("line %d: %s", l, key)
 	}
 	return key
-}
-
-// UnmarshalYAML records the line of each workload entry.
-func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
-	type plain WorkloadSpec
-	var p plain
-	// Decode with strict keys: a nested Decode does not inherit KnownFields.
-	if v.Kind == yaml.MappingNode {
-		for i := 0; i < len(v.Content); i += 2 {
-			switch k := v.Content[i]; k.Value {
-			case "label", "generator", "instances", "set", "trace", "window", "replay", "months", "estimates":
-			default:
-				return fmt.Errorf("line %d: workloads: unknown key %q; valid keys: label, generator, instances, set, trace, window, replay, months, estimates", k.Line, k.Value)
-			}
-		}
-	}
-	if err := v.Decode(&p); err != nil {
-		return err
-	}
-	*w = WorkloadSpec(p)
-	w.line = v.Line
-	return nil
 }
 
 // The manifest is checked in four steps, each relying on the ones before:
@@ -339,28 +284,11 @@ func (m *Manifest) checkFields() error {
 	if len(m.Platforms) == 0 {
 		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))
 	}
-	if _, err := m.network(); err != nil {
-		return fmt.Errorf("%s: %w", m.at("network"), err)
-	}
-	if c := m.Campaign; c != nil {
-		if c.JobOrder != "" && !slices.Contains([]string{campaign.JobOrderSPT, campaign.JobOrderLPT, campaign.JobOrderFIFO}, c.JobOrder) {
-			return fmt.Errorf("%s: job-order %q; want spt, lpt or fifo", m.at("campaign"), c.JobOrder)
-		}
-		if c.StretchBase != "" && !slices.Contains(mcampaign.StretchBases(), c.StretchBase) {
-			return fmt.Errorf("%s: stretch-base %q; want one of %s", m.at("campaign"), c.StretchBase, strings.Join(mcampaign.StretchBases(), ", "))
-		}
-		if c.Hold != "" && !slices.Contains(campaign.Holds(), c.Hold) {
-			return fmt.Errorf("%s: hold %q; want one of %s", m.at("campaign"), c.Hold, strings.Join(campaign.Holds(), ", "))
-		}
-	}
-	if _, err := m.fairShareSettings(); err != nil {
-		return fmt.Errorf("%s: %w", m.at("fairshare"), err)
-	}
-	if _, err := m.moldableOptions(); err != nil {
-		return fmt.Errorf("%s: %w", m.at("moldable"), err)
+	if err := m.checkSections(); err != nil {
+		return err
 	}
 	if len(m.Workloads) == 0 {
-		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(gen.Presets(), ", "))
+		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(m.generators(), ", "))
 	}
 	seenLoad := map[float64]bool{}
 	for _, l := range m.Loads {
@@ -373,12 +301,17 @@ func (m *Manifest) checkFields() error {
 		seenLoad[l] = true
 	}
 	if len(m.Policies) == 0 {
-		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(Policies(), ", "))
+		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(m.models.PolicyNames(), ", "))
 	}
 	seenPolicy := map[string]bool{}
-	for _, p := range m.Policies {
-		if !slices.Contains(Policies(), p) {
-			return fmt.Errorf("%s: unknown policy %q; valid policies: %s", m.at("policies"), p, strings.Join(Policies(), ", "))
+	for _, spec := range m.Policies {
+		p := spec.Name
+		policy, _, ok := m.models.Policy(p)
+		if !ok {
+			return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+		}
+		if err := checkParams(policy, spec.Params); err != nil {
+			return fmt.Errorf("%s: %w", m.at("policies"), err)
 		}
 		if seenPolicy[p] {
 			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
@@ -388,7 +321,7 @@ func (m *Manifest) checkFields() error {
 	labels := map[string]int{}
 	for i, w := range m.Workloads {
 		if prev, dup := labels[w.Label]; dup {
-			return fmt.Errorf("line %d: workloads[%d]: label %q is also workloads[%d]'s; give each workload a distinct label", w.line, i, w.Label, prev)
+			return fmt.Errorf("line %d: workloads[%d]: label %q is also workloads[%d]'s; give each workload a distinct label", w.Line, i, w.Label, prev)
 		}
 		labels[w.Label] = i
 	}
@@ -429,68 +362,145 @@ func (m *Manifest) resolve() error {
 		}
 		m.platform[spec] = p
 	}
+	m.settings = map[string]model.Settings{}
+	for _, md := range m.models.Models() {
+		settings, err := md.ParseSettings(m.Sections[md.Section()])
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.at(md.Section()), err)
+		}
+		m.settings[md.Name()] = settings
+	}
 	for i := range m.Workloads {
 		w := &m.Workloads[i]
-		where := fmt.Sprintf("line %d: workloads[%d]", w.line, i)
-		src, err := newSource(w, m.pathOf)
+		where := fmt.Sprintf("line %d: workloads[%d]", w.Line, i)
+		md, err := m.models.ModelOf(w)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		src, err := md.NewSource(w, m.env(md))
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
 		if w.Instances < 1 {
 			return fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
 		}
-		m.sources = append(m.sources, src)
+		m.sources = append(m.sources, resolvedSource{md, src})
 	}
 	return nil
 }
 
-// crossCheck checks what depends on the sources: campaign and rigid
-// workloads on one-cluster platforms and without loads, moldable
-// workloads on single:m (m their processors) and without loads, rigid
-// workloads alone in their manifest (their cells measure other things),
-// DAG workloads with loads, and every policy able to run every workload it
-// is not excluded from.
+// env is what the model md's sources may read.
+func (m *Manifest) env(md model.Model) model.Env {
+	return model.Env{Path: m.pathOf, Platforms: m.platform, Settings: m.settings[md.Name()]}
+}
+
+// crossCheck checks what depends on the sources, before anything runs:
+// each workload on every platform (its model's CheckPlatform), load ratios
+// given exactly when some model uses them, and every policy belonging to
+// the model of every workload it is not excluded from, and able to run it.
 func (m *Manifest) crossCheck() error {
-	dagWorkloads := false
-	kinds := map[string]bool{}
-	for i, src := range m.sources {
-		kinds[src.kind()] = true
-		if len(kinds) > 1 && kinds["rigid"] {
-			return fmt.Errorf("line %d: workloads[%d]: rigid trace-month workloads (months) cannot share a manifest with other workloads: their cells measure other things", m.Workloads[i].line, i)
-		}
-		dagWorkloads = dagWorkloads || !src.loadFree()
-		if src.moldable != nil {
-			for _, name := range m.Platforms {
-				p := m.platform[name]
-				if len(p.Clusters) != 1 || p.TotalCores() != src.moldable.Processors() {
-					return fmt.Errorf("line %d: workloads[%d]: moldable workloads run on one cluster of m identical processors, m = the generator's processors (%d): want platform single:%d, not %s (or set processors)",
-						m.Workloads[i].line, i, src.moldable.Processors(), src.moldable.Processors(), name)
-				}
-			}
-		}
-		if src.kind() != "campaign" && src.kind() != "rigid" {
-			continue
-		}
+	usesLoads := false
+	for i, rs := range m.sources {
+		w := &m.Workloads[i]
+		usesLoads = usesLoads || rs.model.UsesLoads()
 		for _, name := range m.Platforms {
-			if len(m.platform[name].Clusters) != 1 {
-				return fmt.Errorf("line %d: workloads[%d]: %s workloads run on identical processors: want a one-cluster platform such as single:64, not %s", m.Workloads[i].line, i, src.kind(), name)
+			if err := rs.source.CheckPlatform(name, m.platform[name]); err != nil && !m.excludedPlatform(w.Label, name) {
+				return fmt.Errorf("line %d: workloads[%d] (%s, a %s workload): %w", w.Line, i, w.Label, rs.model.Name(), err)
 			}
 		}
 	}
-	if !dagWorkloads && len(m.Loads) > 0 {
-		return fmt.Errorf("%s: load ratios apply to DAG workloads; campaign workloads submit in closed loop, trace-month workloads replay their own submit times and moldable workloads are off-line, so leave loads out", m.at("loads"))
+	if !usesLoads && len(m.Loads) > 0 {
+		return fmt.Errorf("%s: load ratios apply to open-loop workloads (%s); leave loads out: these workloads have their own arrivals (closed loop, a trace's submit times, or off-line)", m.at("loads"), strings.Join(m.loadModels(), ", "))
 	}
-	if dagWorkloads && len(m.Loads) == 0 {
+	if usesLoads && len(m.Loads) == 0 {
 		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
 	}
-	for i, src := range m.sources {
-		for _, p := range m.Policies {
-			if err := src.allows(p); err != nil && !m.excludedPair(m.Workloads[i].Label, p) {
-				return fmt.Errorf("%s: workload %q: %v (or exclude the pair)", m.at("policies"), m.Workloads[i].Label, err)
+	for i, rs := range m.sources {
+		w := &m.Workloads[i]
+		for _, p := range m.PolicyNames() {
+			if m.excludedPair(w.Label, p) {
+				continue
+			}
+			owner := m.models.PolicyModel(p)
+			if owner.Name() != rs.model.Name() {
+				return fmt.Errorf("%s: workload %q is a %s workload, and policy %q is a %s policy; %s workloads take %s (or exclude the pair)",
+					m.at("policies"), w.Label, rs.model.Name(), p, owner.Name(), rs.model.Name(), strings.Join(policyNames(rs.model), ", "))
+			}
+			if err := rs.source.Allows(p); err != nil {
+				return fmt.Errorf("%s: workload %q: %v (or exclude the pair)", m.at("policies"), w.Label, err)
 			}
 		}
 	}
 	return nil
+}
+
+// loadModels names the models whose workloads take load ratios.
+func (m *Manifest) loadModels() []string {
+	var out []string
+	for _, md := range m.models.Models() {
+		if md.UsesLoads() {
+			out = append(out, md.Name())
+		}
+	}
+	return out
+}
+
+// policyNames lists a model's policies.
+func policyNames(md model.Model) []string {
+	var names []string
+	for _, p := range md.Policies() {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+// checkParams refuses parameters a policy does not take.
+func checkParams(p model.Policy, params map[string]string) error {
+	for _, key := range slices.Sorted(maps.Keys(params)) {
+		if !slices.ContainsFunc(p.Params, func(q model.Param) bool { return q.Name == key }) {
+			var valid []string
+			for _, q := range p.Params {
+				valid = append(valid, q.Name)
+			}
+			if len(valid) == 0 {
+				return fmt.Errorf("policy %q takes no parameters; got %q", p.Name, key)
+			}
+			return fmt.Errorf("policy %q takes no parameter %q; valid parameters: %s", p.Name, key, strings.Join(valid, ", "))
+		}
+	}
+	return nil
+}
+
+// checkSections refuses a top-level key that is neither the runner's nor
+// a model's section.
+func (m *Manifest) checkSections() error {
+	sections := m.models.Sections()
+	for _, key := range slices.Sorted(maps.Keys(m.Sections)) {
+		if !slices.Contains(sections, key) {
+			return fmt.Errorf("%s: unknown key; valid top-level keys: %s", m.at(key), strings.Join(append(slices.Clone(topLevelKeys), sections...), ", "))
+		}
+	}
+	return nil
+}
+
+// generators lists every generator preset of every model.
+func (m *Manifest) generators() []string {
+	var out []string
+	for _, md := range m.models.Models() {
+		out = append(out, md.Generators()...)
+	}
+	return out
+}
+
+// excludedPlatform reports whether every cell of a workload on a platform
+// is excluded.
+func (m *Manifest) excludedPlatform(workload, platform string) bool {
+	for _, x := range m.Exclude {
+		if (x.Workload == "" || x.Workload == workload) && x.Platform == platform && x.Policy == "" && x.Load == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // excludedPair reports whether every cell of a workload under a policy is
@@ -528,19 +538,6 @@ func (m *Manifest) platformPath(spec string) string {
 	return m.pathOf(spec)
 }
 
-func (m *Manifest) network() (engine.Network, error) {
-	n := engine.DefaultNetwork()
-	if m.Network != nil {
-		if m.Network.CCR != "" {
-			n.CCR = m.Network.CCR
-		}
-		if m.Network.Delay != "" {
-			n.Delay = engine.DelayFormula(m.Network.Delay)
-		}
-	}
-	return n, n.Validate()
-}
-
 // Hash returns the hex SHA-256 of the manifest's canonical form: its
 // parsed content re-encoded, so comments and formatting do not count.
 func (m *Manifest) Hash() string {
@@ -552,4 +549,4 @@ func (m *Manifest) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-func formatLoad(l float64) string { return strconv.FormatFloat(l, 'g', -1, 64) }
+func formatLoad(l float64) string { return model.FormatLoad(l) }

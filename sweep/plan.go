@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -73,7 +74,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 			if inManifest[id] {
 				continue
 			}
-			c := Cell{Workload: wl[i], Instance: int(inst[i]), Load: load[i], Platform: plat[i], Policy: pol[i]}
+			c := Cell{Cell: model.Cell{Workload: wl[i], Instance: int(inst[i]), Load: load[i], Platform: plat[i], Policy: pol[i]}}
 			if hasReplicate {
 				c.Replicate = int(existing.Column(table.Replicate).Int64s[i])
 			}
@@ -83,7 +84,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 	for _, c := range cells {
 		if id, ok := names[c.Name()]; ok && id != c.ID {
 			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
-				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), ModelVersions, out)
+				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), m.models.Versions(), out)
 		}
 	}
 	for id := range status {
@@ -127,33 +128,17 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 	}
 	var workloads, loads []string
 	for i, w := range m.Workloads {
-		if r := m.sources[i].rigid; r != nil {
-			workloads = append(workloads, fmt.Sprintf("%s (%d months x %d estimates)", w.Label, len(r.months), len(r.variants)))
-			continue
-		}
-		workloads = append(workloads, fmt.Sprintf("%s (%d instances)", w.Label, w.Instances))
+		workloads = append(workloads, m.sources[i].source.Describe(w.Label, w.Instances))
 	}
 	for _, l := range m.Loads {
 		loads = append(loads, formatLoad(l))
 	}
-	noLoad := "none (closed loop)"
-	if m.hasMoldable() {
-		noLoad = "none (off-line)"
-		if m.hasCampaigns() {
-			noLoad = "none (closed loop or off-line)"
-		}
-	}
+	const noLoad = "none (closed loop, trace or off-line)"
 	if len(loads) == 0 {
 		loads = []string{noLoad}
 	}
 	axes := []Axis{
-		count("workload", workloads, func(c Cell) string {
-			w := &m.Workloads[c.spec]
-			if r := m.sources[c.spec].rigid; r != nil {
-				return fmt.Sprintf("%s (%d months x %d estimates)", w.Label, len(r.months), len(r.variants))
-			}
-			return fmt.Sprintf("%s (%d instances)", c.Workload, w.Instances)
-		}),
+		count("workload", workloads, func(c Cell) string { return workloads[c.spec] }),
 		count("platform", m.Platforms, func(c Cell) string { return c.Platform }),
 		count("load", loads, func(c Cell) string {
 			if c.Load == 0 {
@@ -161,7 +146,7 @@ func (m *Manifest) axes(cells []Cell) []Axis {
 			}
 			return formatLoad(c.Load)
 		}),
-		count("policy", m.Policies, func(c Cell) string { return c.Policy }),
+		count("policy", m.PolicyNames(), func(c Cell) string { return c.Policy }),
 	}
 	if k := m.ReplicateCount(); k > 1 {
 		replicates := make([]string, k)

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -58,7 +60,7 @@ func (m *Manifest) saveCopy(out string) error {
 // repair makes a results directory safe to append to: unreadable part
 // files and jobs parts whose cells part was never written (a kill between
 // the two) are moved aside, and temporary files of killed writers removed.
-func repair(out string, plan *Plan) ([]string, error) {
+func repair(out string, plan *Plan, children []string) ([]string, error) {
 	var warnings []string
 	for _, p := range plan.Problems {
 		aside, err := store.MoveAside(p.Path)
@@ -72,7 +74,7 @@ func repair(out string, plan *Plan) ([]string, error) {
 	const settle = 10 * time.Second
 	for attempt := 0; ; attempt++ {
 		var orphans []string
-		for _, child := range []string{table.Jobs, table.Campaigns, table.VolumeDeciles} {
+		for _, child := range children {
 			o, err := store.Orphans(out, child, table.Cells)
 			if err != nil {
 				return warnings, err
@@ -100,10 +102,25 @@ func repair(out string, plan *Plan) ([]string, error) {
 		}
 		time.Sleep(settle)
 	}
-	for _, name := range []string{table.Cells, table.Jobs, table.Campaigns, table.VolumeDeciles} {
+	for _, name := range append([]string{table.Cells}, children...) {
 		if _, err := store.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
 			return warnings, err
 		}
 	}
 	return warnings, nil
+}
+
+// childTables names every child table any registered model may write,
+// whatever this manifest records: a directory may hold parts of a run
+// with other settings.
+func (m *Manifest) childTables() []string {
+	var out []string
+	for _, md := range m.models.Models() {
+		for _, s := range md.Tables(model.Record{Jobs: true, Campaigns: true, Users: true}) {
+			if !slices.Contains(out, s.Table) {
+				out = append(out, s.Table)
+			}
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,7 +107,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return sum, fmt.Errorf("creating results directory: %w", err)
 	}
-	warnings, err := repair(out, plan)
+	warnings, err := repair(out, plan, m.childTables())
 	sum.Warnings = warnings
 	if err != nil {
 		return sum, err
@@ -122,12 +123,13 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	meta := map[string]string{
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
-		"sweep.model_version":   ModelVersions,
+		"sweep.model_version":   m.models.Versions(),
+		"sweep.models":          strings.Join(m.ModelNames(), ","),
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}
 	for _, t := range plan.Traces {
-		meta["sweep.trace_report."+t.Workload] = t.Report.String()
+		meta["sweep.trace_report."+t.Workload] = t.Report
 	}
 	workers := opts.Jobs
 	if workers <= 0 {
@@ -186,10 +188,10 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				return nil // interrupted, not failed: it runs again on resume
 			}
 			if err != nil {
-				row, children = failedRow(m, c, err), childRows{}
+				row, children = failedRow(m, c, err), nil
 				failed.Add(1)
 			}
-			werr := writer.append(row, children.ordered(m)...)
+			werr := writer.append(row, children...)
 			writerNanos.Add(int64(time.Since(computed)))
 			if werr != nil {
 				return fmt.Errorf("writing results: %w", werr)

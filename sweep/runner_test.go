@@ -285,15 +285,15 @@ func TestBadManifests(t *testing.T) {
 		t.Fatal(err)
 	}
 	edits := []manifestEdit{
-		{"unknown key", "record: {jobs: true}", "record: {jobs: true}\ncolour: blue", "bad.yaml: yaml: unmarshal errors:\n  line 16: field colour not found"},
+		{"unknown key", "record: {jobs: true}", "record: {jobs: true}\ncolour: blue", "bad.yaml: line 16: colour: unknown key; valid top-level keys: experiment, seed,"},
 		{"unknown policy", "[pslr, random, fairshare]", "[pslr, edf]", `bad.yaml: line 14: policies: unknown policy "edf"; valid policies: random, fifo-task, fifo-job, fairshare, lrtf, srtf, pslr`},
-		{"unknown preset", "burkimsher2013/fan-chain", "burkimsher2013/fan-out", `bad.yaml: line 6: workloads[0]: generator:`},
+		{"unknown preset", "burkimsher2013/fan-chain", "burkimsher2013/fan-out", `bad.yaml: line 6: workloads[0]: generator "burkimsher2013/fan-out": unknown; valid generators: burkimsher2013/uniform-independent`},
 		{"load zero", "[0.9, 1.2]", "[0.9, 0]", "bad.yaml: line 13: loads: 0; every load ratio must be > 0"},
 		{"negative load", "[0.9, 1.2]", "[-1]", "bad.yaml: line 13: loads: -1; every load ratio must be > 0"},
 		{"zero instances", "instances: 2\n    set: {jobs: 40", "instances: 0\n    set: {jobs: 40", "bad.yaml: line 6: workloads[0]: instances 0; want a whole number >= 1"},
 		{"unreadable platform", "platform: burkimsher2013", "platform: nowhere/grid.yaml", `bad.yaml: line 4: platform: platform "nowhere/grid.yaml": not a preset (burkimsher2013, single:N) and no such file`},
 		{"unknown set key", "jobs: 40,", "jobz: 40,", `bad.yaml: line 6: workloads[0]: set:`},
-		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `line 8: workloads: unknown key "sets"; valid keys: label, generator, instances, set`},
+		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `line 8: workloads: key "sets" does not apply to this workload; valid keys: label, generator, instances, set, trace`},
 	}
 	checkManifestEdits(t, base, "bad.yaml", edits)
 }
@@ -360,7 +360,7 @@ func TestDefaultWorkersFollowGOMAXPROCS(t *testing.T) {
 func TestPathsRelativeToManifest(t *testing.T) {
 	root := t.TempDir()
 	grid := "name: g\nchildren:\n  - {cluster: c1, cores: 4, kind: Kind1}\n"
-	manifest := "experiment: paths\nseed: 1\nplatform: grid.yaml\nworkloads:\n  - generator: burkimsher2013/log-independent\n    instances: 1\n    set: {jobs: 10}\nloads: [1.0]\npolicies: [fifo-task]\n"
+	manifest := "experiment: paths\nseed: 1\nplatform: grid.yaml\nworkloads:\n  - generator: burkimsher2013/log-independent\n    instances: 1\n    set: {jobs: 10, kind2-prob: \"0\", cores: \"1\"}\nloads: [1.0]\npolicies: [fifo-task]\n"
 	for path, text := range map[string]string{"cwd/grid.yaml": grid, "exp/m.yaml": manifest, "ok/m.yaml": manifest, "ok/grid.yaml": grid} {
 		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(path)), 0o755); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -115,7 +116,7 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 				if prev != nil && prev.status == table.StatusOK {
 					continue // an ok row settles the cell
 				}
-				name := Cell{Workload: wl[r], Instance: int(inst[r]), Load: load[r], Platform: plat[r], Policy: pol[r]}.Name()
+				name := model.Cell{Workload: wl[r], Instance: int(inst[r]), Load: load[r], Platform: plat[r], Policy: pol[r]}.Name()
 				rows[ids[r]] = &rowInfo{status: status[r], err: errs.Strings[r], label: label, name: name}
 			}
 		}

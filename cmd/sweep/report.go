@@ -88,13 +88,17 @@ func worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Wr
 	}
 	var links []report.GanttLink
 	for _, w := range r.WorstCells("slr_max") {
-		cell, s, _, _, err := p.replay(ctx, w.Cell.ID)
+		cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
 		if err != nil {
 			return nil, err
 		}
+		s, ok := replayed.Outcome.(engineSchedule)
+		if !ok {
+			continue
+		}
 		file := "gantt-" + w.Policy + ".svg"
 		opts := gantt.Options{Title: fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)}
-		if err := writeGantt(filepath.Join(dir, report.Dir, file), s, opts, note); err != nil {
+		if err := writeGantt(filepath.Join(dir, report.Dir, file), s.EngineSchedule(), opts, note); err != nil {
 			return nil, err
 		}
 		links = append(links, report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file})

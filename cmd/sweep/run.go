@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
-
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -33,11 +31,12 @@ func toolVersion() string {
 	return "dev"
 }
 
-func loadManifest(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
+// manifestArg loads the one manifest named on the command line.
+func manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
 	if fs.NArg() != 1 {
 		return nil, usageError{fmt.Errorf("sweep %s: want exactly one manifest, e.g. experiments/burkimsher2013.yaml (got %d arguments)", name, fs.NArg())}
 	}
-	m, err := sweep.LoadManifest(fs.Arg(0), analysis.CheckSections)
+	m, err := loadManifest(fs.Arg(0))
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -55,7 +54,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := loadManifest(fs, "plan")
+	m, err := manifestArg(fs, "plan")
 	if err != nil {
 		return err
 	}
@@ -116,7 +115,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := loadManifest(fs, "run")
+	m, err := manifestArg(fs, "run")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -10,20 +11,76 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sweep-sched/sweep/model/grid"
-
-	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/sweep"
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // showOutput is the JSON object `sweep show` prints.
 type showOutput struct {
-	Cell      string               `json:"cell"`
-	Name      string               `json:"name"`
-	Metrics   grid.ScheduleMetrics `json:"metrics"`
-	StoredRow string               `json:"stored_row"`
+	Cell  string `json:"cell"`
+	Name  string `json:"name"`
+	Model string `json:"model"`
+	// Metrics are the cell's measures, in its model's column order.
+	Metrics   measures `json:"metrics"`
+	StoredRow string   `json:"stored_row"`
+}
+
+// measures are named values that encode as one JSON object in their
+// order; NaN and infinities (undefined measures) encode as null.
+type measures struct {
+	names  []string
+	values []store.Value
+}
+
+func (m measures) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	for i, name := range m.names {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		key, _ := json.Marshal(name)
+		out = append(out, key...)
+		out = append(out, ':')
+		v := m.values[i].Any()
+		if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			v = nil
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return append(out, '}'), nil
+}
+
+// UnmarshalJSON reads the names back, in order, with their values as
+// float64 (tests read show's output).
+func (m *measures) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v *float64
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		m.names = append(m.names, key.(string))
+		if v == nil {
+			m.values = append(m.values, store.Null())
+		} else {
+			m.values = append(m.values, store.Float64(*v))
+		}
+	}
+	return nil
 }
 
 // runShow implements `sweep show DIR CELL`: it simulates one cell of a
@@ -62,14 +119,19 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	cell, s, metrics, storedRow, err := replayer.replay(ctx, key)
+	cell, replayed, storedRow, err := replayer.replay(ctx, key)
 	if err != nil {
 		return err
 	}
-	out := showOutput{Cell: cell.ID, Name: cell.Name(), Metrics: metrics, StoredRow: storedRow}
+	out := showOutput{Cell: cell.ID, Name: cell.Name(), Model: replayer.m.ModelOf(cell).Name(), StoredRow: storedRow,
+		Metrics: measures{names: measureNames(replayed.Measures), values: replayed.Measured.Values}}
 	if *ganttPath != "" {
+		s, ok := replayed.Outcome.(engineSchedule)
+		if !ok {
+			return usageError{fmt.Errorf("sweep show: --gantt: cell %s is a %s cell, whose schedule has no Gantt chart yet (grid and campaign cells have one)", cell.Name(), out.Model)}
+		}
 		opts.Title = fmt.Sprintf("%s (cell %s)", cell.Name(), cell.ID)
-		if err := writeGantt(*ganttPath, s, opts, stderr); err != nil {
+		if err := writeGantt(*ganttPath, s.EngineSchedule(), opts, stderr); err != nil {
 			return fmt.Errorf("sweep show: %w", err)
 		}
 	}
@@ -78,85 +140,114 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return enc.Encode(out)
 }
 
-// replayer simulates cells of a results directory again.
-type replayer struct {
-	dir    string
-	m      *sweep.Manifest
-	stored []analysis.Cell
+// engineSchedule is an outcome that is a schedule of package engine (grid
+// and campaign cells), which the Gantt chart draws.
+type engineSchedule interface{ EngineSchedule() *engine.Schedule }
+
+func measureNames(ms []table.Measure) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
 }
 
-// newReplayer reads the results directory dir: its cells table and the
-// manifest at manifestPath, or when that is empty the copy in dir.
+// replayer simulates cells of a results directory again.
+type replayer struct {
+	dir string
+	m   *sweep.Manifest
+}
+
+// newReplayer reads the manifest of the results directory dir: the one at
+// manifestPath, or when that is empty the copy in dir.
 func newReplayer(dir, manifestPath string) (*replayer, error) {
 	if manifestPath == "" {
 		manifestPath = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := sweep.LoadManifest(manifestPath, analysis.CheckSections)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
-	}
-	stored, _, err := analysis.ReadCells(dir)
+	m, err := loadManifest(manifestPath)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
 	}
 	// The copy of the manifest does not record a --replicates given to
 	// `sweep run`; the cells table does.
+	reps, _, err := store.ReadColumns(dir, table.Cells, []string{table.Replicate})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+	}
 	replicates := m.ReplicateCount()
-	for _, c := range stored {
-		replicates = max(replicates, int(c.Replicate)+1)
+	if reps != nil {
+		for _, r := range reps.Columns[0].Int64s {
+			replicates = max(replicates, int(r)+1)
+		}
 	}
 	if err := m.SetReplicates(replicates); err != nil {
 		return nil, err
 	}
-	return &replayer{dir: dir, m: m, stored: stored}, nil
+	return &replayer{dir: dir, m: m}, nil
 }
 
 // replay simulates the cell whose id or name is key again and compares
-// its metrics with its stored row: storedRow says how they compare, and a
-// difference is an error.
-func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, s *engine.Schedule, metrics grid.ScheduleMetrics, storedRow string, err error) {
+// its measures with its stored row: storedRow says how they compare, and
+// a difference is an error.
+func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, replayed *sweep.Replayed, storedRow string, err error) {
 	cell, err = p.m.FindCell(key)
 	if err != nil {
-		return cell, nil, metrics, "", usageError{fmt.Errorf("sweep show: %w", err)}
+		return cell, nil, "", usageError{fmt.Errorf("sweep show: %w", err)}
 	}
-	var row *analysis.Cell
-	for i := range p.stored {
-		// A retried cell has an old failed row beside its ok row.
-		if c := &p.stored[i]; c.ID == cell.ID && (row == nil || row.Failed) {
-			row = c
-		}
-	}
-	s, metrics, err = p.m.Replay(ctx, cell)
+	replayed, err = p.m.Replay(ctx, cell)
 	if err != nil {
-		return cell, nil, metrics, "", fmt.Errorf("sweep show: %w", err)
+		return cell, nil, "", fmt.Errorf("sweep show: %w", err)
+	}
+	names := measureNames(replayed.Measures)
+	stored, _, err := store.ReadColumns(p.dir, table.Cells, append([]string{table.CellID, table.Status, table.Error}, names...))
+	if err != nil {
+		return cell, nil, "", fmt.Errorf("sweep show: reading %s: %w", p.dir, err)
+	}
+	row := -1
+	if stored != nil {
+		for i, id := range stored.Columns[0].Strings {
+			// A retried cell has an old failed row beside its ok row.
+			if id == cell.ID && (row < 0 || stored.Columns[1].Strings[row] != table.StatusOK) {
+				row = i
+			}
+		}
 	}
 	switch {
-	case row == nil:
+	case row < 0:
 		storedRow = "none: the cell has not run in " + p.dir
-	case row.Failed:
-		storedRow = "failed: " + row.Error
+	case stored.Columns[1].Strings[row] != table.StatusOK:
+		storedRow = "failed: " + stored.Columns[2].Strings[row]
 	default:
-		if diffs := differences(row.Values, metrics); len(diffs) > 0 {
-			return cell, nil, metrics, "", fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
+		var want []store.Value
+		for c := range names {
+			want = append(want, stored.Columns[3+c].Value(row))
 		}
-		storedRow = fmt.Sprintf("equal: all %d metrics", len(grid.MetricColumns()))
+		if diffs := differences(replayed.Measures, replayed.Measured.Values, want); len(diffs) > 0 {
+			return cell, nil, "", fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
+		}
+		storedRow = fmt.Sprintf("equal: all %d measures", len(names)-timingCount(replayed.Measures))
 	}
-	return cell, s, metrics, storedRow, nil
+	return cell, replayed, storedRow, nil
 }
 
-// differences lists the metrics of a replay that differ from a stored
-// row's values (in MetricColumns order; NaN stands for null).
-func differences(stored []float64, metrics grid.ScheduleMetrics) []string {
+// differences lists the measures of a replay that differ from a stored
+// row's; timing measures (wall-clock) are not compared.
+func differences(ms []table.Measure, got, stored []store.Value) []string {
 	var diffs []string
-	for i, col := range grid.MetricColumns() {
-		got := col.Float(&metrics)
-		if col.Integer {
-			got = float64(col.Int(&metrics))
-		}
-		want := stored[i]
-		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
-			diffs = append(diffs, fmt.Sprintf("%s %v, stored %v", col.Name, got, want))
+	for i, m := range ms {
+		if !m.Timing && !got[i].Equal(stored[i]) {
+			diffs = append(diffs, fmt.Sprintf("%s %v, stored %v", m.Name, got[i], stored[i]))
 		}
 	}
 	return diffs
+}
+
+func timingCount(ms []table.Measure) int {
+	n := 0
+	for _, m := range ms {
+		if m.Timing {
+			n++
+		}
+	}
+	return n
 }

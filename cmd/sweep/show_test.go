@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/sweep-sched/sweep/model/grid"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -119,22 +118,18 @@ func TestShow(t *testing.T) {
 }
 
 // TestDifferences: a replay that differs from its row is reported by
-// metric.
+// measure; NaN equals NaN (an undefined SD stored as NaN), and timing
+// measures are not compared.
 func TestDifferences(t *testing.T) {
-	metrics := grid.ScheduleMetrics{}
-	stored := make([]float64, len(grid.MetricColumns()))
-	for i, col := range grid.MetricColumns() {
-		stored[i] = col.Float(&metrics)
-		if col.Integer {
-			stored[i] = float64(col.Int(&metrics))
-		}
+	ms := []table.Measure{{Name: "makespan", Integer: true}, {Name: "slr_sd"}, {Name: "run_seconds", Timing: true}}
+	got := []store.Value{store.Int64(7), store.Float64(math.NaN()), store.Float64(0.5)}
+	same := []store.Value{store.Int64(7), store.Float64(math.NaN()), store.Float64(0.25)}
+	if d := differences(ms, got, same); len(d) != 0 {
+		t.Errorf("identical but for timing: %v", d)
 	}
-	if d := differences(stored, metrics); len(d) != 0 {
-		t.Errorf("identical: %v", d)
-	}
-	stored[0] += 1
-	if d := differences(stored, metrics); len(d) != 1 || !strings.HasPrefix(d[0], grid.MetricColumns()[0].Name) {
-		t.Errorf("first metric changed: %v", d)
+	other := []store.Value{store.Int64(8), store.Float64(math.NaN()), store.Float64(0.5)}
+	if d := differences(ms, got, other); len(d) != 1 || d[0] != "makespan 7, stored 8" {
+		t.Errorf("makespan changed: %v", d)
 	}
 }
 

@@ -46,7 +46,7 @@ func slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := loadManifest(fs, "slurm")
+	m, err := manifestArg(fs, "slurm")
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
-
 	"github.com/sweep-sched/sweep/sweep"
 )
 
@@ -43,7 +41,7 @@ func statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time
 	if path == "" {
 		path = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := sweep.LoadManifest(path, analysis.CheckSections)
+	m, err := loadManifest(path)
 	switch {
 	case err == nil:
 	case *manifest != "":

@@ -1,8 +1,9 @@
-package campaign
+package campaign_test
 
 import (
 	"context"
 	"fmt"
+	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -22,13 +23,13 @@ func jobsOf(execs ...int64) []wc.Job {
 	return out
 }
 
-func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts Options) ([]mcampaign.CampaignRow, []int64, []int64) {
+func simulate(t *testing.T, w *wc.Workload, machines int, policy string, opts ecampaign.Options) ([]mcampaign.CampaignRow, []int64, []int64) {
 	t.Helper()
-	in, err := Compile(w, machines)
+	in, err := ecampaign.Compile(w, machines)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Simulate(context.Background(), in, w, policy, opts)
+	s, err := ecampaign.Simulate(context.Background(), in, w, policy, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 		},
 		{
 			policy: "ostrich",
-			hold:   HoldNone,
+			hold:   ecampaign.HoldNone,
 			// Virtual schedule (m = 1): at 1, A has 2 left, k = 2: C(a1) =
 			// 1 + 2x2 = 5, C(b1) = 1 + 2x4 = 9. At 2, A 1.5 and B 3.5 left,
 			// k = 3: C(c1) = 2 + 3x1 = 5. At 3 (a1 done in real, 7/6 left
@@ -88,7 +89,7 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 		},
 		{
 			policy: "ostrich",
-			hold:   HoldVirtualStart,
+			hold:   ecampaign.HoldVirtualStart,
 			// The same virtual schedule, but a2 waits for a1's virtual
 			// completion. From 3 (k = 3) c1 completes at 3 + 3x2/3 = 5;
 			// then k = 2 and a1's 7/6 - 2/3 = 1/2 left takes 1: a2 starts
@@ -100,7 +101,7 @@ func TestPoliciesOnThreeUsers(t *testing.T) {
 		},
 	} {
 		t.Run(tc.policy+"/"+tc.hold, func(t *testing.T) {
-			rows, _, _ := simulate(t, threeUsers(), 1, tc.policy, Options{Hold: tc.hold})
+			rows, _, _ := simulate(t, threeUsers(), 1, tc.policy, ecampaign.Options{Hold: tc.hold})
 			for c, r := range rows {
 				if r.SubmitTicks != tc.submit[c] || r.CompletionTicks != tc.completion[c] || r.Stretch != tc.stretch[c] {
 					t.Errorf("campaign %d: submit %d completion %d stretch %g; want %d %d %g",
@@ -120,8 +121,8 @@ func TestOstrichTie(t *testing.T) {
 		Users:     []wc.User{{ID: "A"}, {ID: "B"}},
 		Campaigns: []wc.Campaign{{User: 0, Jobs: jobsOf(2)}, {User: 1, Jobs: jobsOf(2)}},
 	}
-	for _, hold := range Holds() {
-		if _, start, _ := simulate(t, w, 1, "ostrich", Options{Hold: hold}); !slices.Equal(start, []int64{0, 2}) {
+	for _, hold := range ecampaign.Holds() {
+		if _, start, _ := simulate(t, w, 1, "ostrich", ecampaign.Options{Hold: hold}); !slices.Equal(start, []int64{0, 2}) {
 			t.Errorf("hold %s: starts %v, want [0 2]", hold, start)
 		}
 	}
@@ -139,14 +140,14 @@ func TestOstrichJobOrder(t *testing.T) {
 		{"fifo", []int64{0, 5, 6}}, // listed: 5 (0-5), 1 (5-6), 3 (6-9)
 	} {
 		w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(5, 1, 3)}}}
-		_, start, _ := simulate(t, w, 1, "ostrich", Options{JobOrder: tc.order})
+		_, start, _ := simulate(t, w, 1, "ostrich", ecampaign.Options{JobOrder: tc.order})
 		if !slices.Equal(start, tc.start) {
 			t.Errorf("order %q: starts %v, want %v", tc.order, start, tc.start)
 		}
 	}
 	w := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(1)}}}
-	in, _ := Compile(w, 1)
-	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{JobOrder: "random"}); err == nil || !strings.Contains(err.Error(), `"spt"`) {
+	in, _ := ecampaign.Compile(w, 1)
+	if _, err := ecampaign.Simulate(context.Background(), in, w, "ostrich", ecampaign.Options{JobOrder: "random"}); err == nil || !strings.Contains(err.Error(), `"spt"`) {
 		t.Errorf("unknown job order: error %v, want one listing the valid orders", err)
 	}
 }
@@ -166,7 +167,7 @@ func TestClosedLoopRelease(t *testing.T) {
 		},
 	}
 	for _, policy := range []string{"fcfs", "ostrich"} {
-		rows, _, arrival := simulate(t, w, 1, policy, Options{})
+		rows, _, arrival := simulate(t, w, 1, policy, ecampaign.Options{})
 		if want := []int64{0, 5, 10}; !slices.Equal(arrival, want) {
 			t.Errorf("%s: submissions %v, want %v", policy, arrival, want)
 		}
@@ -180,7 +181,7 @@ func TestClosedLoopRelease(t *testing.T) {
 		// Open loop: the second campaign is submitted at 1, while the
 		// first runs, and runs 2-3 (under ostrich, held until its virtual
 		// start 2, the first's virtual completion on 1 machine).
-		rows, _, arrival = simulate(t, w, 1, policy, Options{Loop: LoopOpen})
+		rows, _, arrival = simulate(t, w, 1, policy, ecampaign.Options{Loop: ecampaign.LoopOpen})
 		done = done[:0]
 		for _, r := range rows {
 			done = append(done, r.CompletionTicks)
@@ -207,7 +208,7 @@ func TestLogReplay(t *testing.T) {
 			{User: 1, SubmitTicks: 4, Jobs: []wc.Job{{ExecTicks: 2, LogStartTicks: at(7)}}},
 		},
 	}
-	rows, start, _ := simulate(t, w, 2, "log", Options{})
+	rows, start, _ := simulate(t, w, 2, "log", ecampaign.Options{})
 	if want := []int64{2, 0, 7}; !slices.Equal(start, want) {
 		t.Errorf("starts %v, want %v", start, want)
 	}
@@ -219,26 +220,26 @@ func TestLogReplay(t *testing.T) {
 		t.Errorf("rows %+v, want %+v", rows, want)
 	}
 	w.Campaigns[1].Jobs[0].LogStartTicks = nil
-	in, _ := Compile(w, 2)
-	if _, err := Simulate(context.Background(), in, w, "log", Options{}); err == nil || !strings.Contains(err.Error(), "log_start") {
+	in, _ := ecampaign.Compile(w, 2)
+	if _, err := ecampaign.Simulate(context.Background(), in, w, "log", ecampaign.Options{}); err == nil || !strings.Contains(err.Error(), "log_start") {
 		t.Errorf("missing recorded start: error %v, want one naming log_start", err)
 	}
 }
 
 func TestSimulateRejects(t *testing.T) {
 	w := threeUsers()
-	in, _ := Compile(w, 1)
-	if _, err := Simulate(context.Background(), in, w, "sjf", Options{}); err == nil || !strings.Contains(err.Error(), "fcfs") {
+	in, _ := ecampaign.Compile(w, 1)
+	if _, err := ecampaign.Simulate(context.Background(), in, w, "sjf", ecampaign.Options{}); err == nil || !strings.Contains(err.Error(), "fcfs") {
 		t.Errorf("unknown policy: error %v, want one listing the policies", err)
 	}
-	if _, err := Simulate(context.Background(), in, w, "ostrich", Options{Hold: "forever"}); err == nil || !strings.Contains(err.Error(), "virtual-start") {
+	if _, err := ecampaign.Simulate(context.Background(), in, w, "ostrich", ecampaign.Options{Hold: "forever"}); err == nil || !strings.Contains(err.Error(), "virtual-start") {
 		t.Errorf("unknown hold: error %v, want one listing the valid holds", err)
 	}
-	if _, err := Simulate(context.Background(), in, w, "fcfs", Options{Loop: "spiral"}); err == nil || !strings.Contains(err.Error(), "[closed open]") {
+	if _, err := ecampaign.Simulate(context.Background(), in, w, "fcfs", ecampaign.Options{Loop: "spiral"}); err == nil || !strings.Contains(err.Error(), "[closed open]") {
 		t.Errorf("unknown loop: error %v, want one listing the valid loops", err)
 	}
 	other := &wc.Workload{Users: []wc.User{{ID: "A"}}, Campaigns: []wc.Campaign{{Jobs: jobsOf(1)}}}
-	if _, err := Simulate(context.Background(), in, other, "fcfs", Options{}); err == nil {
+	if _, err := ecampaign.Simulate(context.Background(), in, other, "fcfs", ecampaign.Options{}); err == nil {
 		t.Error("instance of another workload: no error")
 	}
 }
@@ -279,17 +280,17 @@ func TestOstrichHoldSeed000Example(t *testing.T) {
 		start      []int64
 		completion []int64
 	}{
-		{HoldNone,
+		{ecampaign.HoldNone,
 			[]int64{3, 5, 7, 7, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 5, 5, 5, 5},
 			[]int64{19, 3, 5, 7}},
-		{HoldVirtualStart,
+		{ecampaign.HoldVirtualStart,
 			[]int64{3, 5, 5, 5, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 7, 7, 9, 9},
 			[]int64{17, 3, 5, 11}},
 		{"", // the default holds
 			[]int64{3, 5, 5, 5, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 7, 7, 9, 9},
 			[]int64{17, 3, 5, 11}},
 	} {
-		rows, start, arrival := simulate(t, seed000Example(), 6, "ostrich", Options{Hold: tc.hold})
+		rows, start, arrival := simulate(t, seed000Example(), 6, "ostrich", ecampaign.Options{Hold: tc.hold})
 		if want := []int64{0, 0, 2, 5}; !slices.Equal(arrival, want) {
 			t.Errorf("hold %q: submissions %v, want %v", tc.hold, arrival, want)
 		}
@@ -339,11 +340,11 @@ func TestOstrichWakeFollowsVirtualStart(t *testing.T) {
 		hold  string
 		start []int64
 	}{
-		{false, HoldVirtualStart, []int64{0, 0, 4, 2}},
-		{false, HoldNone, []int64{0, 0, 2, 2}},
-		{true, HoldVirtualStart, []int64{0, 0, 5, 2, 3}},
+		{false, ecampaign.HoldVirtualStart, []int64{0, 0, 4, 2}},
+		{false, ecampaign.HoldNone, []int64{0, 0, 2, 2}},
+		{true, ecampaign.HoldVirtualStart, []int64{0, 0, 5, 2, 3}},
 	} {
-		_, start, _ := simulate(t, holdWorkload(tc.late), 2, "ostrich", Options{Hold: tc.hold})
+		_, start, _ := simulate(t, holdWorkload(tc.late), 2, "ostrich", ecampaign.Options{Hold: tc.hold})
 		if !slices.Equal(start, tc.start) {
 			t.Errorf("late %v hold %q: starts %v, want %v", tc.late, tc.hold, start, tc.start)
 		}
@@ -352,12 +353,12 @@ func TestOstrichWakeFollowsVirtualStart(t *testing.T) {
 	// The same steps on the order itself: NextWake is 4 once a2 is
 	// held, 5 after C's arrival, none once a2 runs.
 	w := holdWorkload(true)
-	in, err := Compile(w, 2)
+	in, err := ecampaign.Compile(w, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner, _ := jobOrder(in, "")
-	o := newOstrichOrder(in, w, inner, true)
+	inner, _ := ecampaign.JobOrder(in, "")
+	o := ecampaign.NewOstrichOrder(in, w, inner, true)
 	wake := func(now, want int64, ok bool) {
 		t.Helper()
 		if got, gotOK := o.NextWake(now); got != want || gotOK != ok {
@@ -428,24 +429,24 @@ func randomCampaigns(seed uint64, users, campaigns int, span int64) *wc.Workload
 func TestRandomCampaignsValid(t *testing.T) {
 	variants := []struct {
 		policy string
-		opts   Options
+		opts   ecampaign.Options
 	}{
-		{"fcfs", Options{}},
-		{"ostrich", Options{Hold: HoldVirtualStart}},
-		{"ostrich", Options{Hold: HoldNone}},
-		{"ostrich", Options{JobOrder: JobOrderLPT}},
-		{"ostrich", Options{JobOrder: JobOrderFIFO, Hold: HoldNone}},
+		{"fcfs", ecampaign.Options{}},
+		{"ostrich", ecampaign.Options{Hold: ecampaign.HoldVirtualStart}},
+		{"ostrich", ecampaign.Options{Hold: ecampaign.HoldNone}},
+		{"ostrich", ecampaign.Options{JobOrder: ecampaign.JobOrderLPT}},
+		{"ostrich", ecampaign.Options{JobOrder: ecampaign.JobOrderFIFO, Hold: ecampaign.HoldNone}},
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		for _, machines := range []int{1, 3, 8} {
 			w := randomCampaigns(seed, 4, 40, 200)
-			in, err := Compile(w, machines)
+			in, err := ecampaign.Compile(w, machines)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, v := range variants {
 				t.Run(fmt.Sprintf("%d/%d/%s/%s/%s", seed, machines, v.policy, v.opts.Hold, v.opts.JobOrder), func(t *testing.T) {
-					s, err := Simulate(context.Background(), in, w, v.policy, v.opts)
+					s, err := ecampaign.Simulate(context.Background(), in, w, v.policy, v.opts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -466,7 +467,7 @@ func TestRandomCampaignsValid(t *testing.T) {
 							}
 						}
 					}()
-					replay, err := Simulate(context.Background(), in, w, "log", Options{})
+					replay, err := ecampaign.Simulate(context.Background(), in, w, "log", ecampaign.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -102,8 +102,8 @@ type ColumnData struct {
 	Nulls []bool
 }
 
-// value returns row i as a Value.
-func (c *ColumnData) value(i int) Value {
+// Value returns row i as a Value.
+func (c *ColumnData) Value(i int) Value {
 	switch {
 	case c.IsNull(i):
 		return Null()

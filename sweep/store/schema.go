@@ -143,6 +143,41 @@ func Null() Value { return Value{} }
 // IsNull reports whether v is the missing value.
 func (v Value) IsNull() bool { return v.typ == 0 }
 
+// Any returns v as an int64, float64 or string, or nil when null.
+func (v Value) Any() any {
+	switch v.typ {
+	case TypeInt64:
+		return v.i
+	case TypeFloat64:
+		return v.f
+	case TypeString:
+		return v.s
+	}
+	return nil
+}
+
+// Equal reports whether v and w are the same value; NaN equals NaN, as a
+// stored NaN is the same measure as a recomputed one.
+func (v Value) Equal(w Value) bool {
+	if v.typ == TypeFloat64 && w.typ == TypeFloat64 && math.IsNaN(v.f) && math.IsNaN(w.f) {
+		return true
+	}
+	return v == w
+}
+
+// String renders v as it would be written: a number, a string, or null.
+func (v Value) String() string {
+	switch v.typ {
+	case TypeInt64:
+		return strconv.FormatInt(v.i, 10)
+	case TypeFloat64:
+		return strconv.FormatFloat(v.f, 'g', -1, 64)
+	case TypeString:
+		return v.s
+	}
+	return "null"
+}
+
 // describe renders v for error messages.
 func (v Value) describe() string {
 	switch v.typ {

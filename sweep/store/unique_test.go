@@ -33,7 +33,7 @@ func tableRows(t *testing.T, dir, table, column string) []string {
 	var rows []string
 	ids, c := set.Column("cell_id"), set.Column(column)
 	for i := range set.Rows {
-		rows = append(rows, fmt.Sprint(ids.Strings[i], ":", c.value(i).describe()))
+		rows = append(rows, fmt.Sprint(ids.Strings[i], ":", c.Value(i).describe()))
 	}
 	sort.Strings(rows)
 	return rows
@@ -85,7 +85,7 @@ func TestUniqueKeySecondWriterDropsDuplicate(t *testing.T) {
 	for r := range cols[0].Len() {
 		var row []string
 		for c := range cols {
-			row = append(row, cols[c].value(r).describe())
+			row = append(row, cols[c].Value(r).describe())
 		}
 		got = append(got, fmt.Sprint(row))
 	}

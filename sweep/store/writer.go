@@ -377,7 +377,7 @@ func (w *PartWriter) without(temp, key string, drop map[string]bool) (string, er
 		}
 		row := make(Row, len(columns))
 		for i := range columns {
-			row[i] = columns[i].value(r)
+			row[i] = columns[i].Value(r)
 		}
 		w.appendChecked(row)
 		if w.grouped >= w.groupRows {

@@ -66,6 +66,9 @@ type Measure struct {
 	Integer bool // int64; float64 otherwise
 	// Better says which way the measure improves, for the analysis.
 	Better Direction
+	// Timing marks a wall-clock measure (an algorithm's run time), which
+	// varies from run to run: a replay does not compare it.
+	Timing bool
 }
 
 // CellsSchema returns the cells table: CellHead, then measures.
@@ -236,7 +239,7 @@ func MoldableMeasures() []Measure {
 	return []Measure{
 		{Name: MoldableTasks, Integer: true}, {Name: MoldableCmax}, {Name: MoldableSumWC},
 		{Name: MoldableCmaxBound}, {Name: MoldableSumWCBound}, {Name: MoldableCmaxRatio},
-		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds},
+		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds, Timing: true},
 	}
 }
 

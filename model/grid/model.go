@@ -1,0 +1,340 @@
+package grid
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// Version versions seed 004's grid model: part of every grid cell id.
+const Version = "1"
+
+// Model is the grid DAG model of seed 004: open-loop DAG jobs from the
+// Table 2 generators, routed over a tree of clusters with network delays,
+// list-scheduled under an ordering policy.
+type Model struct{}
+
+// policyDocs are the one-line docs of the engine's ordering policies.
+var policyDocs = map[string]string{
+	"random":    "a uniformly random ready task first, drawn afresh at every pass (per-cluster streams)",
+	"fifo-task": "the task that became ready first",
+	"fifo-job":  "the task of the job that arrived first",
+	"fairshare": "the task of the most under-served share (share tree, entitled / used)",
+	"lrtf":      "the task of the job with the longest remaining time first",
+	"srtf":      "the task of the job with the shortest remaining time first",
+	"pslr":      "Projected-SLR: the task of the job whose projected slowdown is worst",
+}
+
+func (Model) Name() string { return "grid" }
+func (Model) Doc() string {
+	return "seed 004: DAG jobs on a grid of clusters, list scheduling under an ordering policy"
+}
+func (Model) Version() string { return Version }
+func (Model) Section() string { return "network" }
+func (Model) UsesLoads() bool { return true }
+
+func (Model) Policies() []model.Policy {
+	var out []model.Policy
+	for _, name := range engine.Policies() {
+		out = append(out, model.Policy{Name: name, Doc: policyDocs[name]})
+	}
+	return out
+}
+
+// Network is the model's settings: the manifest's network section,
+//
+//	network: {ccr: "0.2", delay: ccr}   # delay: ccr | fastgridsim
+type Network struct{ engine.Network }
+
+// Canonical renders the network for cell ids.
+func (n Network) Canonical() string { return n.CCR + " " + string(n.Delay) }
+
+func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
+	n := engine.DefaultNetwork()
+	if section != nil {
+		var spec struct {
+			CCR   string `yaml:"ccr"`
+			Delay string `yaml:"delay"`
+		}
+		if err := decodeStrict(section, &spec, "ccr", "delay"); err != nil {
+			return nil, err
+		}
+		if spec.CCR != "" {
+			n.CCR = spec.CCR
+		}
+		if spec.Delay != "" {
+			n.Delay = engine.DelayFormula(spec.Delay)
+		}
+	}
+	return Network{n}, n.Validate()
+}
+
+// decodeStrict decodes a mapping section into v, refusing keys not listed.
+func decodeStrict(node *yaml.Node, v any, keys ...string) error {
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
+	}
+	for i := 0; i < len(node.Content); i += 2 {
+		if k := node.Content[i]; !slices.Contains(keys, k.Value) {
+			return fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
+		}
+	}
+	return node.Decode(v)
+}
+
+func (Model) Generators() []string { return gen.Presets() }
+
+func (Model) Takes(w *model.WorkloadSpec) bool {
+	return w.Trace == "" && slices.Contains(gen.Presets(), w.Generator)
+}
+
+func (Model) Measures() []table.Measure {
+	var out []table.Measure
+	for _, c := range MetricColumns() {
+		out = append(out, table.Measure{Name: c.Name, Integer: c.Integer, Better: c.Better})
+	}
+	return out
+}
+
+func (Model) Tables(rec model.Record) []store.Schema {
+	var out []store.Schema
+	if rec.Jobs {
+		out = append(out, table.JobsSchema())
+	}
+	// Ten rows per cell: Fig. 7 without job rows.
+	return append(out, table.VolumeDecilesSchema())
+}
+
+func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if err := w.CheckOptions(); err != nil {
+		return nil, err
+	}
+	preset, err := gen.Lookup(w.Generator)
+	if err != nil {
+		return nil, fmt.Errorf("generator: %w", err)
+	}
+	params := preset.Defaults()
+	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+		if err := params.Set(key, w.Set[key]); err != nil {
+			return nil, fmt.Errorf("set: %w", err)
+		}
+	}
+	if err := params.Validate(); err != nil {
+		return nil, err
+	}
+	return &source{params: params}, nil
+}
+
+// source is a generator preset with its parameters.
+type source struct{ params gen.Params }
+
+func (s *source) Describe(label string, instances int) string {
+	return fmt.Sprintf("%s (%d instances)", label, instances)
+}
+
+func (s *source) Report() string { return "" }
+
+func (s *source) Allows(string) error { return nil }
+
+// CheckPlatform refuses a platform without a cluster of every task kind
+// the generator draws, or none wide enough for its widest task.
+func (s *source) CheckPlatform(name string, p *platform.Platform) error {
+	kinds, maxCores := s.params.TaskNeeds()
+	for _, kind := range kinds {
+		widest := 0
+		for _, c := range p.Clusters {
+			if c.Kind == kind {
+				widest = max(widest, c.Cores)
+			}
+		}
+		switch {
+		case widest == 0:
+			return fmt.Errorf("platform %s has no cluster of kind %s, which %s draws (kind2-prob %s); give a platform with %s clusters such as burkimsher2013, or set kind2-prob: 0",
+				name, kind, s.params.Preset(), mustGet(s.params, "kind2-prob"), strings.Join(kinds, " and "))
+		case widest < maxCores:
+			return fmt.Errorf("platform %s: the widest %s cluster has %d cores but %s draws tasks of up to %d cores (cores %s); give a wider platform or set cores",
+				name, kind, widest, s.params.Preset(), maxCores, mustGet(s.params, "cores"))
+		}
+	}
+	return nil
+}
+
+func mustGet(p gen.Params, key string) string {
+	v, err := p.Get(key)
+	if err != nil {
+		return "?"
+	}
+	return v
+}
+
+func (s *source) Groups(ax model.Axes) [][]model.Cell {
+	canon := s.params.Canonical()
+	settings := ax.Settings.Canonical()
+	var groups [][]model.Cell
+	for inst := 0; inst < ax.Instances; inst++ {
+		seed := gen.InstanceSeed(ax.RootSeed, canon, inst)
+		groups = append(groups, model.InstanceCells(ax, Version, canon, settings, inst, seed))
+	}
+	return groups
+}
+
+// Prepare generates the cell's instance and compiles it for every
+// platform of the manifest.
+func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
+	w, err := gen.Generate(s.params, c.RootSeed, c.Instance)
+	if err != nil {
+		return nil, fmt.Errorf("generating %s instance %d: %w", c.Workload, c.Instance, err)
+	}
+	net := env.Settings.(Network).Network
+	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms}
+	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
+		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
+			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)
+		}
+	}
+	return p, nil
+}
+
+// prepared is one generated instance compiled per platform, with its
+// arrivals per platform and load computed by the first cell that needs
+// them and shared by the others.
+type prepared struct {
+	compiled  map[string]*engine.Instance
+	platforms map[string]*platform.Platform
+
+	mu       sync.Mutex
+	arrivals map[arrivalKey][]int64
+}
+
+type arrivalKey struct {
+	platform string
+	load     float64
+}
+
+// arrivalsOf returns the open-loop arrivals of the instance at the cell's
+// load ratio on its platform (gen.Arrivals). Simulate only reads them.
+func (p *prepared) arrivalsOf(c model.Cell, in *engine.Instance) ([]int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := arrivalKey{c.Platform, c.Load}
+	if a, ok := p.arrivals[key]; ok {
+		return a, nil
+	}
+	a, err := gen.Arrivals(in.Volumes(), p.platforms[c.Platform].TotalCores(), c.Load)
+	if err != nil {
+		return nil, fmt.Errorf("arrivals: %w", err)
+	}
+	if p.arrivals == nil {
+		p.arrivals = map[arrivalKey][]int64{}
+	}
+	p.arrivals[key] = a
+	return a, nil
+}
+
+func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
+	in := p.compiled[c.Platform]
+	arrivals, err := p.arrivalsOf(c, in)
+	if err != nil {
+		return nil, err
+	}
+	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Schedule: s, Cores: p.platforms[c.Platform].TotalCores()}, nil
+}
+
+// An Outcome is one simulated schedule of the engine, grid or campaign.
+type Outcome struct {
+	CellID   string
+	Schedule *engine.Schedule
+	Cores    int // the platform's, for utilisation
+}
+
+// Measure returns the schedule's metrics, its volume deciles and, with
+// rec.Jobs, its job rows.
+func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
+	values, outcomes, measured, err := o.Metrics()
+	if err != nil {
+		return model.Measured{}, err
+	}
+	children := map[string][]store.Row{table.VolumeDeciles: volumeDecileRows(o.CellID, VolumeDeciles(outcomes, measured))}
+	if rec.Jobs {
+		children[table.Jobs] = JobRows(o.CellID, outcomes, measured)
+	}
+	return model.Measured{Values: values, Children: children}, nil
+}
+
+// Metrics returns the schedule's metrics as cells-table values in
+// MetricColumns order, with its job outcomes and their measures.
+func (o *Outcome) Metrics() ([]store.Value, []engine.JobOutcome, []JobMetrics, error) {
+	outcomes := o.Schedule.Outcomes()
+	var makespan int64
+	for _, j := range outcomes {
+		makespan = max(makespan, j.FinishTick)
+	}
+	measured, err := MeasureJobs(outcomes)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("metrics: %w", err)
+	}
+	metrics, err := ComputeMetricsOf(outcomes, measured, o.Cores, makespan)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("metrics: %w", err)
+	}
+	columns := MetricColumns()
+	values := make([]store.Value, len(columns))
+	for i, col := range columns {
+		if col.Integer {
+			values[i] = store.Int64(col.Int(&metrics))
+		} else {
+			values[i] = store.Float64(col.Float(&metrics))
+		}
+	}
+	return values, outcomes, measured, nil
+}
+
+// JobRows are the jobs-table rows of a schedule's jobs.
+func JobRows(cellID string, outcomes []engine.JobOutcome, measured []JobMetrics) []store.Row {
+	// One backing array for the cell's values: a row each would be 10,000
+	// allocations for the paper's largest cells, and the garbage collector
+	// then competes with the workers for the cores.
+	const width = 11
+	values := make([]store.Value, 0, width*len(outcomes))
+	rows := make([]store.Row, len(outcomes))
+	id := store.String(cellID)
+	for j, o := range outcomes {
+		jm := measured[j]
+		first := len(values)
+		values = append(values,
+			id, store.Int64(int64(j)), store.Int64(o.ArrivalTick), store.Int64(o.StartTick),
+			store.Int64(o.FinishTick), store.Int64(o.VolumeCoreTicks), store.Int64(o.CriticalPathTicks),
+			store.Float64(jm.SLR), store.Float64(jm.Stretch), store.Float64(jm.Speedup), store.Int64(int64(o.Tasks)))
+		rows[j] = values[first:len(values):len(values)]
+	}
+	return rows
+}
+
+// volumeDecileRows are the volume_deciles rows of a cell.
+func volumeDecileRows(cellID string, deciles []VolumeDecile) []store.Row {
+	rows := make([]store.Row, len(deciles))
+	for i, d := range deciles {
+		rows[i] = store.Row{store.String(cellID), store.Int64(int64(d.Decile)), store.Int64(d.Jobs),
+			store.Float64(d.SLRSum), store.Float64(d.SLRMax)}
+	}
+	return rows
+}
+
+// EngineSchedule returns the simulated schedule, for Gantt charts.
+func (o *Outcome) EngineSchedule() *engine.Schedule { return o.Schedule }

@@ -1,0 +1,446 @@
+package rigid
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// The fair-share policies of seed 003, for trace-month workloads.
+const (
+	PolicyRelShare   = "relshare"
+	PolicyFCFSEasy   = "fcfs-easy"
+	PolicyTradeoffFS = "tradeoff-fs"
+)
+
+// Version versions the rigid-job fair-share model of seed 003: part of
+// every rigid cell id.
+const Version = "1"
+
+// Model is the rigid-job model of seed 003: an SWF trace replayed month by
+// month as rigid jobs on one cluster, under RelShare, Tradeoff-fs or FCFS
+// with EASY backfilling.
+type Model struct{}
+
+func (Model) Name() string { return "rigid" }
+func (Model) Doc() string {
+	return "seed 003: rigid jobs of an SWF trace, month by month, under fair-share backfilling"
+}
+func (Model) Version() string { return Version }
+func (Model) Section() string { return "fairshare" }
+func (Model) UsesLoads() bool { return false }
+
+func (Model) Policies() []model.Policy {
+	return []model.Policy{
+		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling"},
+		{Name: PolicyTradeoffFS, Doc: "Tradeoff-fs: a bounded search over placements weighing starvation past Tw against average bounded slowdown"},
+		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling"},
+	}
+}
+
+func (Model) Generators() []string { return nil }
+
+// Takes traces with months.
+func (Model) Takes(w *model.WorkloadSpec) bool {
+	_, months := w.Options["months"]
+	return w.Trace != "" && months
+}
+
+func (Model) Measures() []table.Measure { return table.FairShareMeasures() }
+
+func (Model) Tables(rec model.Record) []store.Schema {
+	if rec.Users {
+		return []store.Schema{table.UsersSchema()}
+	}
+	return nil
+}
+
+// MonthRange selects the calendar months (UTC) of a trace, both included,
+// each simulated as its own cell.
+type MonthRange struct {
+	From string `yaml:"from"` // YYYY-MM
+	To   string `yaml:"to"`   // YYYY-MM, included
+}
+
+// FairShareSpec sets the choices of the fair-share policies that the
+// design note makes named options (fairshare.md sections 3-4).
+type FairShareSpec struct {
+	// Window is the RelShare usage window: tumbling (default, the
+	// calendar day from 00:00 UTC) or sliding (the last 24 hours).
+	Window string `yaml:"window"`
+	// Backfill is relshare's allocation rule: easy (default) or
+	// conservative. fcfs-easy is always EASY.
+	Backfill string `yaml:"backfill"`
+	// Tw is Tradeoff-fs's starvation threshold: a Go duration such as
+	// 48h (default), or fcfs-max (the month's largest wait under
+	// fcfs-easy).
+	Tw string `yaml:"tw"`
+	// Alpha weighs starvation hours against average bounded slowdown
+	// (default 1 per hour).
+	Alpha *float64 `yaml:"alpha"`
+	// Objective is tradeoff (default: alpha E + A) or hier (E, then A).
+	Objective string `yaml:"objective"`
+	// Budget is the placements per decision point (default 10000).
+	Budget *int `yaml:"budget"`
+}
+
+// Settings are a manifest's fair-share choices resolved.
+type Settings struct {
+	window     backfill.UsageWindow
+	allocation backfill.Allocation
+	tradeoff   backfill.Tradeoff
+	canon      string
+}
+
+// Canonical renders the settings for cell ids.
+func (s Settings) Canonical() string { return s.canon }
+
+// ParseSettings resolves the fairshare section; a key left out and its
+// default written out give the same cells.
+func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
+	var spec FairShareSpec
+	if section != nil {
+		keys := []string{"window", "backfill", "tw", "alpha", "objective", "budget"}
+		if section.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
+		}
+		for i := 0; i < len(section.Content); i += 2 {
+			if k := section.Content[i]; !slices.Contains(keys, k.Value) {
+				return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
+			}
+		}
+		if err := section.Decode(&spec); err != nil {
+			return nil, err
+		}
+	}
+	s := Settings{tradeoff: *backfill.DefaultTradeoff()}
+	switch spec.Window {
+	case "", "tumbling":
+		spec.Window = "tumbling"
+	case "sliding":
+		s.window = backfill.WindowSliding
+	default:
+		return s, fmt.Errorf("window %q; want tumbling (the calendar day from 00:00 UTC) or sliding (the last 24 h)", spec.Window)
+	}
+	switch spec.Backfill {
+	case "", "easy":
+		spec.Backfill = "easy"
+	case "conservative":
+		s.allocation = backfill.AllocConservative
+	default:
+		return s, fmt.Errorf("backfill %q; want easy or conservative", spec.Backfill)
+	}
+	tw := "172800s"
+	switch spec.Tw {
+	case "":
+	case "fcfs-max":
+		s.tradeoff.TwFCFSMax = true
+		tw = "fcfs-max"
+	default:
+		d, err := time.ParseDuration(spec.Tw)
+		if err != nil || d < 0 || d%time.Second != 0 {
+			return s, fmt.Errorf("tw %q; want a whole number of seconds as a duration such as 48h, or fcfs-max", spec.Tw)
+		}
+		s.tradeoff.TwSeconds = int64(d / time.Second)
+		tw = strconv.FormatInt(s.tradeoff.TwSeconds, 10) + "s"
+	}
+	if spec.Alpha != nil {
+		if !(*spec.Alpha >= 0) {
+			return s, fmt.Errorf("alpha %v; want a number >= 0 (per hour of starvation)", *spec.Alpha)
+		}
+		s.tradeoff.AlphaPerHour = *spec.Alpha
+	}
+	switch spec.Objective {
+	case "", "tradeoff":
+		spec.Objective = "tradeoff"
+	case "hier":
+		s.tradeoff.Objective = backfill.ObjectiveHier
+	default:
+		return s, fmt.Errorf("objective %q; want tradeoff or hier", spec.Objective)
+	}
+	if spec.Budget != nil {
+		if *spec.Budget < 0 {
+			return s, fmt.Errorf("budget %d; want placements >= 0 (the heuristic path always completes)", *spec.Budget)
+		}
+		s.tradeoff.BudgetPlacements = *spec.Budget
+	}
+	s.canon = fmt.Sprintf("window=%s backfill=%s tw=%s alpha=%s objective=%s budget=%d", spec.Window, spec.Backfill, tw,
+		strconv.FormatFloat(s.tradeoff.AlphaPerHour, 'g', -1, 64), spec.Objective, s.tradeoff.BudgetPlacements)
+	return s, nil
+}
+
+// Policy returns the backfill policy a cell's policy name stands for.
+func (s Settings) Policy(name string) backfill.Policy {
+	switch name {
+	case PolicyFCFSEasy:
+		return backfill.FCFSEasy()
+	case PolicyTradeoffFS:
+		t := s.tradeoff
+		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Planner: &t}
+	}
+	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Allocation: s.allocation}
+}
+
+// source is a trace replayed month by month as rigid jobs. The trace is
+// read once, when the manifest is loaded (so a month outside it or variant
+// R without requested times is a manifest error); each cluster size of the
+// run then drops the jobs wider than it, once.
+type source struct {
+	canon    string          // the trace's hash, for cell ids
+	trace    *swf.RigidTrace // every job, whatever its width
+	months   []swf.Month
+	variants []rigid.Variant
+}
+
+// unit is a cell's month and estimate variant.
+type unit struct {
+	month   swf.Month
+	variant rigid.Variant
+}
+
+// NewSource checks a trace workload with months.
+func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if err := w.CheckOptions("months", "estimates", "window"); err != nil {
+		return nil, err
+	}
+	path := env.Path(w.Trace)
+	var months MonthRange
+	if _, err := w.Option("months", &months); err != nil {
+		return nil, err
+	}
+	var estimates []string
+	if _, err := w.Option("estimates", &estimates); err != nil {
+		return nil, err
+	}
+	if w.Instances > 1 {
+		return nil, fmt.Errorf("instances %d: a trace is one workload, its months the cells; want 1 (or leave it out)", w.Instances)
+	}
+	if len(w.Set) > 0 {
+		return nil, fmt.Errorf("set applies to generators, not traces")
+	}
+	w.Instances = 1
+	if _, window := w.Options["window"]; window {
+		return nil, fmt.Errorf("window and months exclude each other: months select the trace's calendar months")
+	}
+	if months.From == "" || months.To == "" {
+		return nil, fmt.Errorf("months: want both from and to, as YYYY-MM (to is included)")
+	}
+	from, err := swf.ParseMonth(months.From)
+	if err != nil {
+		return nil, fmt.Errorf("months: from: %w", err)
+	}
+	to, err := swf.ParseMonth(months.To)
+	if err != nil {
+		return nil, fmt.Errorf("months: to: %w", err)
+	}
+	rs := &source{}
+	for m := from; !m.Start().After(to.Start()); {
+		rs.months = append(rs.months, m)
+		next := m.End()
+		m = swf.Month{Year: next.Year(), Month: next.Month()}
+	}
+	if len(rs.months) == 0 {
+		return nil, fmt.Errorf("months: from %s comes after to %s", from, to)
+	}
+	if len(estimates) == 0 {
+		return nil, fmt.Errorf("estimates: missing; want a list of T (actual run times) and/or R (requested times)")
+	}
+	for _, e := range estimates {
+		v, err := rigid.ParseVariant(e)
+		if err != nil {
+			return nil, fmt.Errorf("estimates: %w", err)
+		}
+		if slices.Contains(rs.variants, v) {
+			return nil, fmt.Errorf("estimates: %s listed twice", e)
+		}
+		rs.variants = append(rs.variants, v)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
+	}
+	defer f.Close()
+	// One pass over the file: the reader parses what the hash reads. The
+	// width limit comes with each platform (rigidTraces).
+	h := sha256.New()
+	rs.trace, err = swf.NewRigidTrace(io.TeeReader(f, h), path, swf.RigidOptions{Procs: math.MaxInt})
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	for _, m := range rs.months {
+		if _, err := rs.trace.Month(m); err != nil {
+			return nil, fmt.Errorf("months: %w", err)
+		}
+	}
+	if slices.Contains(rs.variants, rigid.EstimateRequested) {
+		if err := rs.trace.CheckRequestedTimes(); err != nil {
+			return nil, fmt.Errorf("estimates: %w", err)
+		}
+	}
+	rs.canon = fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))
+	return rs, nil
+}
+
+func (s *source) Describe(label string, _ int) string {
+	return fmt.Sprintf("%s (%d months x %d estimates)", label, len(s.months), len(s.variants))
+}
+
+// Report is the reader's part; the jobs each cluster drops as too wide are
+// counted in the cells (dropped_wide_jobs).
+func (s *source) Report() string { return s.trace.Report.Read.String() }
+
+// CheckPlatform refuses a platform of more than one cluster.
+func (s *source) CheckPlatform(name string, p *platform.Platform) error {
+	if len(p.Clusters) != 1 {
+		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:64, not %s", name)
+	}
+	return nil
+}
+
+func (s *source) Allows(string) error { return nil }
+
+// Groups returns the source's cells in replicate 0 as one group: per
+// estimate variant (in the workload label), month (the instance; the
+// period of the cell's name), platform and policy.
+func (s *source) Groups(ax model.Axes) [][]model.Cell {
+	if ax.Replicate > 0 {
+		return nil // a trace replays the same jobs under every root seed
+	}
+	var cells []model.Cell
+	for _, v := range s.variants {
+		for mi, month := range s.months {
+			for _, plat := range ax.Platforms {
+				for _, pol := range ax.Policies {
+					c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: mi, Period: month.String(), Platform: plat,
+						Policy: pol, RootSeed: ax.RootSeed, Unit: unit{month, v}}
+					c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
+						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), pol})
+					cells = append(cells, c)
+				}
+			}
+		}
+	}
+	return [][]model.Cell{cells}
+}
+
+// Prepare shares the trace among the cells of a run, cut to each cluster
+// size on first use.
+func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
+	return &prepared{all: s.trace, platforms: env.Platforms, settings: env.Settings.(Settings)}, nil
+}
+
+// prepared cuts a rigid source's trace to each cluster size once and
+// shares it among the cells of a run.
+type prepared struct {
+	all       *swf.RigidTrace
+	platforms map[string]*platform.Platform
+	settings  Settings
+
+	mu     sync.Mutex
+	bySize map[int]*rigidTrace
+}
+
+type rigidTrace struct {
+	once  sync.Once
+	trace *swf.RigidTrace
+	err   error
+}
+
+func (r *prepared) get(procs int) (*swf.RigidTrace, error) {
+	r.mu.Lock()
+	if r.bySize == nil {
+		r.bySize = map[int]*rigidTrace{}
+	}
+	t := r.bySize[procs]
+	if t == nil {
+		t = &rigidTrace{}
+		r.bySize[procs] = t
+	}
+	r.mu.Unlock()
+	t.once.Do(func() { t.trace, t.err = r.all.ForCluster(procs) })
+	return t.trace, t.err
+}
+
+// Simulate runs one month of the trace under a fair-share policy.
+func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
+	u := c.Unit.(unit)
+	trace, err := p.get(p.platforms[c.Platform].TotalCores())
+	if err != nil {
+		return nil, err
+	}
+	mw, err := trace.Month(u.month)
+	if err != nil {
+		return nil, err
+	}
+	sched, err := backfill.Simulate(ctx, &mw.Workload, u.variant, p.settings.Policy(c.Policy))
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Month: u.month, Variant: u.variant, Trace: trace, MonthWorkload: &mw, Schedule: sched}, nil
+}
+
+// An Outcome is one month of a trace simulated under a fair-share policy.
+type Outcome struct {
+	CellID        string
+	Month         swf.Month
+	Variant       rigid.Variant
+	Trace         *swf.RigidTrace // the trace cut to the cluster
+	MonthWorkload *swf.MonthWorkload
+	Schedule      *backfill.Schedule
+}
+
+// Measure returns the month's fair-share measures (FairShareMeasures) and,
+// with rec.Users, one row per user.
+func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
+	mw, sched := o.MonthWorkload, o.Schedule
+	fm, err := fairness.Measure(&mw.Workload, sched.StartSeconds)
+	if err != nil {
+		return model.Measured{}, err
+	}
+	i, f := store.Int64, store.Float64
+	const hour = 3600.0
+	values := []store.Value{
+		i(int64(o.Month.Year*100 + int(o.Month.Month))), i(int64(fm.Jobs)), i(int64(fm.Users)),
+		f(fm.DemandProcHours()), f(fm.DemandPercent()), f(fm.TotalAbsDevProcHours), i(fm.TopUser),
+		f(float64(fm.TopUserDemandProcSeconds) / hour), f(fm.DevOf(fm.TopUser)),
+		f(fm.MeanWaitSeconds / hour), f(fm.MaxWaitSeconds / hour), f(fm.P99WaitSeconds / hour),
+		f(fm.MeanSlowdownTau10), f(fm.MeanSlowdownTau60), f(fm.MeanSlowdown),
+		i(sched.TwSeconds), i(sched.Stats.Placements), i(sched.Stats.BudgetExhausted),
+		i(int64(o.Trace.Report.ProcsAboveCluster)), i(int64(o.Trace.Report.RequestFromRun)), i(int64(mw.WarmUpJobs)),
+	}
+	children := map[string][]store.Row{}
+	if rec.Users {
+		var rows []store.Row
+		for _, u := range fm.PerUser {
+			rows = append(rows, store.Row{
+				store.String(o.CellID), i(u.User), i(int64(u.Jobs)), f(float64(u.DemandProcSeconds) / hour),
+				f(u.DevProcHours), f(u.MeanWaitSeconds), f(u.MeanAccuracy),
+			})
+		}
+		children[table.Users] = rows
+	}
+	return model.Measured{Values: values, Children: children}, nil
+}
