@@ -13,6 +13,7 @@
 //	sweep run       M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]
 //	sweep slurm     M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH] [--out DIR] [--retry-failed]
 //	sweep status    DIR [--manifest M] [--window 10m]
+//	sweep policies
 //
 // Run `sweep COMMAND -h` for a command's flags.
 package main
@@ -45,6 +46,7 @@ func commands() []command {
 		{"run", "run every cell of a manifest not yet done, streaming Parquet", runRun},
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", runSlurm},
 		{"status", "show how far a results directory has come, per shard, while shards write", runStatus},
+		{"policies", "list every model with its policies, their docs and parameters", runPolicies},
 	}
 }
 

@@ -157,3 +157,38 @@ func TestShowCampaignTrace(t *testing.T) {
 		t.Errorf("show --manifest: exit %d, %s %s", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestShowEveryModel: show replays a cell of the moldable and the rigid
+// model too (TestShow and TestShowCampaignTrace replay grid and campaign
+// cells) and finds it equal to its stored row: the moldable cell on all
+// its measures but the algorithm's run time (a wall-clock timing), the
+// rigid cell on all 21 fair-share measures.
+func TestShowEveryModel(t *testing.T) {
+	tests := []struct{ manifest, cell, model, want string }{
+		{"../../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures"},
+		{"../../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 21 measures"},
+	}
+	for _, tt := range tests {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"run", tt.manifest, "--out", out, "-j", "2"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %s: exit %d: %s", tt.manifest, code, stderr.String())
+		}
+		stdout.Reset()
+		if code := run(context.Background(), []string{"show", out, tt.cell}, &stdout, &stderr); code != 0 {
+			t.Fatalf("show %s: exit %d: %s", tt.cell, code, stderr.String())
+		}
+		var got showOutput
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatalf("show output %s: %v", stdout.String(), err)
+		}
+		if got.Name != tt.cell || got.Model != tt.model || got.StoredRow != tt.want {
+			t.Errorf("show %s: %+v; want model %s, %q", tt.cell, got, tt.model, tt.want)
+		}
+		stderr.Reset()
+		if code := run(context.Background(), []string{"show", out, tt.cell, "--gantt", filepath.Join(t.TempDir(), "g.svg")}, &stdout, &stderr); code != 2 ||
+			!strings.Contains(stderr.String(), "has no Gantt chart yet") {
+			t.Errorf("show --gantt of a %s cell: exit %d, %q; want exit 2 saying there is no chart", tt.model, code, stderr.String())
+		}
+	}
+}

@@ -152,20 +152,20 @@ func (s *source) Allows(string) error { return nil }
 // the generator draws, or none wide enough for its widest task.
 func (s *source) CheckPlatform(name string, p *platform.Platform) error {
 	kinds, maxCores := s.params.TaskNeeds()
+	widest := map[string]int{}
+	for _, c := range p.Clusters {
+		widest[c.Kind] = max(widest[c.Kind], c.Cores)
+	}
 	for _, kind := range kinds {
-		widest := 0
-		for _, c := range p.Clusters {
-			if c.Kind == kind {
-				widest = max(widest, c.Cores)
-			}
-		}
-		switch {
-		case widest == 0:
+		if widest[kind] == 0 {
 			return fmt.Errorf("platform %s has no cluster of kind %s, which %s draws (kind2-prob %s); give a platform with %s clusters such as burkimsher2013, or set kind2-prob: 0",
 				name, kind, s.params.Preset(), mustGet(s.params, "kind2-prob"), strings.Join(kinds, " and "))
-		case widest < maxCores:
+		}
+	}
+	for _, kind := range kinds {
+		if widest[kind] < maxCores {
 			return fmt.Errorf("platform %s: the widest %s cluster has %d cores but %s draws tasks of up to %d cores (cores %s); give a wider platform or set cores",
-				name, kind, widest, s.params.Preset(), maxCores, mustGet(s.params, "cores"))
+				name, kind, widest[kind], s.params.Preset(), maxCores, mustGet(s.params, "cores"))
 		}
 	}
 	return nil
