@@ -18,6 +18,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -296,3 +297,28 @@ func (r *Registry) Versions() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// A Generator is a model that writes instances of its generator presets as
+// workload files of its own format (`sweep gen`).
+type Generator interface {
+	// Generate writes instance `instance` of preset, with the settings
+	// (key=value) applied, under root seed seed, to w, and returns a
+	// one-line summary. A positive arrivals.Load sets open-loop arrivals
+	// by the load-ratio rule on arrivals.Cores cores. Errors in the
+	// caller's input are wrapped in an InputError.
+	Generate(ctx context.Context, preset string, settings []string, seed uint64, instance int, arrivals Arrivals, w io.Writer) (string, error)
+}
+
+// Arrivals asks a generator for open-loop arrivals: work arriving at Load
+// times what Cores cores can run.
+type Arrivals struct {
+	Load  float64
+	Cores int
+}
+
+// An InputError is an error in what the caller gave (a parameter, a
+// setting, an option that does not apply): the command exits 2.
+type InputError struct{ Err error }
+
+func (e InputError) Error() string { return e.Err.Error() }
+func (e InputError) Unwrap() error { return e.Err }

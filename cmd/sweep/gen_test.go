@@ -95,39 +95,6 @@ func TestRunGenErrors(t *testing.T) {
 	}
 }
 
-func TestPlatformCores(t *testing.T) {
-	for spec, want := range map[string]int{"burkimsher2013": 4000, "single:7": 7} {
-		if got, err := platformCores(spec); err != nil || got != want {
-			t.Errorf("platformCores(%q) = %d, %v; want %d", spec, got, err, want)
-		}
-	}
-	for _, bad := range []string{"single:0", "single:", "single:x", ""} {
-		if _, err := platformCores(bad); err == nil {
-			t.Errorf("platformCores(%q): no error; want one", bad)
-		}
-	}
-}
-
-// Graham's workload (DESIGN.md section 3, Fig. 3), one core per task:
-// J1 T1(3) -> T9(9) has critical path 12; J2, J3 one task of 2; J4
-// T4(2) -> T5..T8(4 each) has 2 + 4 = 6. Edges 1 + 4 = 5; exec
-// 12 + 2 + 2 + 18 = 34 = volume.
-func TestSummarize(t *testing.T) {
-	task := func(id string, exec int64, after ...string) workload.Task {
-		return workload.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
-	}
-	w := &workload.Workload{Jobs: []workload.Job{
-		{ID: "J1", Tasks: []workload.Task{task("T1", 3), task("T9", 9, "T1")}},
-		{ID: "J2", Tasks: []workload.Task{task("T2", 2)}},
-		{ID: "J3", Tasks: []workload.Task{task("T3", 2)}},
-		{ID: "J4", Tasks: []workload.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
-	}}
-	want := "4 jobs, 9 tasks, 5 edges, exec 34 ticks, volume 34 core-ticks, critical path (exec only, no delays) 2..12 ticks"
-	if got := summarize(w); got != want {
-		t.Errorf("summarize(Graham) = %q; want %q", got, want)
-	}
-}
-
 // TestRunGenMoldable: a moldable preset writes workload/moldable's JSON,
 // the instance gen/moldable generates from the same seed and settings.
 func TestRunGenMoldable(t *testing.T) {
