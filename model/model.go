@@ -322,3 +322,12 @@ type InputError struct{ Err error }
 
 func (e InputError) Error() string { return e.Err.Error() }
 func (e InputError) Unwrap() error { return e.Err }
+
+// A FileReader is a model whose workloads can be read from one file
+// (`sweep simulate`): its own JSON format, or a trace.
+type FileReader interface {
+	// ReadFile reads the workload file at path into a source of one
+	// instance; options are the file's reading options given on the
+	// command line (key=value), such as a trace's month.
+	ReadFile(path string, options map[string]string, env Env) (Source, error)
+}

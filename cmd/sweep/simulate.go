@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,44 +11,58 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/model/grid"
-
-	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/workload"
+	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/builtin"
+	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/platform"
 )
 
 // simulateOutput is the JSON object `sweep simulate` prints (DESIGN.md
-// section 6).
+// section 6): the model, the measures of its cells table and, with
+// --schedule, the schedule's tasks.
 type simulateOutput struct {
-	Metrics grid.ScheduleMetrics `json:"metrics"`
-	Tasks   []scheduledTask      `json:"tasks,omitempty"`
+	Model   string               `json:"model"`
+	Metrics measures             `json:"metrics"`
+	Tasks   []grid.ScheduledTask `json:"tasks,omitempty"`
 }
 
-type scheduledTask struct {
-	Job     string `json:"job"`
-	Task    string `json:"task"`
-	Cluster string `json:"cluster"`
-	Start   int64  `json:"start"`
-	Finish  int64  `json:"finish"`
+// keyValues collects repeated key=value flags.
+type keyValues map[string]string
+
+func (kv keyValues) String() string { return fmt.Sprint(map[string]string(kv)) }
+
+func (kv keyValues) Set(v string) error {
+	key, value, ok := strings.Cut(v, "=")
+	if !ok || key == "" {
+		return fmt.Errorf("%q: want key=value", v)
+	}
+	kv[key] = value
+	return nil
 }
 
-// runSimulate implements `sweep simulate`.
+// runSimulate implements `sweep simulate`: one workload file under one
+// policy on one platform, through the policy's model.
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	models := builtin.Registry()
 	fs := flag.NewFlagSet("sweep simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	platformSpec := fs.String("platform", "", "platform: burkimsher2013, single:N, or a platform file")
-	workloadPath := fs.String("workload", "", "workload JSON file (see `sweep gen`)")
-	policy := fs.String("policy", "", "ordering policy: "+strings.Join(engine.Policies(), ", "))
-	load := fs.String("load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity")
+	workloadPath := fs.String("workload", "", "workload file in the policy's model's format (see `sweep gen`; an SWF trace for rigid policies)")
+	policy := fs.String("policy", "", "policy (sweep policies lists them): "+strings.Join(models.PolicyNames(), ", "))
+	load := fs.String("load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity (open-loop models)")
 	seed := fs.Uint64("seed", 1, "seed of the policy's random draws")
-	base := fs.String("base", "", "cumulative-completion base tick (default: the makespan)")
-	schedule := fs.Bool("schedule", false, "also print every task's cluster, start and finish")
-	ccr := fs.String("ccr", "0.2", "communication to computation ratio of cross-cluster edges")
-	delay := fs.String("delay", string(engine.DelayCCR), "network delay formula: ccr (ceil(exec x CCR)) or fastgridsim (ceil(exec x (1-CCR)/CCR))")
+	base := fs.String("base", "", "cumulative-completion base tick (grid and campaign; default: the makespan)")
+	schedule := fs.Bool("schedule", false, "also print every task's cluster, start and finish (grid and campaign)")
+	settings := keyValues{}
+	fs.Var(settings, "with", "a setting of the model's manifest section, key=value (repeatable), e.g. --with ccr=0.5, --with job-order=lpt")
+	options := keyValues{}
+	fs.Var(options, "option", "a reading option of the workload file, key=value (repeatable), e.g. --option month=1997-06 for a trace")
+	ccr := fs.String("ccr", "", "grid: communication to computation ratio of cross-cluster edges (same as --with ccr=...)")
+	delay := fs.String("delay", "", "grid: network delay formula ccr or fastgridsim (same as --with delay=...)")
 	ganttPath := fs.String("gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
 	if err := parseFlags(fs, args); err != nil {
@@ -63,6 +78,12 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *platformSpec == "" || *workloadPath == "" || *policy == "" {
 		return bad("--platform, --workload and --policy are required")
 	}
+	if *ccr != "" {
+		settings["ccr"] = *ccr
+	}
+	if *delay != "" {
+		settings["delay"] = *delay
+	}
 	ganttOptions := gantt.Options{Title: fmt.Sprintf("%s under %s on %s", *workloadPath, *policy, *platformSpec)}
 	if *ganttWindow != "" {
 		if *ganttPath == "" {
@@ -73,69 +94,109 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	platform, err := platform.Parse(*platformSpec)
+	_, md, ok := models.Policy(*policy)
+	if !ok {
+		return bad("--policy %q: unknown; valid policies: %s", *policy, strings.Join(models.PolicyNames(), ", "))
+	}
+	reader, ok := md.(model.FileReader)
+	if !ok {
+		return bad("--policy %s: the %s model reads no workload file", *policy, md.Name())
+	}
+	p, err := platform.Parse(*platformSpec)
 	if err != nil {
 		return bad("--platform: %w", err)
 	}
-	f, err := os.Open(*workloadPath)
+	parsed, err := md.ParseSettings(settingsNode(settings))
+	if err != nil {
+		return bad("--with: %w", err)
+	}
+	env := model.Env{Path: func(s string) string { return s }, Platforms: map[string]*platform.Platform{*platformSpec: p}, Settings: parsed}
+	src, err := reader.ReadFile(*workloadPath, options, env)
 	if err != nil {
 		return bad("--workload: %w", err)
 	}
-	w, err := workload.Decode(f, *workloadPath)
-	f.Close()
-	if err != nil {
-		return usageError{err}
+	if err := src.CheckPlatform(*platformSpec, p); err != nil {
+		return bad("--platform: %w", err)
 	}
+	if err := src.Allows(*policy); err != nil {
+		return bad("--policy: %w", err)
+	}
+	ax := model.Axes{Experiment: "simulate", Label: "workload", Instances: 1, Platforms: []string{*platformSpec},
+		Policies: []string{*policy}, Settings: parsed, Env: env}
 	if *load != "" {
 		l, err := strconv.ParseFloat(*load, 64)
 		if err != nil || !(l > 0) {
 			return bad("--load %q: want a load ratio > 0 such as 0.8 or 1.2", *load)
 		}
-		if err := gen.SetArrivals(w, platform.TotalCores(), l); err != nil {
-			return bad("--load: %w", err)
+		if !md.UsesLoads() {
+			return bad("--load: %s workloads have no load ratio", md.Name())
 		}
-	} else if !w.HasArrivals() {
-		return bad("%s: some jobs have no arrival; give every job an \"arrival\" or pass --load", *workloadPath)
+		ax.Loads = []float64{l}
 	}
-	in, err := engine.Compile(w, platform, engine.Network{CCR: *ccr, Delay: engine.DelayFormula(*delay)})
-	if err != nil {
-		return usageError{fmt.Errorf("%s: %w", *workloadPath, err)}
+	groups := src.Groups(ax)
+	c := groups[0][0]
+	c.PolicySeed = *seed
+	prepared, err := src.Prepare(ctx, c, env)
+	if err == nil {
+		var outcome model.Outcome
+		if outcome, err = prepared.Simulate(ctx, c); err == nil {
+			return printSimulation(outcome, md, *base, *schedule, *ganttPath, ganttOptions, stdout, stderr)
+		}
 	}
-	s, err := engine.Simulate(ctx, in, engine.Options{Policy: *policy, Seed: *seed})
-	if err != nil {
+	var input model.InputError
+	if errors.As(err, &input) {
 		return bad("%w", err)
 	}
-	outcomes := s.Outcomes()
-	baseTicks := int64(0)
-	for _, o := range outcomes {
-		baseTicks = max(baseTicks, o.FinishTick)
-	}
-	if *base != "" {
-		if baseTicks, err = strconv.ParseInt(*base, 10, 64); err != nil {
-			return bad("--base %q: want a whole tick", *base)
+	return fmt.Errorf("sweep simulate: %w", err)
+}
+
+// printSimulation measures a simulated cell and prints it.
+func printSimulation(outcome model.Outcome, md model.Model, base string, schedule bool, ganttPath string, opts gantt.Options, stdout, stderr io.Writer) error {
+	if base != "" {
+		rebased, ok := outcome.(interface{ SetBase(int64) })
+		ticks, err := strconv.ParseInt(base, 10, 64)
+		if err != nil || ticks < 1 || !ok {
+			return usageError{fmt.Errorf("sweep simulate: --base %q: want a whole tick >= 1, for grid and campaign policies", base)}
 		}
+		rebased.SetBase(ticks)
 	}
-	m, err := grid.ComputeMetrics(outcomes, platform.TotalCores(), baseTicks)
+	measured, err := outcome.Measure(model.Record{})
 	if err != nil {
-		return fmt.Errorf("sweep simulate: metrics: %w", err)
+		return fmt.Errorf("sweep simulate: %w", err)
 	}
-	if *ganttPath != "" {
-		if err := writeGantt(*ganttPath, s, ganttOptions, stderr); err != nil {
-			return fmt.Errorf("sweep simulate: %w", err)
+	out := simulateOutput{Model: md.Name(), Metrics: measures{names: measureNames(md.Measures()), values: measured.Values}}
+	if schedule {
+		tasks, ok := outcome.(interface{ Tasks() []grid.ScheduledTask })
+		if !ok {
+			return usageError{fmt.Errorf("sweep simulate: --schedule: %s schedules have no task listing yet", md.Name())}
 		}
+		out.Tasks = tasks.Tasks()
 	}
-	out := simulateOutput{Metrics: m}
-	if *schedule {
-		for g, id := range in.TaskIDs {
-			out.Tasks = append(out.Tasks, scheduledTask{
-				Job: in.JobIDs[in.TaskJob(g)], Task: id, Cluster: platform.Clusters[s.TaskCluster[g]].Name,
-				Start: s.TaskStart[g], Finish: s.TaskFinish[g],
-			})
+	if ganttPath != "" {
+		s, ok := outcome.(engineSchedule)
+		if !ok {
+			return usageError{fmt.Errorf("sweep simulate: --gantt: %s schedules have no Gantt chart yet (grid and campaign ones have)", md.Name())}
+		}
+		if err := writeGantt(ganttPath, s.EngineSchedule(), opts, stderr); err != nil {
+			return fmt.Errorf("sweep simulate: %w", err)
 		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// settingsNode is a model section made of key=value settings, nil when
+// there are none.
+func settingsNode(settings map[string]string) *yaml.Node {
+	if len(settings) == 0 {
+		return nil
+	}
+	var node yaml.Node
+	if err := node.Encode(settings); err != nil {
+		panic(err) // a map of strings always encodes
+	}
+	return &node
 }
 
 // parseTickWindow parses FROM:TO, two whole ticks with FROM < TO.

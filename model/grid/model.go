@@ -214,6 +214,10 @@ type prepared struct {
 	compiled  map[string]*engine.Instance
 	platforms map[string]*platform.Platform
 
+	// ownArrivals runs the instance at the arrivals it was read with (a
+	// workload file), not at a load ratio's.
+	ownArrivals bool
+
 	mu       sync.Mutex
 	arrivals map[arrivalKey][]int64
 }
@@ -245,11 +249,15 @@ func (p *prepared) arrivalsOf(c model.Cell, in *engine.Instance) ([]int64, error
 
 func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	in := p.compiled[c.Platform]
-	arrivals, err := p.arrivalsOf(c, in)
-	if err != nil {
-		return nil, err
+	opts := engine.Options{Policy: c.Policy, Seed: c.PolicySeed}
+	if !p.ownArrivals {
+		arrivals, err := p.arrivalsOf(c, in)
+		if err != nil {
+			return nil, err
+		}
+		opts.Release = engine.OpenLoop(arrivals)
 	}
-	s, err := engine.Simulate(ctx, in, engine.Options{Policy: c.Policy, Seed: c.PolicySeed, Release: engine.OpenLoop(arrivals)})
+	s, err := engine.Simulate(ctx, in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +269,13 @@ type Outcome struct {
 	CellID   string
 	Schedule *engine.Schedule
 	Cores    int // the platform's, for utilisation
+	// BaseTicks is the cumulative-completion base; 0 means the makespan,
+	// the runner's choice.
+	BaseTicks int64
 }
+
+// SetBase sets the cumulative-completion base (`sweep simulate --base`).
+func (o *Outcome) SetBase(ticks int64) { o.BaseTicks = ticks }
 
 // Measure returns the schedule's metrics, its volume deciles and, with
 // rec.Jobs, its job rows.
@@ -281,15 +295,17 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 // MetricColumns order, with its job outcomes and their measures.
 func (o *Outcome) Metrics() ([]store.Value, []engine.JobOutcome, []JobMetrics, error) {
 	outcomes := o.Schedule.Outcomes()
-	var makespan int64
-	for _, j := range outcomes {
-		makespan = max(makespan, j.FinishTick)
+	base := o.BaseTicks
+	if base == 0 {
+		for _, j := range outcomes {
+			base = max(base, j.FinishTick)
+		}
 	}
 	measured, err := MeasureJobs(outcomes)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("metrics: %w", err)
 	}
-	metrics, err := ComputeMetricsOf(outcomes, measured, o.Cores, makespan)
+	metrics, err := ComputeMetricsOf(outcomes, measured, o.Cores, base)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("metrics: %w", err)
 	}
@@ -338,3 +354,25 @@ func volumeDecileRows(cellID string, deciles []VolumeDecile) []store.Row {
 
 // EngineSchedule returns the simulated schedule, for Gantt charts.
 func (o *Outcome) EngineSchedule() *engine.Schedule { return o.Schedule }
+
+// A ScheduledTask is one task of a simulated schedule, as `sweep simulate
+// --schedule` lists it.
+type ScheduledTask struct {
+	Job     string `json:"job"`
+	Task    string `json:"task"`
+	Cluster string `json:"cluster"`
+	Start   int64  `json:"start"`
+	Finish  int64  `json:"finish"`
+}
+
+// Tasks lists every task of the schedule in the instance's order.
+func (o *Outcome) Tasks() []ScheduledTask {
+	s := o.Schedule
+	in := s.Instance
+	out := make([]ScheduledTask, len(in.TaskIDs))
+	for g, id := range in.TaskIDs {
+		out[g] = ScheduledTask{Job: in.JobIDs[in.TaskJob(g)], Task: id, Cluster: in.Platform.Clusters[s.TaskCluster[g]].Name,
+			Start: s.TaskStart[g], Finish: s.TaskFinish[g]}
+	}
+	return out
+}

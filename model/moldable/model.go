@@ -21,6 +21,7 @@ import (
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
+	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
 // Version versions the moldable-task model of seed 002: part of every
@@ -207,7 +208,11 @@ func (s *source) Prepare(_ context.Context, cell model.Cell, env model.Env) (mod
 	if err != nil {
 		return nil, fmt.Errorf("generating %s instance %d: %w", cell.Workload, cell.Instance, err)
 	}
-	opts := env.Settings.(Settings).DEMTOptions
+	return prepare(w, cell, env.Settings.(Settings).DEMTOptions)
+}
+
+// prepare computes what every algorithm's cell of instance w shares.
+func prepare(w *mworkload.Workload, cell model.Cell, opts emoldable.DEMTOptions) (*prepared, error) {
 	start := time.Now()
 	in, err := emoldable.NewInstance(w)
 	if err != nil {

@@ -1,0 +1,67 @@
+package grid
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/sweep-sched/sweep/platform"
+
+	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/workload"
+)
+
+// ReadFile reads a DAG workload JSON file (package workload's format). Its
+// cells run at its own arrivals, or at a load ratio's when the axes have
+// one. It takes no options.
+func (Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
+	if len(options) > 0 {
+		return nil, model.InputError{Err: fmt.Errorf("%s: a DAG workload file takes no options; got %v", path, slices.Sorted(maps.Keys(options)))}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, model.InputError{Err: err}
+	}
+	w, err := workload.Decode(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, model.InputError{Err: err}
+	}
+	sum := sha256.Sum256(data)
+	return &fileSource{source: source{}, w: w, canon: "file sha256=" + hex.EncodeToString(sum[:])}, nil
+}
+
+// fileSource is one DAG workload read from a file.
+type fileSource struct {
+	source
+	w     *workload.Workload
+	canon string
+}
+
+// CheckPlatform is the compiler's: it names the task that cannot run.
+func (s *fileSource) CheckPlatform(name string, p *platform.Platform) error { return nil }
+
+func (s *fileSource) Groups(ax model.Axes) [][]model.Cell {
+	return [][]model.Cell{model.InstanceCells(ax, Version, s.canon, ax.Settings.Canonical(), 0, [2]uint64{})}
+}
+
+func (s *fileSource) Prepare(ctx context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
+	if c.Load == 0 && !s.w.HasArrivals() {
+		return nil, model.InputError{Err: fmt.Errorf("some jobs have no arrival; give every job an \"arrival\" or a load ratio")}
+	}
+	net := env.Settings.(Network).Network
+	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, ownArrivals: c.Load == 0}
+	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
+		in, err := engine.Compile(s.w, env.Platforms[name], net)
+		if err != nil {
+			return nil, model.InputError{Err: err}
+		}
+		p.compiled[name] = in
+	}
+	return p, nil
+}
