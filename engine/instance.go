@@ -186,6 +186,9 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	in.cores = make([]int32, 0, nTasks)
 	in.kind = make([]int32, 0, nTasks)
 	in.predAt = make([]int32, 1, nTasks+1)
+	// explicitDelay holds the tasks' own delays (workload.Task.DelayTicks)
+	// by global task index; nil when no task has one.
+	var explicitDelay map[int]int64
 
 	for ji := range w.Jobs {
 		j := &w.Jobs[ji]
@@ -217,6 +220,12 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 			in.cores = append(in.cores, int32(t.Cores))
 			in.kind = append(in.kind, k)
 			in.jobVolume[ji] += t.ExecTicks * int64(t.Cores)
+			if t.DelayTicks != nil && explicitDelay == nil {
+				explicitDelay = make(map[int]int64)
+			}
+			if t.DelayTicks != nil {
+				explicitDelay[len(in.TaskIDs)-1] = *t.DelayTicks
+			}
 			if t.ReleaseTicks != 0 && in.release == nil {
 				in.release = make([]int64, len(in.TaskIDs)-1, nTasks)
 			}
@@ -236,12 +245,15 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	// at most one per task to any chain, so their sum must fit the rest.
 	var delays int64
 	for g := range in.exec {
-		d := rule.ticks(in.exec[g])
+		d, field, msg := rule.ticks(in.exec[g]), "exec", fmt.Sprintf("%d: with network delays of ceil(exec x %s)", in.exec[g], net.CCR)
+		if explicit, ok := explicitDelay[g]; ok {
+			d, field, msg = explicit, "delay", fmt.Sprintf("%d: with these network delays", explicit)
+		}
 		if d >= math.MaxInt64-workload.MaxTicks-delays {
 			j := in.taskJob[g]
 			ti := g - int(in.jobFirst[j])
-			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: "exec",
-				Msg: fmt.Sprintf("%d: with network delays of ceil(exec x %s) the schedule's ticks could overflow 64 bits", in.exec[g], net.CCR)}
+			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: field,
+				Msg: msg + " the schedule's ticks could overflow 64 bits"}
 		}
 		in.delayOut[g] = d
 		delays += d

@@ -142,7 +142,10 @@ func smallGrid(t testing.TB) *platform.Platform {
 //	    starts at 9. CP(J5) = 2 + 1 + 10 = 13 (the delay is unavoidable).
 //
 // With the fastgridsim formula the delay is ceil(2 x 0.8/0.2) = 8: T2
-// starts at 16 and CP(J5) = 2 + 8 + 10 = 20.
+// starts at 16 and CP(J5) = 2 + 8 + 10 = 20. With T1's own delay of 5
+// ticks (workload.Task.DelayTicks, whatever the formula) T2 starts at
+// 8 + 5 = 13 and CP(J5) = 2 + 5 + 10 = 17; with its own delay 0, at 8 and
+// CP(J5) = 12. T3 shares T1's cluster and starts at 8 in every case.
 func TestRoutingAndDelays(t *testing.T) {
 	k1 := func(id string, exec int64, cores int, after ...string) workload.Task {
 		return workload.Task{ID: id, ExecTicks: exec, Cores: cores, Kind: "Kind1", After: after}
@@ -160,11 +163,15 @@ func TestRoutingAndDelays(t *testing.T) {
 	}}
 	for _, tc := range []struct {
 		net          engine.Network
+		t1Delay      *int64
 		wantT2, cpJ5 int64
 	}{
-		{engine.DefaultNetwork(), 9, 13},
-		{engine.Network{CCR: "0.2", Delay: engine.DelayFastgridsim}, 16, 20},
+		{engine.DefaultNetwork(), nil, 9, 13},
+		{engine.Network{CCR: "0.2", Delay: engine.DelayFastgridsim}, nil, 16, 20},
+		{engine.Network{CCR: "0.2", Delay: engine.DelayFastgridsim}, at(5), 13, 17},
+		{engine.DefaultNetwork(), at(0), 8, 12},
 	} {
+		w.Jobs[4].Tasks[0].DelayTicks = tc.t1Delay
 		s := simulate(t, w, smallGrid(t), tc.net, "fifo-task", 1)
 		enginetest.CheckSchedule(t, s, "fifo-task")
 		clusters := []string{}

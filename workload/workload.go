@@ -44,6 +44,14 @@ type Task struct {
 	// ReleaseTicks delays the task's readiness past its job's arrival: a
 	// job replayed from a trace whose tasks were submitted over time.
 	ReleaseTicks int64 `json:"release,omitempty"`
+	// DelayTicks, when set, is the network delay of every edge leaving the
+	// task that crosses clusters, in place of the network's rule from the
+	// task's exec (ceil(exec x CCR)): a delay known from the data the task
+	// sends, as for workflow instances with file sizes (gen/wfcommons).
+	// The simulator keeps one delay per source task, so this one value
+	// serves every successor. Absent means the network's rule; 0 is a
+	// free transfer.
+	DelayTicks *int64 `json:"delay,omitempty"`
 }
 
 // ShareOrDefault returns the job's share, DefaultShare when unset.
@@ -303,6 +311,9 @@ func (j *Job) Predecessors(ji int) ([][]int32, error) {
 		}
 		if t.ReleaseTicks < 0 {
 			return nil, terr(ti, "release", "%d; want ticks >= 0 after the job's arrival", t.ReleaseTicks)
+		}
+		if t.DelayTicks != nil && (*t.DelayTicks < 0 || *t.DelayTicks > MaxTicks) {
+			return nil, terr(ti, "delay", "%d; want a network delay in ticks in [0, %d], or no delay field for the network's rule", *t.DelayTicks, int64(MaxTicks))
 		}
 	}
 	preds := make([][]int32, len(j.Tasks))

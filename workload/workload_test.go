@@ -17,6 +17,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"cycle", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1, "after": ["T2"]}, {"id": "T2", "exec": 1, "cores": 1, "after": ["T1"]}]}]}`, "dependency cycle"},
 		{"duplicate task", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "cores": 1}, {"id": "T1", "exec": 1, "cores": 1}]}]}`, "duplicate of task 0"},
 		{"wrong type", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": "ten", "cores": 1}]}]}`, `field "jobs.tasks.exec"`},
+		{"negative delay", `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 1, "delay": -2}]}]}`, `task 0 ("T1") field "delay": -2; want a network delay in ticks`},
 	}
 	for _, tc := range tests {
 		_, err := Decode(strings.NewReader(tc.json), "w.json")
@@ -68,5 +69,27 @@ func TestOverflowBounds(t *testing.T) {
 	ok := `{"jobs": [{"id": "J1", "arrival": 4611686018427000000, "tasks": [{"id": "T1", "exec": 10000, "cores": 1000}]}]}`
 	if _, err := Decode(strings.NewReader(ok), "w.json"); err != nil {
 		t.Errorf("a workload inside the bounds: %v", err)
+	}
+}
+
+// TestDelayRoundTrip: an explicit delay of 0 (a free transfer) survives
+// encoding, and a task without one stays without (the network's rule).
+func TestDelayRoundTrip(t *testing.T) {
+	in := `{"jobs": [{"id": "J1", "tasks": [{"id": "T1", "exec": 2, "delay": 0}, {"id": "T2", "exec": 1, "after": ["T1"]}]}]}`
+	w, err := Decode(strings.NewReader(in), "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := w.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Decode(strings.NewReader(b.String()), "again.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2 := again.Jobs[0].Tasks[0], again.Jobs[0].Tasks[1]
+	if t1.DelayTicks == nil || *t1.DelayTicks != 0 || t2.DelayTicks != nil {
+		t.Errorf("after a round trip through %s: delays %v, %v; want 0 and none", b.String(), t1.DelayTicks, t2.DelayTicks)
 	}
 }

@@ -1,0 +1,211 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// handSchedule: on 4 processors, A (2 procs) runs 0-10, B (2) 2-5, C (4,
+// requested 20 s, user 7) 10-12 once A and B are done.
+func handSchedule() *export.Schedule {
+	return &export.Schedule{Name: "hand", Procs: 4, UnixStartSeconds: 843177600, Jobs: []export.Job{
+		{ID: "A", Number: 1, SubmitSeconds: 0, StartSeconds: 0, FinishSeconds: 10, Procs: 2, RequestedSeconds: -1, User: -1},
+		{ID: "B", Number: 2, SubmitSeconds: 1, StartSeconds: 2, FinishSeconds: 5, Procs: 2, RequestedSeconds: 4, User: 3},
+		{ID: "C", Number: 3, SubmitSeconds: 3, StartSeconds: 10, FinishSeconds: 12, Procs: 4, RequestedSeconds: 20, User: 7},
+	}}
+}
+
+func TestWriteSWF(t *testing.T) {
+	var b bytes.Buffer
+	if err := export.WriteSWF(&b, handSchedule()); err != nil {
+		t.Fatal(err)
+	}
+	// Fields: number submit wait run alloc cpu mem reqprocs reqtime reqmem
+	// status user group exe queue partition preceding think.
+	want := `; Version: 2.2
+; Computer: sweep simulation
+; Installation: hand
+; Note: a simulated schedule written by sweep: wait time, run time and allocated processors are the simulation's, not a log's
+; MaxJobs: 3
+; MaxRecords: 3
+; UnixStartTime: 843177600
+; MaxProcs: 4
+1 0 0 10 2 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 1 1 3 2 -1 -1 2 4 -1 1 3 -1 -1 -1 -1 -1 -1
+3 3 7 2 4 -1 -1 4 20 -1 1 7 -1 -1 -1 -1 -1 -1
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteBatsimCSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := export.WriteBatsimCSV(&b, handSchedule()); err != nil {
+		t.Fatal(err)
+	}
+	// A takes 0-1, B the next free 2-3; at 10 both are done and C takes
+	// 0-3. Stretch: A 10/10, B (5-1)/3, C (12-3)/2.
+	want := strings.Join(export.BatsimColumns, ",") + `
+A,hand,,0,2,-1,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,-1,
+B,hand,,1,2,4,1,COMPLETED_SUCCESSFULLY,2,3,5,1,4,1.3333333333333333,2-3,-1,
+C,hand,,3,4,20,1,COMPLETED_SUCCESSFULLY,10,2,12,7,9,4.5,0-3,-1,
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestBadSchedules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(s *export.Schedule)
+		want string
+	}{
+		{"start before submit", func(s *export.Schedule) { s.Jobs[2].StartSeconds = 2 }, "job 2 (number 3) field start: 2 is before the submit time 3"},
+		{"too wide", func(s *export.Schedule) { s.Jobs[0].Procs = 5 }, "job 0 (number 1) field procs: 5; want 1..4"},
+		{"duplicate number", func(s *export.Schedule) { s.Jobs[1].Number = 1 }, "job 1 (number 1) field number: duplicate of job 0"},
+		// C starting at 4 would need 4 processors while A and B hold them.
+		{"overfull", func(s *export.Schedule) { s.Jobs[2].StartSeconds = 4 }, "job 2 (number 3) starts at 4 s on 4 processors, but only 0 of 4 are free then"},
+		{"bad allocation", func(s *export.Schedule) { s.Jobs[1].Allocated = []int{1, 2} }, "job 1 (number 2) is allocated resource 1 at 2 s, which another job holds"},
+	} {
+		s := handSchedule()
+		tc.edit(s)
+		err := export.WriteBatsimCSV(&bytes.Buffer{}, s)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	if got := export.IntervalSet([]int{8, 0, 2, 1, 3, 10, 11}); got != "0-3 8 10-11" {
+		t.Errorf("IntervalSet = %q, want 0-3 8 10-11", got)
+	}
+}
+
+const kthTrace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+
+// easyMonth simulates October 1996 of the KTH SP2 log (or of our
+// synthetic months.swf.txt when the log is absent) under FCFS-EASY with
+// the requested times, and returns the trace and the schedule of the jobs
+// that started, with their positions in the trace month.
+func easyMonth(t *testing.T) (*rigid.Workload, *export.Schedule, []int) {
+	t.Helper()
+	path := kthTrace
+	if _, err := os.Stat(path); err != nil {
+		t.Logf("%s is absent; using the synthetic gen/swf/testdata/months.swf.txt", path)
+		path = "../gen/swf/testdata/months.swf.txt"
+	}
+	tr, err := swf.ReadRigid(path, swf.RigidOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	month, err := tr.Month(swf.Month{Year: 1996, Month: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &month.Workload
+	sched, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, backfill.FCFSEasy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &export.Schedule{Name: w.Name, Procs: w.Procs, UnixStartSeconds: w.UnixStartSeconds}
+	var traceJob []int
+	for i, j := range w.Jobs {
+		if sched.StartSeconds[i] < 0 {
+			continue
+		}
+		traceJob = append(traceJob, i)
+		s.Jobs = append(s.Jobs, export.Job{Number: j.Number, SubmitSeconds: j.SubmitSeconds,
+			StartSeconds: sched.StartSeconds[i], FinishSeconds: sched.EndSeconds[i], Procs: j.Procs,
+			RequestedSeconds: j.RequestedSeconds, User: j.User})
+	}
+	return w, s, traceJob
+}
+
+// TestSWFRoundTrip: an EASY schedule exported to SWF and read back by
+// gen/swf's reader gives the same jobs, submit times, run times,
+// processors and users, and the simulated waits.
+func TestSWFRoundTrip(t *testing.T) {
+	w, s, traceJob := easyMonth(t)
+	if len(s.Jobs) < 2 {
+		t.Fatalf("only %d jobs started", len(s.Jobs))
+	}
+	var b bytes.Buffer
+	if err := export.WriteSWF(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	r, err := swf.NewReader(&b, swf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header().MaxProcs != int64(w.Procs) || r.Header().UnixStartTime != w.UnixStartSeconds {
+		t.Errorf("header MaxProcs %d, UnixStartTime %d; want %d, %d", r.Header().MaxProcs, r.Header().UnixStartTime, w.Procs, w.UnixStartSeconds)
+	}
+	if len(back) != len(s.Jobs) {
+		t.Fatalf("read back %d jobs, wrote %d (report: %s)", len(back), len(s.Jobs), r.Report())
+	}
+	waited := 0
+	for k, got := range back {
+		j, want := w.Jobs[traceJob[k]], s.Jobs[k]
+		if got.Number != j.Number || got.SubmitSeconds != j.SubmitSeconds || got.RunSeconds != j.RunSeconds ||
+			got.AllocatedProcs != int64(j.Procs) || got.User != j.User || got.RequestedSeconds != j.RequestedSeconds ||
+			got.WaitSeconds != want.StartSeconds-want.SubmitSeconds {
+			t.Fatalf("job %d read back as %v; trace job %+v started at %d", k, got, j, want.StartSeconds)
+		}
+		if got.WaitSeconds > 0 {
+			waited++
+		}
+	}
+	t.Logf("%s: %d jobs round-tripped, %d waited", w.Name, len(back), waited)
+}
+
+// TestBatsimCSVOfEASY writes the EASY month as Batsim's jobs.csv and
+// reads it back as CSV: one row per started job, with its times (the
+// writer's placement of resources refuses double bookings). With
+// SWEEP_EVALYS_CSV set it also leaves the file there for
+// scripts/check-evalys.
+func TestBatsimCSVOfEASY(t *testing.T) {
+	_, s, _ := easyMonth(t)
+	var b bytes.Buffer
+	if err := export.WriteBatsimCSV(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b.Bytes())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(s.Jobs)+1 || strings.Join(rows[0], ",") != strings.Join(export.BatsimColumns, ",") {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	for k, row := range rows[1:] {
+		j := s.Jobs[k]
+		num := func(col int) int64 {
+			n, err := strconv.ParseInt(row[col], 10, 64)
+			if err != nil {
+				t.Fatalf("row %d column %s: %v", k, export.BatsimColumns[col], err)
+			}
+			return n
+		}
+		if num(3) != j.SubmitSeconds || num(8) != j.StartSeconds || num(10) != j.FinishSeconds || num(9) != j.FinishSeconds-j.StartSeconds || num(11) != j.StartSeconds-j.SubmitSeconds {
+			t.Fatalf("row %d %v does not match job %+v", k, row, j)
+		}
+	}
+	if path := os.Getenv("SWEEP_EVALYS_CSV"); path != "" {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
