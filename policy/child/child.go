@@ -40,6 +40,10 @@ const maxLineBytes = 1000
 // last stderr lines still in the pipe.
 const stderrDrain = 500 * time.Millisecond
 
+// exitGrace is how long an exchange may go on after the child exited,
+// for an answer it sent just before.
+const exitGrace = 200 * time.Millisecond
+
 // ErrTimeout is the cause of a fault when the child did not answer within
 // the decision deadline.
 var ErrTimeout = errors.New("no answer within the decision deadline")
@@ -271,7 +275,9 @@ func (p *Process) Exchange(ctx context.Context, d Decision, exchange func(ctx co
 	timer := time.AfterFunc(p.timeout, func() {
 		cancel(fmt.Errorf("%w (%v): it is hung or far slower than expected; raise the decision timeout if it is only slow", ErrTimeout, p.timeout))
 	})
-	stopExit := context.AfterFunc(p.exitCtx, func() { cancel(errExited) })
+	// A child may answer, then exit: the answer is read first, and the
+	// pipe or socket breaks by itself if none came.
+	stopExit := context.AfterFunc(p.exitCtx, func() { time.AfterFunc(exitGrace, func() { cancel(errExited) }) })
 	stopKill := context.AfterFunc(ectx, p.kill)
 	err := exchange(ectx)
 	timer.Stop()
