@@ -46,6 +46,18 @@ type reply struct {
 	decisions []decision
 }
 
+// shift moves every time of the reply by deltaNanos (from the protocol's
+// clock to the workload's).
+func (r *reply) shift(deltaNanos int64) {
+	r.nowNanos += deltaNanos
+	for i := range r.decisions {
+		r.decisions[i].atNanos += deltaNanos
+		if r.decisions[i].kind == callMeLater {
+			r.decisions[i].callNanos += deltaNanos
+		}
+	}
+}
+
 // wireMessage and wireEvent are the JSON shapes of a message (Batsim
 // protocol, "Message Composition"); pointers tell missing fields apart.
 type wireMessage struct {

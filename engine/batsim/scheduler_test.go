@@ -1,6 +1,7 @@
 package batsim
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -60,13 +61,59 @@ type inMessage struct {
 		Data      struct {
 			JobID string `json:"job_id"`
 			Job   struct {
-				Res int `json:"res"`
+				Res      int     `json:"res"`
+				Walltime float64 `json:"walltime"`
 			} `json:"job"`
 			Alloc       string `json:"alloc"`
 			NbResources int    `json:"nb_resources"`
 			Type        string `json:"type"`
 		} `json:"data"`
 	} `json:"events"`
+}
+
+type queued struct {
+	id            string
+	res           int
+	walltime, end float64
+}
+
+// easyBackfill is one EASY pass after the head of the queue was found
+// blocked, with engine/backfill's rules: the head's shadow time is the
+// first estimated end (start + walltime) by which enough resources free
+// up, every job ending then counting (inclusive); a later job starts now
+// if it fits and ends by the shadow time or fits in the extra resources.
+func easyBackfill(queue []queued, running map[string]queued, free int, now float64, start func(queued)) []queued {
+	ends := make([]queued, 0, len(running))
+	for _, r := range running {
+		ends = append(ends, r)
+	}
+	slices.SortFunc(ends, func(a, b queued) int { return cmp.Compare(a.end, b.end) })
+	avail, k := free, 0
+	for ; k < len(ends); k++ {
+		avail += ends[k].res
+		if avail >= queue[0].res {
+			break
+		}
+	}
+	shadow := ends[k].end
+	for k++; k < len(ends) && ends[k].end == shadow; k++ {
+		avail += ends[k].res
+	}
+	extra := avail - queue[0].res
+	kept := queue[:1]
+	for _, j := range queue[1:] {
+		fits := j.res <= free && (now+j.walltime <= shadow || j.res <= extra)
+		if !fits {
+			kept = append(kept, j)
+			continue
+		}
+		if now+j.walltime > shadow {
+			extra -= j.res
+		}
+		free -= j.res
+		start(j)
+	}
+	return kept
 }
 
 type outEvent struct {
@@ -86,11 +133,9 @@ func runScheduler(mode, endpointArg string) error {
 		return err
 	}
 	var (
-		free  []int // free resource ids, ascending
-		queue []struct {
-			id  string
-			res int
-		}
+		free    []int // free resource ids, ascending
+		queue   []queued
+		running = map[string]queued{}
 		allocOf = map[string][]int{}
 	)
 	for n := 1; ; n++ {
@@ -110,27 +155,39 @@ func runScheduler(mode, endpointArg string) error {
 				for i := range e.Data.NbResources {
 					free = append(free, i)
 				}
+				if mode == "callreject" {
+					out = append(out, outEvent{in.Now, "CALL_ME_LATER", map[string]any{"timestamp": in.Now + 5}})
+				}
 			case "JOB_SUBMITTED":
-				queue = append(queue, struct {
-					id  string
-					res int
-				}{e.Data.JobID, e.Data.Job.Res})
+				if mode == "callreject" && e.Data.JobID == "w0!3" {
+					out = append(out, outEvent{in.Now, "REJECT_JOB", map[string]any{"job_id": e.Data.JobID}})
+					continue
+				}
+				queue = append(queue, queued{id: e.Data.JobID, res: e.Data.Job.Res, walltime: e.Data.Job.Walltime})
 			case "JOB_COMPLETED":
 				if got, want := e.Data.Alloc, formatIntervals(allocOf[e.Data.JobID]); got != want {
 					return fmt.Errorf("JOB_COMPLETED %s on %q, want its allocation %q", e.Data.JobID, got, want)
 				}
 				free = append(free, allocOf[e.Data.JobID]...)
 				slices.Sort(free)
+				delete(running, e.Data.JobID)
 			case "SIMULATION_ENDS":
 				ended = true
 			}
 		}
-		for len(queue) > 0 && queue[0].res <= len(free) {
-			j := queue[0]
-			queue = queue[1:]
+		start := func(j queued) {
+			j.end = in.Now + j.walltime
+			running[j.id] = j
 			allocOf[j.id] = slices.Clone(free[:j.res])
 			free = free[j.res:]
 			out = append(out, outEvent{in.Now, "EXECUTE_JOB", map[string]any{"job_id": j.id, "alloc": formatIntervals(allocOf[j.id])}})
+		}
+		for len(queue) > 0 && queue[0].res <= len(free) {
+			start(queue[0])
+			queue = queue[1:]
+		}
+		if mode == "easy" && len(queue) > 1 {
+			queue = easyBackfill(queue, running, len(free), in.Now, start)
 		}
 		now := in.Now
 		if n == 3 {

@@ -48,15 +48,28 @@ type Options struct {
 	// StderrLines is how many of the scheduler's last stderr lines a
 	// fault quotes (0: child's default).
 	StderrLines int
-	// Estimate chooses the walltime the scheduler is told: the requested
-	// time (rigid.EstimateRequested, Batsim's meaning) or the run time.
-	Estimate rigid.Variant
+	// WalltimeIsRunTime tells the scheduler each job's run time as its
+	// walltime (variant T) instead of its requested time (variant R,
+	// Batsim's meaning, the default). Jobs end at their run time either
+	// way.
+	WalltimeIsRunTime bool
 	// TCP connects over loopback TCP instead of an ipc socket.
 	TCP bool
 	// WorkloadName is the workload id in job ids; "" means
 	// DefaultWorkloadName.
 	WorkloadName string
+	// EpochSeconds is the protocol time of the workload's second 0; 0
+	// means DefaultEpochSeconds. Schedules and messages use the
+	// workload's time.
+	EpochSeconds int64
 }
+
+// DefaultEpochSeconds shifts the protocol's clock so that no decision is
+// asked at time 0: pybatsim's high-level API (schedFcfs,
+// schedEasySjfBackfill) asserts a positive time when it allocates, and
+// trace fixtures and first months submit jobs at second 0. The shift
+// changes no schedule: every rule works on differences of times.
+const DefaultEpochSeconds = 1
 
 // Schedule is the outcome of one simulation.
 type Schedule struct {
@@ -165,6 +178,7 @@ type sim struct {
 	proc *child.Process
 	sock zmq4.Socket
 
+	epochNanos int64 // protocol time of the workload's 0
 	nowNanos   int64 // simulation time
 	readyNanos int64 // the scheduler's last "now": no message before it
 	connected  bool
@@ -189,6 +203,7 @@ func newSim(w *rigid.Workload, opts Options) *sim {
 	s := &sim{w: w, jobs: w.Jobs, procs: w.Procs, opts: opts, workload: cmp.Or(opts.WorkloadName, DefaultWorkloadName),
 		state: make([]jobState, n), holder: make([]int32, w.Procs), runIdx: make([]int, n)}
 	s.prefix = s.workload + "!"
+	s.epochNanos = cmp.Or(opts.EpochSeconds, DefaultEpochSeconds) * placement.NanosPerSecond
 	s.ends, s.calls = pqueue.New(endsFirst), pqueue.New(earlier)
 	for i := range s.holder {
 		s.holder[i] = -1
@@ -203,6 +218,14 @@ func newSim(w *rigid.Workload, opts Options) *sim {
 		})
 	}
 	return s
+}
+
+// variant is what the scheduler is told of run times.
+func (s *sim) variant() rigid.Variant {
+	if s.opts.WalltimeIsRunTime {
+		return rigid.EstimateExact
+	}
+	return rigid.EstimateRequested
 }
 
 func (s *sim) windowed() bool { return s.w.MeasureFromSeconds != 0 || s.w.MeasureToSeconds != 0 }
@@ -362,9 +385,9 @@ func (s *sim) submit(j int, at int64) {
 	b = append(b, `","job":{"id":"`...)
 	b = append(b, id...)
 	b = append(b, `","subtime":`...)
-	b = appendSeconds(b, at)
+	b = appendSeconds(b, at+s.epochNanos)
 	b = append(b, `,"walltime":`...)
-	b = appendSeconds(b, job.EstimateSeconds(s.opts.Estimate)*placement.NanosPerSecond)
+	b = appendSeconds(b, job.EstimateSeconds(s.variant())*placement.NanosPerSecond)
 	b = append(b, `,"res":`...)
 	b = strconv.AppendInt(b, int64(job.Procs), 10)
 	b = append(b, `,"profile":"`...)
@@ -448,7 +471,7 @@ func (s *sim) event(at int64, kind string, data []byte) {
 		s.out = append(s.out, ',')
 	}
 	s.out = append(s.out, `{"timestamp":`...)
-	s.out = appendSeconds(s.out, at)
+	s.out = appendSeconds(s.out, at+s.epochNanos)
 	s.out = append(s.out, `,"type":"`...)
 	s.out = append(s.out, kind...)
 	s.out = append(s.out, `","data":`...)
@@ -467,7 +490,7 @@ func (s *sim) event(at int64, kind string, data []byte) {
 
 // exchange sends the queued events at s.nowNanos and reads the reply.
 func (s *sim) exchange(ctx context.Context) (reply, error) {
-	msg := appendSeconds([]byte(`{"now":`), s.nowNanos)
+	msg := appendSeconds([]byte(`{"now":`), s.nowNanos+s.epochNanos)
 	msg = append(msg, `,"events":[`...)
 	msg = append(msg, s.out...)
 	msg = append(msg, "]}"...)
@@ -498,6 +521,7 @@ func (s *sim) exchange(ctx context.Context) (reply, error) {
 			return fmt.Errorf("receiving the reply: %w", err)
 		}
 		r, err = decodeReply(m.Bytes())
+		r.shift(-s.epochNanos)
 		return err
 	})
 	return r, err

@@ -201,3 +201,22 @@ func processGoneOrZombie(pid int) bool {
 	i := bytes.LastIndexByte(b, ')')
 	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
+
+// A scheduler that asks to be called at 5 s and rejects job 3: the call
+// comes as a message of its own at 5 s, job 3 never runs, the others run
+// as under FCFS.
+func TestRejectAndCallMeLater(t *testing.T) {
+	sched, err := Simulate(context.Background(), fixtureWorkload(), schedulerCommand(t, "callreject"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sched.Rejected[3] || sched.StartNanos[3] != -1 || sched.StartNanos[2] != 10*placement.NanosPerSecond {
+		t.Errorf("job 3 rejected %v, starts %d; job 2 starts %d: want rejected, never, 10 s", sched.Rejected[3], sched.StartNanos[3], sched.StartNanos[2])
+	}
+	// Messages: SIMULATION_BEGINS; instants 0, 1, 5 (the call), 10, 12,
+	// 13, 15; SIMULATION_ENDS.
+	want := Counts{Requests: 9, Events: 11, Executed: 3, Rejected: 1, CallsMeLater: 1}
+	if sched.Counts != want {
+		t.Errorf("counts %+v, want %+v", sched.Counts, want)
+	}
+}
