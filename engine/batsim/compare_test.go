@@ -13,9 +13,12 @@ import (
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
-// kthTrace is the KTH SP2 log in the shared trace folder; it is never
-// copied into the repository.
-const kthTrace = "../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+// kthTrace and sdscTrace are logs in the shared trace folder; they are
+// never copied into the repository.
+const (
+	kthTrace  = "../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+	sdscTrace = "../../../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz"
+)
 
 // job builds a rigid job whose requested time is its run time unless
 // given.
@@ -138,10 +141,15 @@ func TestEasyAgreesOnFixture(t *testing.T) {
 
 func kthMonth(t testing.TB, month string) *rigid.Workload {
 	t.Helper()
-	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: download KTH-SP2-1996-2.1-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", kthTrace)
+	return traceMonth(t, kthTrace, month)
+}
+
+func traceMonth(t testing.TB, trace, month string) *rigid.Workload {
+	t.Helper()
+	if _, err := os.Stat(trace); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this", trace)
 	}
-	tr, err := swf.ReadRigid(kthTrace, swf.RigidOptions{})
+	tr, err := swf.ReadRigid(trace, swf.RigidOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,37 +164,36 @@ func kthMonth(t testing.TB, month string) *rigid.Workload {
 	return &mw.Workload
 }
 
-// The share of measured jobs of a KTH month that start at the same
+// The share of measured jobs of a trace month that start at the same
 // second under pybatsim's easyBackfill and the built-in fcfs-easy.
-func TestEasyAgreementOnKTH(t *testing.T) {
+func TestEasyAgreementOnTraceMonths(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a whole KTH month under pybatsim takes seconds")
+		t.Skip("a whole trace month under pybatsim takes seconds")
 	}
-	w := kthMonth(t, "1996-10")
-	py := pybatsimStarts(t, w, "easyBackfill")
-	builtin := builtinStarts(t, w)
-	same, measured, firstDiff := 0, 0, -1
-	for i := range w.Jobs {
-		if !w.Measured(i) {
-			continue
+	for _, c := range []struct{ trace, month string }{{kthTrace, "1996-10"}, {sdscTrace, "1998-06"}} {
+		w := traceMonth(t, c.trace, c.month)
+		py := pybatsimStarts(t, w, "easyBackfill")
+		builtin := builtinStarts(t, w)
+		same, measured := 0, 0
+		for i := range w.Jobs {
+			if w.Measured(i) {
+				measured++
+				if py[i] == builtin[i] {
+					same++
+				}
+			}
 		}
-		measured++
-		if py[i] == builtin[i] {
-			same++
-		} else if firstDiff < 0 {
-			firstDiff = i
+		t.Logf("%s, variant R: %d of %d measured jobs (%.1f%%) start at the same second", w.Name, same, measured, 100*float64(same)/float64(measured))
+		if measured == 0 || same == 0 {
+			t.Errorf("%s: %d of %d measured jobs agree", w.Name, same, measured)
 		}
-	}
-	t.Logf("KTH 1996-10, variant R: %d of %d measured jobs (%.1f%%) start at the same second; first difference: job %d", same, measured, 100*float64(same)/float64(measured), firstDiff)
-	if measured == 0 || same == 0 {
-		t.Fatalf("%d of %d measured jobs agree", same, measured)
 	}
 }
 
 // The protocol path adds no difference of its own: a Go scheduler with
 // engine/backfill's EASY rules on non-contiguous resources, one pass per
 // message, reproduces the built-in fcfs-easy job for job, on the
-// hand-made traces and on a KTH month. So the differences above are
+// hand-made traces and on KTH and SDSC-SP2 months. So the differences above are
 // pybatsim's algorithm, not the simulator.
 func TestGoEasyOverTheSocketAgreesWithBuiltin(t *testing.T) {
 	ws := []*rigid.Workload{
@@ -194,8 +201,12 @@ func TestGoEasyOverTheSocketAgreesWithBuiltin(t *testing.T) {
 		workload("contiguous", 4, job(0, 1, 10, 0), job(0, 1, 2, 0), job(0, 1, 10, 0), job(0, 1, 2, 0), job(2, 2, 5, 0)),
 		workload("per event", 4, job(0, 2, 10, 10), job(0, 2, 10, 50), job(1, 4, 5, 5), job(1, 2, 20, 20)),
 	}
-	if _, err := os.Stat(kthTrace); err == nil && !testing.Short() {
-		ws = append(ws, kthMonth(t, "1996-10"))
+	if !testing.Short() {
+		for _, tm := range []struct{ trace, month string }{{kthTrace, "1996-10"}, {sdscTrace, "1998-06"}} {
+			if _, err := os.Stat(tm.trace); err == nil {
+				ws = append(ws, traceMonth(t, tm.trace, tm.month))
+			}
+		}
 	}
 	for _, w := range ws {
 		sched, err := Simulate(context.Background(), w, schedulerCommand(t, "easy"))
@@ -215,5 +226,6 @@ func TestGoEasyOverTheSocketAgreesWithBuiltin(t *testing.T) {
 		if differ > 0 {
 			t.Errorf("%s: %d of %d jobs differ", w.Name, differ, sched.MustDecide)
 		}
+		t.Logf("%s: %d jobs, %d exchanges, all at the built-in's second", w.Name, sched.MustDecide, sched.Counts.Requests)
 	}
 }
