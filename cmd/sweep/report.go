@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,8 +9,9 @@ import (
 	"path/filepath"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/gantt"
-	"github.com/sweep-sched/sweep/analysis/report"
+	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/report"
+	"github.com/sweep-sched/sweep/report/gantt"
 )
 
 // runReport implements `sweep report DIR`: it analyses the run (as `sweep
@@ -29,42 +29,16 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if analysis.IsFairShareRun(dir) {
-		r, err := analysis.AnalyzeFairShare(dir)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		path, err := report.WriteFairShare(dir, r)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
-		return nil
-	}
-	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
-		path, err := report.WriteMoldable(dir, m)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
-		return nil
-	} else if !errors.Is(err, analysis.ErrNotMoldable) {
-		return fmt.Errorf("sweep report: %w", err)
-	}
-	r, expect, err := analyzeRun("sweep report", dir, flags, stderr)
+	run, err := analyzeModels(ctx, "sweep report", dir, flags, stderr)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	// The report is one page: the first section's. Sections of the other
+	// models of a mixed run are printed by `sweep analyze`.
+	if len(run.sections) > 1 {
+		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(run.sections))
 	}
-	var links []report.GanttLink
-	if *gantts && r.HasLoads() {
-		if links, err = worstGantts(ctx, dir, r, stderr); err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-	}
-	path, err := report.Write(dir, r, expect, links...)
+	path, err := run.sections[0].page(ctx, *gantts)
 	if err != nil {
 		return fmt.Errorf("sweep report: %w", err)
 	}
@@ -87,7 +61,7 @@ func worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Wr
 		return nil, err
 	}
 	var links []report.GanttLink
-	for _, w := range r.WorstCells("slr_max") {
+	for _, w := range grid.WorstCells(r, "slr_max") {
 		cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
 		if err != nil {
 			return nil, err

@@ -13,12 +13,12 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/report/gantt"
 )
 
 // simulateOutput is the JSON object `sweep simulate` prints (DESIGN.md

@@ -23,6 +23,12 @@ const (
 	VolumeDeciles = "volume_deciles"
 )
 
+// ModelsKey is the key-value metadata the runner writes into every part
+// file: the comma-separated names of the models of the run ("grid",
+// "campaign", "rigid", "moldable"), which say what analysis its cells
+// need.
+const ModelsKey = "sweep.models"
+
 // Cell statuses, the Status column.
 const (
 	StatusOK     = "ok"
