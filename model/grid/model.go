@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -94,10 +95,10 @@ func decodeStrict(node *yaml.Node, v any, keys ...string) error {
 	return node.Decode(v)
 }
 
-func (Model) Generators() []string { return gen.Presets() }
+func (Model) Generators() []string { return append(gen.Presets(), wfcommons.Preset) }
 
-func (Model) Takes(w *model.WorkloadSpec) bool {
-	return w.Trace == "" && slices.Contains(gen.Presets(), w.Generator)
+func (m Model) Takes(w *model.WorkloadSpec) bool {
+	return w.Trace == "" && slices.Contains(m.Generators(), w.Generator)
 }
 
 func (Model) Measures() []table.Measure {
@@ -118,6 +119,9 @@ func (Model) Tables(rec model.Record) []store.Schema {
 }
 
 func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if w.Generator == wfcommons.Preset {
+		return newWorkflowSource(w, env)
+	}
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
 	}
