@@ -18,10 +18,10 @@ import (
 // (the generator wfcommons/instances): the files or folders of the entry's
 // `workflows` key, drawn into jobs by the parameters of `set`.
 //
-//	- generator: wfcommons/instances
-//	  workflows: [../shared/workflows]   # files or folders of *.json
-//	  instances: 5
-//	  set: {jobs: 50, ticks-per-second: 1000, delays: files}
+//   - generator: wfcommons/instances
+//     workflows: [../shared/workflows]   # files or folders of *.json
+//     instances: 5
+//     set: {jobs: 50, ticks-per-second: 1000, delays: files}
 type workflowSource struct {
 	params wfcommons.Params
 	src    *wfcommons.Source
