@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/gen"
 	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
@@ -379,4 +380,21 @@ func (o *Outcome) Tasks() []ScheduledTask {
 			Start: s.TaskStart[g], Finish: s.TaskFinish[g]}
 	}
 	return out
+}
+
+// ExportSchedule returns the schedule with each task as a job, for `sweep
+// export`: a tick is written as a second, a task's submit time is its
+// job's arrival, its processors its cores and its requested time its
+// execution time; tasks are numbered in the instance's order from 1.
+func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
+	s := o.Schedule
+	in := s.Instance
+	out := &export.Schedule{Name: in.Platform.Name, Procs: in.Platform.TotalCores()}
+	for g := range in.TaskIDs {
+		j := in.TaskJob(g)
+		out.Jobs = append(out.Jobs, export.Job{ID: in.JobIDs[j] + "/" + in.TaskIDs[g], Number: int64(g + 1),
+			SubmitSeconds: s.JobArrival[j], StartSeconds: s.TaskStart[g], FinishSeconds: s.TaskFinish[g],
+			Procs: in.Cores(g), RequestedSeconds: s.TaskFinish[g] - s.TaskStart[g], User: int64(j)})
+	}
+	return out, nil
 }

@@ -158,6 +158,37 @@ func CampaignsSchema() store.Schema {
 	}}
 }
 
+// RigidJobs is the table of the rigid model's jobs (record.jobs): one row
+// per measured job of a cell that started, in seconds. It is not the jobs
+// table of DAG cells, whose jobs are DAGs of tasks measured in ticks.
+const RigidJobs = "rigid_jobs"
+
+// Columns of the rigid_jobs table (after CellID).
+const (
+	RigidJobNumber    = "job" // the SWF job number
+	RigidJobSubmit    = "submit"
+	RigidJobStart     = "start"
+	RigidJobEnd       = "end"
+	RigidJobCores     = "cores"
+	RigidJobEstimate  = "estimate"  // the run time the scheduler believed (variant T or R)
+	RigidJobRequested = "requested" // the user's requested time
+	RigidJobUser      = "user"
+	RigidJobWait      = "wait"
+	// RigidJobBoundedSlowdown is max(1, (wait + run) / max(run, 10 s)).
+	RigidJobBoundedSlowdown = "bounded_slowdown"
+)
+
+// RigidJobsSchema returns the rigid_jobs table.
+func RigidJobsSchema() store.Schema {
+	i := store.TypeInt64
+	return store.Schema{Table: RigidJobs, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: RigidJobNumber, Type: i}, {Name: RigidJobSubmit, Type: i},
+		{Name: RigidJobStart, Type: i}, {Name: RigidJobEnd, Type: i}, {Name: RigidJobCores, Type: i},
+		{Name: RigidJobEstimate, Type: i}, {Name: RigidJobRequested, Type: i}, {Name: RigidJobUser, Type: i},
+		{Name: RigidJobWait, Type: i}, {Name: RigidJobBoundedSlowdown, Type: store.TypeFloat64},
+	}}
+}
+
 // Users is the table of fair-share runs (seed 003): one row per user per
 // cell, for every user with a job in the system during the cell's month.
 const Users = "users"
