@@ -4,7 +4,7 @@ BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce clean
+.PHONY: build test test-slurm check-parquet check-evalys pybatsim lint bench bench-reproduce reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -32,6 +32,16 @@ bench:
 # polars and DuckDB (needs Node.js and npm).
 check-parquet:
 	scripts/check-parquet/run
+
+# pybatsim 3.2.1 into .venv-batsim, for engine/batsim's tests and
+# manifests with batsim policies (scripts/install-pybatsim).
+pybatsim:
+	scripts/install-pybatsim
+
+# evalys (PyPI) reads a Batsim jobs.csv that sweep exports and draws its
+# Gantt chart headless (scripts/check-evalys).
+check-evalys:
+	scripts/check-evalys
 
 # Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
 # and the writer's share of the workers' time (scripts/bench-reproduce).
