@@ -4,7 +4,7 @@ BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test test-slurm check-parquet check-evalys pybatsim lint bench bench-reproduce reproduce clean
+.PHONY: build test test-slurm check-parquet check-evalys pybatsim lint bench bench-all bench-reproduce reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -42,6 +42,11 @@ pybatsim:
 # Gantt chart headless (scripts/check-evalys).
 check-evalys:
 	scripts/check-evalys
+
+# The five studies end to end (run, analyze, report) under /usr/bin/time
+# -v: one table of wall, CPU, peak RSS and cells/s (scripts/bench-all).
+bench-all:
+	scripts/bench-all $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
 
 # Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
 # and the writer's share of the workers' time (scripts/bench-reproduce).
