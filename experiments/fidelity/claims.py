@@ -167,7 +167,9 @@ def seed003(root):
     study = "vasupongayya2012"
     text = open(f"{root}/{study}.txt").read()
     for claim, verdict, detail in re.findall(r"^- (.*): (holds|DOES NOT HOLD) \((.*)\)$", text, re.M):
-        yield entry(study, claim, claim, "as the text says", detail, None, verdict == "holds")
+        quoted = re.search(r"the paper: ([^)]*)\)", claim)
+        paper = quoted.group(1) if quoted else "as the text says"
+        yield entry(study, claim, claim, paper, detail, None, verdict == "holds")
     yield entry(study, "sdsc/Table VII/total |dev| per month", "SDSC total |dev| per month (Tables IV, VII)",
                 "Table VII", "mean relative error of the month values 12.7-20.4% (KTH 4.8-13.0%)", None, False)
 
