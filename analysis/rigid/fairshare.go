@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -130,7 +131,10 @@ func Analyze(dir string) (*Result, error) {
 			if r.devs[id] == nil {
 				r.devs[id], r.demands[id] = map[int64]float64{}, map[int64]float64{}
 			}
-			u := users.Column(table.UserID).Int64s[i]
+			u, err := swfUser(users.Column(table.UserID), i)
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", table.Users, err)
+			}
 			r.devs[id][u] = users.Column(table.UserDev).Float64s[i]
 			r.demands[id][u] = users.Column(table.UserDemand).Float64s[i]
 		}
@@ -273,4 +277,19 @@ func (r *Result) Claims() []analysis.Claim {
 			Holds: b.WaitMaxHours < 0.75*a.WaitMaxHours, Evidence: fmt.Sprintf("%.1f h to %.1f h", a.WaitMaxHours, b.WaitMaxHours)})
 	}
 	return claims
+}
+
+// swfUser returns the SWF user id of row i of the users table's user
+// column: "u<id>" (swf.UserName), or the bare integer of results written
+// before the column became a string.
+func swfUser(c *store.ColumnData, i int) (int64, error) {
+	if c.Type == store.TypeInt64 {
+		return c.Int64s[i], nil
+	}
+	name := c.Strings[i]
+	id, err := strconv.ParseInt(strings.TrimPrefix(name, "u"), 10, 64)
+	if err != nil || !strings.HasPrefix(name, "u") {
+		return 0, fmt.Errorf("user %q in row %d: want u and an SWF user id, e.g. u12", name, i)
+	}
+	return id, nil
 }

@@ -6,7 +6,9 @@
 // The tables are tidy: one row per cell in Cells, one row per job per cell
 // in Jobs, one row per campaign per cell in Campaigns; every child row
 // carries its cell's CellID. Ids, ticks and counts are int64, measures
-// float64, names dictionary-encoded strings.
+// float64, names dictionary-encoded strings. A column name has one type in
+// every table (user is a string in campaigns and users alike), so tables
+// concatenate and join without casts.
 package table
 
 import (
@@ -137,7 +139,7 @@ func VolumeDecilesSchema() store.Schema {
 
 // Columns of the campaigns table (after CellID), one row per campaign.
 const (
-	CampaignUser       = "user"
+	CampaignUser       = "user" // the workload's user name: u01.. generated, u<SWF id> from a trace
 	CampaignProfile    = "profile"
 	Campaign           = "campaign" // 1-based ordinal among the user's campaigns
 	CampaignJobs       = "jobs"
@@ -205,9 +207,12 @@ func FairShareMeasures() []Measure {
 	}
 }
 
-// Columns of the users table (after CellID).
+// Columns of the users table (after CellID). User is a string category,
+// as in the campaigns table: the SWF user id written "u<id>" (swf.UserName),
+// so a column name has one type in every table; the cells table's
+// top_user is the same user's SWF id as an integer.
 const (
-	UserID           = "user" // the SWF user id
+	UserID           = "user" // "u<SWF user id>"
 	UserJobs         = "jobs" // jobs submitted in the month
 	UserDemand       = "demand_proc_hours"
 	UserDev          = "dev" // processor-hours, positive = over-share
@@ -219,7 +224,7 @@ const (
 func UsersSchema() store.Schema {
 	i, f := store.TypeInt64, store.TypeFloat64
 	return store.Schema{Table: Users, Columns: []store.Column{
-		{Name: CellID, Type: store.TypeString}, {Name: UserID, Type: i}, {Name: UserJobs, Type: i},
+		{Name: CellID, Type: store.TypeString}, {Name: UserID, Type: store.TypeString}, {Name: UserJobs, Type: i},
 		{Name: UserDemand, Type: f}, {Name: UserDev, Type: f}, {Name: UserMeanWait, Type: f},
 		{Name: UserMeanAccuracy, Type: f},
 	}}
