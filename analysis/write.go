@@ -160,9 +160,10 @@ type Table struct {
 
 // WriteDir writes the tables that have rows as DIR/analysis/<table>.parquet
 // and returns the paths written, in the order of tables. Their policy,
-// reference, workload and platform columns state the categories of the
-// cells table's policy, workload and platform columns (the manifest's
-// order; see CellCategories). It builds the new
+// reference, algorithm (the moldable study's policies), workload and
+// platform columns state the categories of the cells table's policy,
+// workload and platform columns (the manifest's order; see
+// CellCategories). It builds the new
 // directory beside the old one and then swaps them, so a reader sees the
 // old analysis or the new one, never a mix (between the two renames,
 // DIR/analysis is briefly absent).
@@ -274,8 +275,9 @@ func CellCategories(dir string) (map[string][]string, error) {
 }
 
 // withCategories returns schema with the cells' categories on its columns
-// of the same names, and the policy categories on a reference column. The
-// schema's columns are copied: the analysis schemas are shared.
+// of the same names, and the policy categories on a reference or
+// algorithm column. The schema's columns are copied: the analysis schemas
+// are shared.
 func withCategories(schema store.Schema, categories map[string][]string) store.Schema {
 	if len(categories) == 0 {
 		return schema
@@ -283,7 +285,7 @@ func withCategories(schema store.Schema, categories map[string][]string) store.S
 	schema.Columns = slices.Clone(schema.Columns)
 	for i, c := range schema.Columns {
 		name := c.Name
-		if name == "reference" {
+		if name == "reference" || name == "algorithm" {
 			name = table.Policy
 		}
 		if c.Type == store.TypeString {
