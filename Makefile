@@ -1,10 +1,10 @@
-# sweep: make build | test | test-slurm | check-parquet | bench | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-slurm | check-parquet | notebooks | bench | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce clean
+.PHONY: build test test-slurm check-parquet notebooks lint bench bench-reproduce reproduce clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sweep
@@ -29,9 +29,16 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Every table of a small run of each model, read by parquet-wasm (arrow-rs),
-# polars and DuckDB (needs Node.js and npm).
+# polars and DuckDB from Node.js (npm), and by pyarrow, pandas and polars
+# from Python (PyPI, notebooks/requirements.txt in .venv-notebooks).
 check-parquet:
 	scripts/check-parquet/run
+
+# Each study's notebook (notebooks/*.ipynb) executed headless on a reduced
+# run of its manifest (notebooks/manifests); Python packages pinned in
+# notebooks/requirements.txt, installed into .venv-notebooks from PyPI.
+notebooks:
+	notebooks/run
 
 # Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
 # and the writer's share of the workers' time (scripts/bench-reproduce).
