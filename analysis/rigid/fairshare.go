@@ -122,23 +122,12 @@ func Analyze(dir string) (*Result, error) {
 	slices.SortFunc(r.Cells, func(a, b Cell) int {
 		return cmp.Or(cmp.Compare(a.Trace, b.Trace), cmp.Compare(a.Month, b.Month), cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Policy, b.Policy))
 	})
-	users, userProblems, err := store.ReadColumns(dir, table.Users, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
-	if err == nil {
-		r.Problems = append(r.Problems, userProblems...)
-		r.devs, r.demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
-		for i := range users.Rows {
-			id := users.Column(table.CellID).Strings[i]
-			if r.devs[id] == nil {
-				r.devs[id], r.demands[id] = map[int64]float64{}, map[int64]float64{}
-			}
-			u, err := swfUser(users.Column(table.UserID), i)
-			if err != nil {
-				return nil, fmt.Errorf("reading %s: %w", table.Users, err)
-			}
-			r.devs[id][u] = users.Column(table.UserDev).Float64s[i]
-			r.demands[id][u] = users.Column(table.UserDemand).Float64s[i]
-		}
+	devs, demands, userProblems, err := readUsers(dir)
+	if err != nil {
+		return nil, err
 	}
+	r.devs, r.demands = devs, demands
+	r.Problems = append(r.Problems, userProblems...)
 	return r, nil
 }
 
@@ -277,6 +266,38 @@ func (r *Result) Claims() []analysis.Claim {
 			Holds: b.WaitMaxHours < 0.75*a.WaitMaxHours, Evidence: fmt.Sprintf("%.1f h to %.1f h", a.WaitMaxHours, b.WaitMaxHours)})
 	}
 	return claims
+}
+
+// readUsers reads each user's dev and demand by cell id and SWF user id
+// from the users table (nil maps without one). It reads part by part: a
+// run resumed across the change of user from int64 to string has parts of
+// both types, which one ReadColumns refuses.
+func readUsers(dir string) (devs, demands map[string]map[int64]float64, problems []store.Problem, err error) {
+	parts, problems, err := store.ListParts(dir, table.Users)
+	if err != nil || len(parts) == 0 {
+		return nil, nil, problems, err
+	}
+	devs, demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
+	for _, part := range parts {
+		users, err := store.ReadPart(part.Path, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
+		if err != nil {
+			problems = append(problems, store.Problem{Path: part.Path, Err: err})
+			continue
+		}
+		for i := range users.Rows {
+			id := users.Column(table.CellID).Strings[i]
+			if devs[id] == nil {
+				devs[id], demands[id] = map[int64]float64{}, map[int64]float64{}
+			}
+			u, err := swfUser(users.Column(table.UserID), i)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("reading %s: %w", part.Path, err)
+			}
+			devs[id][u] = users.Column(table.UserDev).Float64s[i]
+			demands[id][u] = users.Column(table.UserDemand).Float64s[i]
+		}
+	}
+	return devs, demands, problems, nil
 }
 
 // swfUser returns the SWF user id of row i of the users table's user
