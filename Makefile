@@ -1,10 +1,10 @@
-# sweep: make build | test | test-slurm | check-parquet | bench | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-slurm | check-parquet | notebooks | bench | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test test-slurm check-parquet check-evalys pybatsim lint bench bench-all bench-reproduce reproduce clean
+.PHONY: build test test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce clean
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
@@ -31,7 +31,8 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Every table of a small run of each model, read by parquet-wasm (arrow-rs),
-# polars and DuckDB (needs Node.js and npm).
+# polars and DuckDB from Node.js (npm), and by pyarrow, pandas and polars
+# from Python (PyPI, notebooks/requirements.txt in .venv-notebooks).
 check-parquet:
 	scripts/check-parquet/run
 
@@ -49,6 +50,12 @@ check-evalys:
 # -v: one table of wall, CPU, peak RSS and cells/s (scripts/bench-all).
 bench-all:
 	scripts/bench-all $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
+
+# Each study's notebook (notebooks/*.ipynb) executed headless on a reduced
+# run of its manifest (notebooks/manifests); Python packages pinned in
+# notebooks/requirements.txt, installed into .venv-notebooks from PyPI.
+notebooks:
+	notebooks/run
 
 # Seed 004 at full scale with per-step wall time, CPU time, peak RSS, cells/s
 # and the writer's share of the workers' time (scripts/bench-reproduce).

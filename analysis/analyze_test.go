@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -356,8 +357,8 @@ func TestWriteTables(t *testing.T) {
 	}
 
 	boxes := readAnalysisTable(t, dir, "boxplot", "metric", "policy", "load", "outliers")
-	if boxes.Rows == 0 || boxes.Columns[3].Type != store.TypeString {
-		t.Errorf("boxplot: %d rows, outliers %v; want rows with string outliers", boxes.Rows, boxes.Columns[3].Type)
+	if boxes.Rows == 0 || boxes.Columns[3].Type != store.TypeFloat64List {
+		t.Errorf("boxplot: %d rows, outliers %v; want rows with list outliers", boxes.Rows, boxes.Columns[3].Type)
 	}
 }
 
@@ -425,5 +426,65 @@ func TestAnalyzeHolm(t *testing.T) {
 	// srtf at 1.0 (every difference 200) is still significant.
 	if row, ok := r.FindDominance("cumulative_completion", "srtf", 1); !ok || !row.Significant {
 		t.Errorf("cumulative completion vs srtf at 1.0: %+v; want significant after Holm", row)
+	}
+}
+
+// TestWriteDirOutliersAndOrder gives pslr one extreme cell at load 1.0
+// (slr_max 50 among 2, 3, 4; slr_mean 25 among 1, 1.5, 2) and checks the
+// box-plot outliers stored as lists: by hand, type-7 quartiles of 2, 3, 4,
+// 50 are 2.75 and 15.5, so the upper fence is 15.5 + 1.5 x 12.75 =
+// 34.625 and 50 is the one outlier; of 1, 1.5, 2, 25 they are 1.375 and
+// 7.75, fence 17.3125, outlier 25; srtf's 3, 3, 6, 9 has none (an empty
+// list, not null). The analysis tables state the cells' policy order,
+// for the policy and reference columns alike.
+func TestWriteDirOutliersAndOrder(t *testing.T) {
+	cells := analysistest.SmallRun()
+	for i, c := range cells {
+		if c.Policy == "pslr" && c.Load == 1 && c.Instance == 3 {
+			cells[i].Values = map[string]float64{"slr_max": 50, "slr_mean": 25, "cumulative_completion": 500}
+		}
+	}
+	dir := t.TempDir()
+	order := []string{"srtf", "lrtf", "pslr"}
+	analysistest.WriteCellsInOrder(t, dir, order, cells)
+	r, err := Analyze(dir, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteDir(dir, r.ComparisonTables()); err != nil {
+		t.Fatal(err)
+	}
+	boxes := readAnalysisTable(t, dir, "boxplot", "metric", "policy", "load", "outliers")
+	want := map[string][]float64{"slr_max pslr 1": {50}, "slr_mean pslr 1": {25}, "slr_max srtf 1": {}}
+	for i := range boxes.Rows {
+		if boxes.Columns[2].IsNull(i) {
+			continue
+		}
+		key := fmt.Sprintf("%s %s %v", boxes.Columns[0].Strings[i], boxes.Columns[1].Strings[i], boxes.Columns[2].Float64s[i])
+		if w, ok := want[key]; ok {
+			if got := boxes.Columns[3].Value(i); got.IsNull() || !reflect.DeepEqual(got.Any(), w) {
+				t.Errorf("%s: outliers %v, want %v", key, got, w)
+			}
+			delete(want, key)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no box-plot rows for %v", want)
+	}
+	categories, err := CellCategories(dir)
+	if err != nil || !reflect.DeepEqual(categories, map[string][]string{"policy": order}) {
+		t.Fatalf("cells categories %v (%v), want policy %v", categories, err, order)
+	}
+	view := t.TempDir()
+	os.Mkdir(filepath.Join(view, "dominance"), 0o755)
+	if err := os.Link(filepath.Join(dir, AnalysisDir, "dominance.parquet"), filepath.Join(view, "dominance", "part-a-000001.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	parts, _, err := store.ListParts(view, "dominance")
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("dominance: %v, %d parts", err, len(parts))
+	}
+	if got, want := parts[0].Metadata[store.CategoriesKey], `{"policy":["srtf","lrtf","pslr"],"reference":["srtf","lrtf","pslr"]}`; got != want {
+		t.Errorf("dominance categories %s, want %s", got, want)
 	}
 }

@@ -1,15 +1,16 @@
 package analysis
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // AnalysisDir is the directory, under a results directory, of the tables
@@ -20,9 +21,8 @@ const AnalysisDir = "analysis"
 // boolean type; load is null in rows that pool all loads and in rows of
 // cells without a load (campaign workloads, in closed loop); a statistic that
 // is undefined (the t of identical samples) is null. Box-plot outliers are
-// a string of comma-separated values in ascending order, each printed with
-// the fewest digits that read back to the same float64 (in DuckDB:
-// string_split(outliers, ',')::DOUBLE[]); quartiles are numpy's default
+// a list of doubles in ascending order (empty when there are none);
+// quartiles are numpy's default
 // (linear, Hyndman-Fan type 7). Dominance rows carry the Wilson 95%
 // interval of the percentage; p_adjusted is null unless analysis.adjust
 // names an adjustment, and significant reads the adjusted p when there is
@@ -65,7 +65,7 @@ var (
 		{Name: "min", Type: store.TypeFloat64}, {Name: "q1", Type: store.TypeFloat64},
 		{Name: "median", Type: store.TypeFloat64}, {Name: "q3", Type: store.TypeFloat64},
 		{Name: "max", Type: store.TypeFloat64}, {Name: "whisker_low", Type: store.TypeFloat64},
-		{Name: "whisker_high", Type: store.TypeFloat64}, {Name: "outliers", Type: store.TypeString},
+		{Name: "whisker_high", Type: store.TypeFloat64}, {Name: "outliers", Type: store.TypeFloat64List},
 		{Name: "mean", Type: store.TypeFloat64},
 	}}
 	byLoadSchema = store.Schema{Table: "by_load", Columns: []store.Column{
@@ -131,15 +131,11 @@ func (r *Result) ComparisonTables() []Table {
 		})
 	}
 	for _, b := range r.Boxes {
-		outliers := make([]string, len(b.Outliers))
-		for i, x := range b.Outliers {
-			outliers[i] = strconv.FormatFloat(x, 'g', -1, 64)
-		}
 		boxes = append(boxes, store.Row{
 			store.String(b.Metric), store.String(b.Policy), b.Scope.Value(), store.Int64(int64(b.N)),
 			store.Float64(b.Min), store.Float64(b.Q1), store.Float64(b.Median), store.Float64(b.Q3),
 			store.Float64(b.Max), store.Float64(b.WhiskerLow), store.Float64(b.WhiskerHigh),
-			store.String(strings.Join(outliers, ",")), store.Float64(b.Mean),
+			store.Float64List(b.Outliers), store.Float64(b.Mean),
 		})
 	}
 	for _, m := range r.ByLoad {
@@ -163,7 +159,11 @@ type Table struct {
 }
 
 // WriteDir writes the tables that have rows as DIR/analysis/<table>.parquet
-// and returns the paths written, in the order of tables. It builds the new
+// and returns the paths written, in the order of tables. Their policy,
+// reference, algorithm (the moldable study's policies), workload and
+// platform columns state the categories of the cells table's policy,
+// workload and platform columns (the manifest's order; see
+// CellCategories). It builds the new
 // directory beside the old one and then swaps them, so a reader sees the
 // old analysis or the new one, never a mix (between the two renames,
 // DIR/analysis is briefly absent).
@@ -173,11 +173,16 @@ func WriteDir(dir string, tables []Table) ([]string, error) {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
 	defer os.RemoveAll(temp) // a no-op once renamed into place
+	categories, err := CellCategories(dir)
+	if err != nil {
+		return nil, fmt.Errorf("writing analysis: %w", err)
+	}
 	var names []string
 	for _, t := range tables {
 		if len(t.Rows) == 0 {
 			continue
 		}
+		t.Schema = withCategories(t.Schema, categories)
 		if err := writeTable(temp, t); err != nil {
 			return nil, fmt.Errorf("writing analysis table %s: %w", t.Schema.Table, err)
 		}
@@ -233,4 +238,59 @@ func writeTable(dir string, t Table) error {
 		return err
 	}
 	return os.Remove(filepath.Join(dir, t.Schema.Table))
+}
+
+// CellCategories returns the categories the cells table's string columns
+// state (store.CategoriesKey in its part files' metadata), by column: the
+// first part's, then values that later parts add (a manifest extended with
+// policies and run again); nil for results written before categories
+// were, or without cells.
+func CellCategories(dir string) (map[string][]string, error) {
+	parts, _, err := store.ListParts(dir, table.Cells)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string][]string
+	for _, p := range parts {
+		text, ok := p.Metadata[store.CategoriesKey]
+		if !ok {
+			continue
+		}
+		var categories map[string][]string
+		if err := json.Unmarshal([]byte(text), &categories); err != nil {
+			return nil, fmt.Errorf("%s: metadata %s: %w", p.Path, store.CategoriesKey, err)
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		for column, values := range categories {
+			for _, v := range values {
+				if !slices.Contains(out[column], v) {
+					out[column] = append(out[column], v)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// withCategories returns schema with the cells' categories on its columns
+// of the same names, and the policy categories on a reference or
+// algorithm column. The schema's columns are copied: the analysis schemas
+// are shared.
+func withCategories(schema store.Schema, categories map[string][]string) store.Schema {
+	if len(categories) == 0 {
+		return schema
+	}
+	schema.Columns = slices.Clone(schema.Columns)
+	for i, c := range schema.Columns {
+		name := c.Name
+		if name == "reference" || name == "algorithm" {
+			name = table.Policy
+		}
+		if c.Type == store.TypeString {
+			schema.Columns[i].Categories = categories[name]
+		}
+	}
+	return schema
 }

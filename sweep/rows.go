@@ -72,8 +72,25 @@ func (m *Manifest) measures() []table.Measure {
 
 // CellsSchema is the cells table: the identity columns of table.CellHead,
 // then the measures of the manifest's models; a cell's columns of another
-// model's measures are null.
-func (m *Manifest) CellsSchema() store.Schema { return table.CellsSchema(m.measures()) }
+// model's measures are null. The workload, platform and policy columns
+// state their categories in the manifest's order (workloads as their
+// cells come in Cells, e.g. kth-T before kth-R; platforms and policies as
+// listed), so a notebook's tables and figures follow the manifest rather
+// than the order of the first part file (see store.Column.Categories).
+func (m *Manifest) CellsSchema() store.Schema {
+	schema := table.CellsSchema(m.measures())
+	var workloads []string
+	for _, c := range m.Cells() {
+		if !slices.Contains(workloads, c.Workload) {
+			workloads = append(workloads, c.Workload)
+		}
+	}
+	order := map[string][]string{table.Workload: workloads, table.Platform: m.Platforms, table.Policy: m.PolicyNames()}
+	for i, c := range schema.Columns {
+		schema.Columns[i].Categories = order[c.Name]
+	}
+	return schema
+}
 
 // childSchemas are the tables besides cells that the manifest's models
 // write, each once.

@@ -42,7 +42,25 @@ func WriteCells(t *testing.T, dir string, cells []Cell) {
 // by tag, with metadata (nil for none) in its footer.
 func WriteCellsPart(t *testing.T, dir, tag string, metadata map[string]string, cells []Cell) {
 	t.Helper()
-	w, err := store.NewPartWriter(dir, CellsSchema(), store.WriterOptions{Tag: tag, Metadata: metadata})
+	writeCells(t, dir, CellsSchema(), tag, metadata, cells)
+}
+
+// WriteCellsInOrder writes cells as the cells table of dir, its policy
+// column stating policies as its categories, as a manifest's run does.
+func WriteCellsInOrder(t *testing.T, dir string, policies []string, cells []Cell) {
+	t.Helper()
+	schema := CellsSchema()
+	for i, c := range schema.Columns {
+		if c.Name == table.Policy {
+			schema.Columns[i].Categories = policies
+		}
+	}
+	writeCells(t, dir, schema, "test", nil, cells)
+}
+
+func writeCells(t *testing.T, dir string, schema store.Schema, tag string, metadata map[string]string, cells []Cell) {
+	t.Helper()
+	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: tag, Metadata: metadata})
 	if err != nil {
 		t.Fatal(err)
 	}

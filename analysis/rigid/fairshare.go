@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -121,20 +122,12 @@ func Analyze(dir string) (*Result, error) {
 	slices.SortFunc(r.Cells, func(a, b Cell) int {
 		return cmp.Or(cmp.Compare(a.Trace, b.Trace), cmp.Compare(a.Month, b.Month), cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Policy, b.Policy))
 	})
-	users, userProblems, err := store.ReadColumns(dir, table.Users, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
-	if err == nil {
-		r.Problems = append(r.Problems, userProblems...)
-		r.devs, r.demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
-		for i := range users.Rows {
-			id := users.Column(table.CellID).Strings[i]
-			if r.devs[id] == nil {
-				r.devs[id], r.demands[id] = map[int64]float64{}, map[int64]float64{}
-			}
-			u := users.Column(table.UserID).Int64s[i]
-			r.devs[id][u] = users.Column(table.UserDev).Float64s[i]
-			r.demands[id][u] = users.Column(table.UserDemand).Float64s[i]
-		}
+	devs, demands, userProblems, err := readUsers(dir)
+	if err != nil {
+		return nil, err
 	}
+	r.devs, r.demands = devs, demands
+	r.Problems = append(r.Problems, userProblems...)
 	return r, nil
 }
 
@@ -273,4 +266,51 @@ func (r *Result) Claims() []analysis.Claim {
 			Holds: b.WaitMaxHours < 0.75*a.WaitMaxHours, Evidence: fmt.Sprintf("%.1f h to %.1f h", a.WaitMaxHours, b.WaitMaxHours)})
 	}
 	return claims
+}
+
+// readUsers reads each user's dev and demand by cell id and SWF user id
+// from the users table (nil maps without one). It reads part by part: a
+// run resumed across the change of user from int64 to string has parts of
+// both types, which one ReadColumns refuses.
+func readUsers(dir string) (devs, demands map[string]map[int64]float64, problems []store.Problem, err error) {
+	parts, problems, err := store.ListParts(dir, table.Users)
+	if err != nil || len(parts) == 0 {
+		return nil, nil, problems, err
+	}
+	devs, demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
+	for _, part := range parts {
+		users, err := store.ReadPart(part.Path, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
+		if err != nil {
+			problems = append(problems, store.Problem{Path: part.Path, Err: err})
+			continue
+		}
+		for i := range users.Rows {
+			id := users.Column(table.CellID).Strings[i]
+			if devs[id] == nil {
+				devs[id], demands[id] = map[int64]float64{}, map[int64]float64{}
+			}
+			u, err := swfUser(users.Column(table.UserID), i)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("reading %s: %w", part.Path, err)
+			}
+			devs[id][u] = users.Column(table.UserDev).Float64s[i]
+			demands[id][u] = users.Column(table.UserDemand).Float64s[i]
+		}
+	}
+	return devs, demands, problems, nil
+}
+
+// swfUser returns the SWF user id of row i of the users table's user
+// column: "u<id>" (swf.UserName), or the bare integer of results written
+// before the column became a string.
+func swfUser(c *store.ColumnData, i int) (int64, error) {
+	if c.Type == store.TypeInt64 {
+		return c.Int64s[i], nil
+	}
+	name := c.Strings[i]
+	id, err := strconv.ParseInt(strings.TrimPrefix(name, "u"), 10, 64)
+	if err != nil || !strings.HasPrefix(name, "u") {
+		return 0, fmt.Errorf("user %q in row %d: want u and an SWF user id, e.g. u12", name, i)
+	}
+	return id, nil
 }

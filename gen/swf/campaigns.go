@@ -85,7 +85,7 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 	slices.Sort(ids)
 	for i, id := range ids {
 		userIndex[id] = i
-		w.Users = append(w.Users, campaign.User{ID: "u" + strconv.FormatInt(id, 10)})
+		w.Users = append(w.Users, campaign.User{ID: UserName(id)})
 	}
 	for _, c := range found {
 		camp := campaign.Campaign{User: userIndex[c.User], SubmitTicks: c.SubmitSeconds - origin}
@@ -138,3 +138,8 @@ func ReadCampaigns(src io.Reader, source string, opts Options, release Release) 
 	}
 	return w, r.Report(), nil
 }
+
+// UserName is the name of SWF user id in workloads and result tables:
+// "u" and the id, so a trace's users are named alike in the campaigns
+// table (seeds 000/001) and the users table (seed 003).
+func UserName(id int64) string { return "u" + strconv.FormatInt(id, 10) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/sweep/store"
 )
 
@@ -26,7 +27,7 @@ func (o *Outcome) jobRows() []store.Row {
 		bsld := max(1, float64(wait+job.RunSeconds)/float64(max(job.RunSeconds, boundedSlowdownTauSeconds)))
 		rows = append(rows, store.Row{id, store.Int64(job.Number), store.Int64(job.SubmitSeconds), store.Int64(s.StartSeconds[j]),
 			store.Int64(s.EndSeconds[j]), store.Int64(int64(job.Procs)), store.Int64(job.EstimateSeconds(o.Variant)),
-			store.Int64(job.RequestedSeconds), store.Int64(job.User), store.Int64(wait), store.Float64(bsld)})
+			store.Int64(job.RequestedSeconds), store.String(swf.UserName(job.User)), store.Int64(wait), store.Float64(bsld)})
 	}
 	return rows
 }

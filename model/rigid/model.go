@@ -455,7 +455,7 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 		var rows []store.Row
 		for _, u := range fm.PerUser {
 			rows = append(rows, store.Row{
-				store.String(o.CellID), i(u.User), i(int64(u.Jobs)), f(float64(u.DemandProcSeconds) / hour),
+				store.String(o.CellID), store.String(swf.UserName(u.User)), i(int64(u.Jobs)), f(float64(u.DemandProcSeconds) / hour),
 				f(u.DevProcHours), f(u.MeanWaitSeconds), f(u.MeanAccuracy),
 			})
 		}

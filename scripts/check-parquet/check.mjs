@@ -24,14 +24,15 @@ function files(d) {
 }
 
 // fingerprint reduces a column's values to [nulls, sum]: the sum of finite
-// numbers, or of string lengths.
+// numbers (a list's elements included), or of string lengths.
 function fingerprint(values) {
   let nulls = 0, sum = 0;
   for (const v of values) {
     if (v === null || v === undefined) { nulls++; continue; }
     if (typeof v === 'string') sum += v.length;
     else if (typeof v === 'bigint') sum += Number(v);
-    else if (Number.isFinite(v)) sum += v;
+    else if (typeof v === 'number') { if (Number.isFinite(v)) sum += v; }
+    else if (typeof v[Symbol.iterator] === 'function') sum += fingerprint(v)[1];
   }
   return [nulls, sum];
 }

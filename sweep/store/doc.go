@@ -12,10 +12,14 @@
 // loses only the rows since its last flush and may leave a temporary file,
 // which [RemoveStaleTemps] deletes.
 //
-// Columns are int64, float64, or strings. Strings are stored as Arrow
-// dictionary<int32, utf8> (the Arrow schema is embedded), so pandas and
-// polars see categoricals and DuckDB sees VARCHAR. A missing value is a
-// Parquet null, never a NaN sentinel, so SQL aggregates skip it.
+// Columns are int64, float64, strings, or lists of float64. Strings are
+// stored as Arrow dictionary<int32, utf8> (the Arrow schema is embedded),
+// so pandas and polars see categoricals and DuckDB sees VARCHAR; a string
+// column may state its categories (Column.Categories), which then open
+// every row group's dictionary in their order and are listed in the file
+// metadata under CategoriesKey. Lists are the standard Parquet LIST of
+// required doubles (list<double> in pyarrow and DuckDB). A missing value is
+// a Parquet null, never a NaN sentinel, so SQL aggregates skip it.
 //
 // [CellWriter] writes the two tables of a sweep, cells and (optionally) jobs,
 // and keeps the invariant the runner relies on: a cell row is on disk no

@@ -93,11 +93,12 @@ func recoverAsError(err *error) {
 // ColumnData holds one column read from a table. Exactly one of the value
 // slices is used, according to Type; a null row holds the zero value there.
 type ColumnData struct {
-	Name     string
-	Type     Type
-	Int64s   []int64
-	Float64s []float64
-	Strings  []string
+	Name         string
+	Type         Type
+	Int64s       []int64
+	Float64s     []float64
+	Strings      []string
+	Float64Lists [][]float64
 	// Nulls marks the null rows; it is nil when the column has none.
 	Nulls []bool
 }
@@ -111,6 +112,8 @@ func (c *ColumnData) Value(i int) Value {
 		return Int64(c.Int64s[i])
 	case c.Type == TypeFloat64:
 		return Float64(c.Float64s[i])
+	case c.Type == TypeFloat64List:
+		return Float64List(c.Float64Lists[i])
 	}
 	return String(c.Strings[i])
 }
@@ -122,6 +125,8 @@ func (c *ColumnData) Len() int {
 		return len(c.Int64s)
 	case TypeFloat64:
 		return len(c.Float64s)
+	case TypeFloat64List:
+		return len(c.Float64Lists)
 	}
 	return len(c.Strings)
 }
@@ -150,7 +155,7 @@ func (s *ColumnSet) Column(name string) *ColumnData {
 // ReadColumns reads the named columns of every part file of DIR/<table>.
 // Files that cannot be read are returned as problems and contribute no
 // rows. A readable file that lacks a column, or has it with a type other
-// than int64, float64 or (plain or dictionary) string, is an error: the
+// than int64, float64, (plain or dictionary) string or list of float64, is an error: the
 // file is sound, so moving it aside would lose data; the schemas differ.
 func ReadColumns(dir, table string, names []string) (*ColumnSet, []Problem, error) {
 	if len(names) == 0 {
@@ -215,12 +220,9 @@ func readPart(path string, names []string) (columns []ColumnData, info PartInfo,
 	if err != nil {
 		return nil, PartInfo{}, err
 	}
-	leaves := make([]int, len(names))
-	for i, name := range names {
-		leaves[i] = r.MetaData().Schema.ColumnIndexByName(name)
-		if leaves[i] < 0 {
-			return nil, PartInfo{}, schemaMismatch{fmt.Sprintf("no column %q", name)}
-		}
+	leaves, err := leafColumns(fr.Manifest, names)
+	if err != nil {
+		return nil, PartInfo{}, err
 	}
 	columns = make([]ColumnData, len(names))
 	for i, name := range names {
@@ -243,6 +245,30 @@ func readPart(path string, names []string) (columns []ColumnData, info PartInfo,
 		return nil, PartInfo{}, fmt.Errorf("read %d rows; the footer promises %d", rows, info.Rows)
 	}
 	return columns, info, nil
+}
+
+// leafColumns returns the Parquet leaf columns that hold the named
+// top-level columns: one per flat column, the element column of a list.
+func leafColumns(manifest *pqarrow.SchemaManifest, names []string) ([]int, error) {
+	var leaves []int
+	for _, name := range names {
+		field := -1
+		for i, f := range manifest.Fields {
+			if f.Field.Name == name {
+				field = i
+				break
+			}
+		}
+		if field < 0 {
+			return nil, schemaMismatch{fmt.Sprintf("no column %q", name)}
+		}
+		indices, err := manifest.GetFieldIndices([]int{field})
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", name, err)
+		}
+		leaves = append(leaves, indices...)
+	}
+	return leaves, nil
 }
 
 // readRowGroup appends row group rg's values to columns and returns the
@@ -287,6 +313,10 @@ func columnType(dt arrow.DataType) (Type, bool) {
 		case arrow.STRING, arrow.LARGE_STRING:
 			return TypeString, true
 		}
+	case arrow.LIST:
+		if dt.(*arrow.ListType).Elem().ID() == arrow.FLOAT64 {
+			return TypeFloat64List, true
+		}
 	}
 	return 0, false
 }
@@ -308,7 +338,7 @@ func (c *ColumnData) setType(t Type, from string) error {
 func (c *ColumnData) appendArray(arr arrow.Array, before int) error {
 	t, ok := columnType(arr.DataType())
 	if !ok {
-		return schemaMismatch{fmt.Sprintf("column %q has type %v; want int64, float64 or string", c.Name, arr.DataType())}
+		return schemaMismatch{fmt.Sprintf("column %q has type %v; want int64, float64, string or list<float64>", c.Name, arr.DataType())}
 	}
 	if err := c.setType(t, "in an earlier batch"); err != nil {
 		return err
@@ -325,6 +355,13 @@ func (c *ColumnData) appendArray(arr arrow.Array, before int) error {
 	case *array.LargeString:
 		for i := 0; i < a.Len(); i++ {
 			c.Strings = append(c.Strings, a.Value(i))
+		}
+	case *array.List:
+		elements := a.ListValues().(*array.Float64).Float64Values()
+		for i := 0; i < a.Len(); i++ {
+			start, end := a.ValueOffsets(i)
+			// A copy: the Arrow buffers are released after the batch.
+			c.Float64Lists = append(c.Float64Lists, append([]float64{}, elements[start:end]...))
 		}
 	case *array.Dictionary:
 		values, err := dictionaryStrings(a.Dictionary())
@@ -364,6 +401,8 @@ func (c *ColumnData) zero(i int) {
 		c.Int64s[i] = 0
 	case TypeFloat64:
 		c.Float64s[i] = 0
+	case TypeFloat64List:
+		c.Float64Lists[i] = nil
 	default:
 		c.Strings[i] = ""
 	}
@@ -398,6 +437,7 @@ func (c *ColumnData) appendColumn(o *ColumnData, before int) error {
 	c.Int64s = append(c.Int64s, o.Int64s...)
 	c.Float64s = append(c.Float64s, o.Float64s...)
 	c.Strings = append(c.Strings, o.Strings...)
+	c.Float64Lists = append(c.Float64Lists, o.Float64Lists...)
 	switch {
 	case o.Nulls != nil && c.Nulls == nil:
 		c.Nulls = append(make([]bool, before, before+len(o.Nulls)), o.Nulls...)

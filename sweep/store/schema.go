@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,11 +14,14 @@ import (
 type Type int
 
 // The column types. Ticks, counts and ids are TypeInt64, metrics
-// TypeFloat64, names TypeString.
+// TypeFloat64, names TypeString; a value that is a list of numbers (the
+// outliers of a box plot) is TypeFloat64List, a Parquet list<double>, so
+// readers get a list per row instead of a string to split.
 const (
 	TypeInt64 Type = iota + 1
 	TypeFloat64
 	TypeString
+	TypeFloat64List
 )
 
 // String returns the type's name as used in error messages.
@@ -29,6 +33,8 @@ func (t Type) String() string {
 		return "float64"
 	case TypeString:
 		return "string"
+	case TypeFloat64List:
+		return "list<float64>"
 	}
 	return "Type(" + strconv.Itoa(int(t)) + ")"
 }
@@ -40,7 +46,22 @@ type Column struct {
 	// Nullable columns accept Null values, e.g. the metrics and error of a
 	// failed cell.
 	Nullable bool
+	// Categories, for a string column, are the values it is expected to
+	// hold in their stated order (a manifest's policies): every row
+	// group's dictionary starts with them, used or not, so a reader that
+	// keeps the Parquet dictionary (pandas through pyarrow: a Categorical)
+	// sees them in this order, and the order is also written into each
+	// file's metadata under CategoriesKey for readers that do not.
+	// Values outside the list are allowed and follow them in the order
+	// they come.
+	Categories []string
 }
+
+// CategoriesKey is the file metadata key listing the Categories of a
+// table's columns: a JSON object from column name to the list of values
+// in order, e.g. {"policy":["pslr","srtf"]}. It is absent when no column
+// states categories.
+const CategoriesKey = "sweep.categories"
 
 // Schema describes a table: its name, which is also its directory under the
 // results directory, and its columns in order.
@@ -67,8 +88,16 @@ func (s Schema) validate() error {
 			return fmt.Errorf("store: table %q: column %d (%q) repeats the name of column %d", s.Table, i, c.Name, j)
 		}
 		seen[c.Name] = i
-		if c.Type < TypeInt64 || c.Type > TypeString {
-			return fmt.Errorf("store: table %q: column %q has type %v; valid types are int64, float64, string", s.Table, c.Name, c.Type)
+		if c.Type < TypeInt64 || c.Type > TypeFloat64List {
+			return fmt.Errorf("store: table %q: column %q has type %v; valid types are int64, float64, string, list<float64>", s.Table, c.Name, c.Type)
+		}
+		if len(c.Categories) > 0 && c.Type != TypeString {
+			return fmt.Errorf("store: table %q: column %q has categories but type %v; only string columns have categories", s.Table, c.Name, c.Type)
+		}
+		for j, v := range c.Categories {
+			if slices.Index(c.Categories, v) != j {
+				return fmt.Errorf("store: table %q: column %q: category %q is listed twice; list each value once", s.Table, c.Name, v)
+			}
 		}
 	}
 	return nil
@@ -84,7 +113,12 @@ func (s Schema) arrowSchema(meta arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchema(fields, &meta)
 }
 
-var stringDictionary = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+var (
+	stringDictionary = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	// float64List holds no null elements: a list is a value, a missing
+	// list is a null row.
+	float64List = arrow.ListOfNonNullable(arrow.PrimitiveTypes.Float64)
+)
 
 func arrowType(t Type) arrow.DataType {
 	switch t {
@@ -92,6 +126,8 @@ func arrowType(t Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Int64
 	case TypeFloat64:
 		return arrow.PrimitiveTypes.Float64
+	case TypeFloat64List:
+		return float64List
 	default:
 		return stringDictionary
 	}
@@ -115,13 +151,14 @@ func checkName(name string) error {
 	return nil
 }
 
-// Value is one cell of a row: an int64, a float64, a string, or null. The
-// zero Value is null.
+// Value is one cell of a row: an int64, a float64, a string, a list of
+// float64, or null. The zero Value is null.
 type Value struct {
 	typ Type // 0 for null
 	i   int64
 	f   float64
 	s   string
+	l   []float64
 }
 
 // Row is one row of a table, a Value per column in schema order.
@@ -137,13 +174,24 @@ func Float64(v float64) Value { return Value{typ: TypeFloat64, f: v} }
 // String returns a string value.
 func String(v string) Value { return Value{typ: TypeString, s: v} }
 
+// Float64List returns a list value; the list is not copied, so the caller
+// must not change it while the value is in use. An empty list is a value,
+// not null.
+func Float64List(v []float64) Value {
+	if v == nil {
+		v = []float64{}
+	}
+	return Value{typ: TypeFloat64List, l: v}
+}
+
 // Null returns the missing value, accepted by nullable columns only.
 func Null() Value { return Value{} }
 
 // IsNull reports whether v is the missing value.
 func (v Value) IsNull() bool { return v.typ == 0 }
 
-// Any returns v as an int64, float64 or string, or nil when null.
+// Any returns v as an int64, float64, string or []float64, or nil when
+// null.
 func (v Value) Any() any {
 	switch v.typ {
 	case TypeInt64:
@@ -152,17 +200,39 @@ func (v Value) Any() any {
 		return v.f
 	case TypeString:
 		return v.s
+	case TypeFloat64List:
+		return v.l
 	}
 	return nil
 }
 
 // Equal reports whether v and w are the same value; NaN equals NaN, as a
-// stored NaN is the same measure as a recomputed one.
+// stored NaN is the same measure as a recomputed one, and lists are equal
+// element by element under the same rule.
 func (v Value) Equal(w Value) bool {
-	if v.typ == TypeFloat64 && w.typ == TypeFloat64 && math.IsNaN(v.f) && math.IsNaN(w.f) {
-		return true
+	if v.typ != w.typ {
+		return false
 	}
-	return v == w
+	switch v.typ {
+	case TypeFloat64:
+		return sameFloat(v.f, w.f)
+	case TypeFloat64List:
+		return slices.EqualFunc(v.l, w.l, sameFloat)
+	}
+	return v.i == w.i && v.s == w.s
+}
+
+// sameFloat is == but for NaN, which equals NaN.
+func sameFloat(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// formatList renders a list as [x, y], each number with the fewest digits
+// that read back to the same float64.
+func formatList(l []float64) string {
+	parts := make([]string, len(l))
+	for i, x := range l {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // String renders v as it would be written: a number, a string, or null.
@@ -174,6 +244,8 @@ func (v Value) String() string {
 		return strconv.FormatFloat(v.f, 'g', -1, 64)
 	case TypeString:
 		return v.s
+	case TypeFloat64List:
+		return formatList(v.l)
 	}
 	return "null"
 }
@@ -190,6 +262,8 @@ func (v Value) describe() string {
 		return "float64 " + strconv.FormatFloat(v.f, 'g', -1, 64)
 	case TypeString:
 		return "string " + strconv.Quote(v.s)
+	case TypeFloat64List:
+		return "list<float64> " + formatList(v.l)
 	}
 	return "null"
 }

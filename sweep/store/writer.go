@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,6 +60,9 @@ type PartWriter struct {
 	arrProps  pqarrow.ArrowWriterProperties
 
 	builders []array.Builder
+	// categories holds, per string column with Categories, the values
+	// every row group's dictionary starts with (nil for other columns).
+	categories []*array.String
 	// lastBytes holds, per string column, the bytes of the last string
 	// appended: child rows repeat their cell's id, and appending the same
 	// bytes again spares a conversion (an allocation) per row.
@@ -99,17 +103,18 @@ func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.All
 	if groupRows == 0 {
 		groupRows = DefaultRowGroupRows
 	}
-	keys := make([]string, 0, len(opts.Metadata))
-	for k := range opts.Metadata {
-		if strings.HasPrefix(k, "ARROW:") {
-			return nil, fmt.Errorf("store: metadata key %q: keys starting with \"ARROW:\" are reserved for Arrow", k)
-		}
+	metadata, err := fileMetadata(schema, opts.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(metadata))
+	for k := range metadata {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	values := make([]string, len(keys))
 	for i, k := range keys {
-		values[i] = opts.Metadata[k]
+		values[i] = metadata[k]
 	}
 
 	tableDir := filepath.Join(dir, schema.Table)
@@ -138,10 +143,68 @@ func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.All
 	}
 	w.builders = make([]array.Builder, len(schema.Columns))
 	w.lastBytes = make([][]byte, len(schema.Columns))
+	w.categories = make([]*array.String, len(schema.Columns))
 	for i, c := range schema.Columns {
 		w.builders[i] = array.NewBuilder(mem, arrowType(c.Type))
+		if len(c.Categories) > 0 {
+			b := array.NewStringBuilder(mem)
+			b.AppendValues(c.Categories, nil)
+			w.categories[i] = b.NewStringArray()
+			b.Release()
+		}
 	}
+	w.startDictionaries()
 	return w, nil
+}
+
+// fileMetadata returns the key-value metadata of the table's files: the
+// caller's, and CategoriesKey when a column states categories.
+func fileMetadata(schema Schema, given map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(given)+1)
+	for k, v := range given {
+		if strings.HasPrefix(k, "ARROW:") {
+			return nil, fmt.Errorf("store: metadata key %q: keys starting with \"ARROW:\" are reserved for Arrow", k)
+		}
+		if k == CategoriesKey {
+			return nil, fmt.Errorf("store: metadata key %q is written by the store from the schema's categories; state them in Column.Categories", k)
+		}
+		out[k] = v
+	}
+	categories := map[string][]string{}
+	for _, c := range schema.Columns {
+		if len(c.Categories) > 0 {
+			categories[c.Name] = c.Categories
+		}
+	}
+	if len(categories) > 0 {
+		// json.Marshal writes a map's keys sorted, so the bytes are
+		// deterministic.
+		b, err := json.Marshal(categories)
+		if err != nil {
+			return nil, fmt.Errorf("store: table %q: encoding categories: %w", schema.Table, err)
+		}
+		out[CategoriesKey] = string(b)
+	}
+	return out, nil
+}
+
+// startDictionaries empties the string dictionaries, so memory stays
+// bounded by one row group however many distinct strings a run produces,
+// and starts each with its column's categories, so they keep their order
+// in every row group's dictionary.
+func (w *PartWriter) startDictionaries() {
+	for i, b := range w.builders {
+		d, ok := b.(*array.BinaryDictionaryBuilder)
+		if !ok {
+			continue
+		}
+		d.ResetFull()
+		if w.categories[i] != nil {
+			// Only an allocation failure can make the insert fail, and
+			// the Go allocator panics instead of returning one.
+			_ = d.InsertStringDictValues(w.categories[i])
+		}
+	}
 }
 
 // writerProperties chooses per-column encodings. Strings are dictionary
@@ -210,6 +273,9 @@ func (w *PartWriter) appendChecked(row Row) {
 			// Only an allocation failure can make Append fail, and the Go
 			// allocator panics instead of returning one.
 			_ = b.Append(w.lastBytes[i])
+		case *array.ListBuilder:
+			b.Append(true)
+			b.ValueBuilder().(*array.Float64Builder).AppendValues(v.l, nil)
 		}
 	}
 	w.grouped++
@@ -248,12 +314,8 @@ func (w *PartWriter) writeGroup() error {
 	columns := make([]arrow.Array, len(w.builders))
 	for i, b := range w.builders {
 		columns[i] = b.NewArray()
-		// Forget this group's dictionary so memory stays bounded by one
-		// row group however many distinct strings a run produces.
-		if d, ok := b.(*array.BinaryDictionaryBuilder); ok {
-			d.ResetFull()
-		}
 	}
+	w.startDictionaries()
 	record := array.NewRecord(w.arrow, columns, int64(w.grouped))
 	for _, c := range columns {
 		c.Release()
@@ -415,10 +477,8 @@ func (w *PartWriter) discard() {
 	}
 	for _, b := range w.builders {
 		b.NewArray().Release()
-		if d, ok := b.(*array.BinaryDictionaryBuilder); ok {
-			d.ResetFull()
-		}
 	}
+	w.startDictionaries()
 	w.grouped = 0
 }
 
@@ -436,6 +496,11 @@ func (w *PartWriter) Close() error {
 	}
 	for _, b := range w.builders {
 		b.Release()
+	}
+	for _, c := range w.categories {
+		if c != nil {
+			c.Release()
+		}
 	}
 	w.builders = nil
 	return err

@@ -6,7 +6,9 @@
 // The tables are tidy: one row per cell in Cells, one row per job per cell
 // in Jobs, one row per campaign per cell in Campaigns; every child row
 // carries its cell's CellID. Ids, ticks and counts are int64, measures
-// float64, names dictionary-encoded strings.
+// float64, names dictionary-encoded strings. A column name has one type in
+// every table (user is a string in campaigns and users alike), so tables
+// concatenate and join without casts.
 package table
 
 import (
@@ -137,7 +139,7 @@ func VolumeDecilesSchema() store.Schema {
 
 // Columns of the campaigns table (after CellID), one row per campaign.
 const (
-	CampaignUser       = "user"
+	CampaignUser       = "user" // the workload's user name: u01.. generated, u<SWF id> from a trace
 	CampaignProfile    = "profile"
 	Campaign           = "campaign" // 1-based ordinal among the user's campaigns
 	CampaignJobs       = "jobs"
@@ -172,7 +174,7 @@ const (
 	RigidJobCores     = "cores"
 	RigidJobEstimate  = "estimate"  // the run time the scheduler believed (variant T or R)
 	RigidJobRequested = "requested" // the user's requested time
-	RigidJobUser      = "user"
+	RigidJobUser      = "user"      // "u<SWF id>", as in users and campaigns
 	RigidJobWait      = "wait"
 	// RigidJobBoundedSlowdown is max(1, (wait + run) / max(run, 10 s)).
 	RigidJobBoundedSlowdown = "bounded_slowdown"
@@ -184,7 +186,7 @@ func RigidJobsSchema() store.Schema {
 	return store.Schema{Table: RigidJobs, Columns: []store.Column{
 		{Name: CellID, Type: store.TypeString}, {Name: RigidJobNumber, Type: i}, {Name: RigidJobSubmit, Type: i},
 		{Name: RigidJobStart, Type: i}, {Name: RigidJobEnd, Type: i}, {Name: RigidJobCores, Type: i},
-		{Name: RigidJobEstimate, Type: i}, {Name: RigidJobRequested, Type: i}, {Name: RigidJobUser, Type: i},
+		{Name: RigidJobEstimate, Type: i}, {Name: RigidJobRequested, Type: i}, {Name: RigidJobUser, Type: store.TypeString},
 		{Name: RigidJobWait, Type: i}, {Name: RigidJobBoundedSlowdown, Type: store.TypeFloat64},
 	}}
 }
@@ -236,9 +238,12 @@ func FairShareMeasures() []Measure {
 	}
 }
 
-// Columns of the users table (after CellID).
+// Columns of the users table (after CellID). User is a string category,
+// as in the campaigns table: the SWF user id written "u<id>" (swf.UserName),
+// so a column name has one type in every table; the cells table's
+// top_user is the same user's SWF id as an integer.
 const (
-	UserID           = "user" // the SWF user id
+	UserID           = "user" // "u<SWF user id>"
 	UserJobs         = "jobs" // jobs submitted in the month
 	UserDemand       = "demand_proc_hours"
 	UserDev          = "dev" // processor-hours, positive = over-share
@@ -250,7 +255,7 @@ const (
 func UsersSchema() store.Schema {
 	i, f := store.TypeInt64, store.TypeFloat64
 	return store.Schema{Table: Users, Columns: []store.Column{
-		{Name: CellID, Type: store.TypeString}, {Name: UserID, Type: i}, {Name: UserJobs, Type: i},
+		{Name: CellID, Type: store.TypeString}, {Name: UserID, Type: store.TypeString}, {Name: UserJobs, Type: i},
 		{Name: UserDemand, Type: f}, {Name: UserDev, Type: f}, {Name: UserMeanWait, Type: f},
 		{Name: UserMeanAccuracy, Type: f},
 	}}
