@@ -15,10 +15,12 @@ type planner struct {
 
 	queue []int // the waiting jobs in priority order, this pass
 	m     int
-	// profiles[d] is the profile after placing d jobs of the current
-	// path; siblings at depth d all start from it, so a prefix is placed
+	// work is the profile after the placements of the current path;
+	// reserved[d] is what the placement at depth d took from it, released
+	// before the next sibling at depth d is placed, so a prefix is placed
 	// once however many paths share it.
-	profiles []profile
+	work     profile
+	reserved []reservation
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
 	// excessSeconds[d] and stretchSum[d] are the score terms of the first
@@ -47,7 +49,7 @@ func newPlanner(s *sim, cfg *Tradeoff, twSeconds int64) *planner {
 	return &planner{s: s, cfg: cfg, tw: twSeconds}
 }
 
-// baseProfile builds profiles[0] from the running jobs' estimated ends.
+// baseProfile builds the profile of the running jobs' estimated ends.
 func (p *planner) baseProfile() {
 	s := p.s
 	ends := s.shadowBuf[:0]
@@ -56,27 +58,23 @@ func (p *planner) baseProfile() {
 	}
 	s.shadowBuf = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
-	base := &p.profiles[0]
-	base.times = append(base.times[:0], s.now)
-	base.free = append(base.free[:0], s.free)
+	base := append(p.work.steps[:0], step{seconds: s.now, free: s.free})
 	for _, e := range ends {
-		last := len(base.times) - 1
-		if base.times[last] == e.seconds {
-			base.free[last] += s.jobs[e.job].Procs
+		last := &base[len(base)-1]
+		if last.seconds == e.seconds {
+			last.free += s.jobs[e.job].Procs
 			continue
 		}
-		base.times = append(base.times, e.seconds)
-		base.free = append(base.free, base.free[last]+s.jobs[e.job].Procs)
+		base = append(base, step{seconds: e.seconds, free: last.free + s.jobs[e.job].Procs})
 	}
+	p.work.steps = base
 }
 
 func (p *planner) reset() {
 	p.queue = p.s.order
 	p.m = len(p.queue)
 	m := p.m
-	for len(p.profiles) < m+1 {
-		p.profiles = append(p.profiles, profile{})
-	}
+	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
 	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
@@ -149,6 +147,7 @@ func (p *planner) visit(d, k int) bool {
 		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
 		ok := p.visit(d+1, k)
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
+		p.unplace(d)
 		if !ok {
 			return false
 		}
@@ -164,10 +163,10 @@ func (p *planner) place(d, c int) {
 	s := p.s
 	j := p.queue[c]
 	n, e := s.jobs[j].Procs, s.est[j]
-	prof := &p.profiles[d]
-	start, step := prof.earliest(n, e)
+	start, first := p.work.earliest(n, e)
+	p.reserved[d] = reservation{}
 	if d+1 < p.m {
-		prof.placeInto(&p.profiles[d+1], step, e, n)
+		p.reserved[d] = p.work.reserve(first, e, n)
 	}
 	p.placements++
 	p.chosen[d], p.startAt[d] = c, start
@@ -177,6 +176,13 @@ func (p *planner) place(d, c int) {
 	wait := start - s.jobs[j].SubmitSeconds
 	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
 	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/float64(max(e, 60))
+}
+
+// unplace releases the placement at depth d, the deepest of the path.
+func (p *planner) unplace(d int) {
+	if r := p.reserved[d]; r.end > r.first || r.inserted {
+		p.work.release(r)
+	}
 }
 
 // relativeTie is the relative difference below which two scores count as
