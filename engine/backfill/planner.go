@@ -68,6 +68,7 @@ func (p *planner) baseProfile() {
 		base = append(base, step{seconds: e.seconds, free: last.free + s.jobs[e.job].Procs})
 	}
 	p.work.steps = base
+	p.work.updateMaxFree(0, len(base))
 }
 
 func (p *planner) reset() {

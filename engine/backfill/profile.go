@@ -19,6 +19,11 @@ type profile struct {
 type step struct {
 	seconds int64
 	free    int
+	// maxFree is the most processors free at any step up to this one: it
+	// never decreases along the profile, so the first step with room for
+	// n processors is found by binary search instead of a scan over the
+	// full front of the profile (most of it, at a long queue).
+	maxFree int
 }
 
 // reservation is what reserve changed, for release: the steps from first
@@ -35,7 +40,16 @@ type reservation struct {
 // free, so a job that fits the cluster always fits.
 func (p *profile) earliest(n int, dur int64) (start int64, first int) {
 	steps := p.steps
-	for i := 0; i < len(steps); {
+	lo, hi := 0, len(steps)-1 // the last step has every processor free
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if steps[mid].maxFree < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	for i := lo; i < len(steps); {
 		if steps[i].free < n {
 			i++
 			continue
@@ -64,9 +78,11 @@ func (p *profile) reserve(first int, dur int64, n int) reservation {
 	}
 	r := reservation{first: first, end: k, procs: n}
 	if k == len(steps) || steps[k].seconds > end {
-		p.steps = slices.Insert(steps, k, step{seconds: end, free: steps[k-1].free + n})
+		p.steps = slices.Insert(steps, k, step{seconds: end, free: steps[k-1].free + n, maxFree: steps[k-1].maxFree})
 		r.inserted = true
+		k++
 	}
+	p.updateMaxFree(first, k)
 	return r
 }
 
@@ -79,5 +95,25 @@ func (p *profile) release(r reservation) {
 	steps := p.steps[r.first:r.end]
 	for k := range steps {
 		steps[k].free += r.procs
+	}
+	p.updateMaxFree(r.first, r.end)
+}
+
+// updateMaxFree brings maxFree up to date after the steps from first up
+// to (not including) changed were changed or inserted. Past them it stops
+// at the first step whose maxFree comes out as it was: the free counts
+// from there on are as they were, so the rest follow unchanged.
+func (p *profile) updateMaxFree(first, changed int) {
+	steps := p.steps
+	running := 0
+	if first > 0 {
+		running = steps[first-1].maxFree
+	}
+	for i := first; i < len(steps); i++ {
+		running = max(running, steps[i].free)
+		if i >= changed && steps[i].maxFree == running {
+			return
+		}
+		steps[i].maxFree = running
 	}
 }
