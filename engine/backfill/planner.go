@@ -20,6 +20,7 @@ type planner struct {
 	// before the next sibling at depth d is placed, so a prefix is placed
 	// once however many paths share it.
 	work     profile
+	saved    []step // the profile a chain started from
 	reserved []reservation
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
@@ -130,9 +131,8 @@ func (p *planner) plan() {
 // non-leftmost child at depth k, the leftmost below. It returns false
 // when the budget stops the search.
 func (p *planner) visit(d, k int) bool {
-	if d == p.m {
-		p.leaf()
-		return true
+	if d >= k {
+		return p.chain(d, k)
 	}
 	sentinel := p.m
 	c := p.next[sentinel]
@@ -157,6 +157,37 @@ func (p *planner) visit(d, k int) bool {
 		}
 	}
 	return true
+}
+
+// chain completes the path from depth d with the leftmost child at every
+// depth, the remaining jobs in priority order, as visit does below depth
+// k, and scores it. A chain is never backed into, so instead of releasing
+// its placements one by one it restores the profile it started from in
+// one copy. It returns false when the budget stops the chain.
+func (p *planner) chain(d, k int) bool {
+	p.saved = append(p.saved[:0], p.work.steps...)
+	sentinel := p.m
+	ok := true
+	t := d
+	for ; t < p.m; t++ {
+		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
+			p.exhausted = true
+			ok = false
+			break
+		}
+		c := p.next[sentinel]
+		p.place(t, c)
+		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
+	}
+	if ok {
+		p.leaf()
+	}
+	for t--; t >= d; t-- {
+		c := p.chosen[t]
+		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
+	}
+	p.work.steps = append(p.work.steps[:0], p.saved...)
+	return ok
 }
 
 // place puts queue position c at depth d of the current path.
