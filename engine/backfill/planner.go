@@ -15,6 +15,9 @@ type planner struct {
 
 	queue []int // the waiting jobs in priority order, this pass
 	m     int
+	// waiting holds what a placement reads of each queue position, side
+	// by side: the jobs themselves are scattered over the workload.
+	waiting []waitingJob
 	// work is the profile after the placements of the current path;
 	// reserved[d] is what the placement at depth d took from it, released
 	// before the next sibling at depth d is placed, so a prefix is placed
@@ -44,6 +47,14 @@ type planner struct {
 	// onLeaf, when set (tests), sees each complete path as queue
 	// positions.
 	onLeaf func(path []int)
+}
+
+// waitingJob is a queue position as the planner reads it.
+type waitingJob struct {
+	procs          int
+	estSeconds     int64
+	submitSeconds  int64
+	stretchDivisor float64 // max(estimate, 60 s), the bounded slowdown's
 }
 
 func newPlanner(s *sim, cfg *Tradeoff, twSeconds int64) *planner {
@@ -76,6 +87,12 @@ func (p *planner) reset() {
 	p.queue = p.s.order
 	p.m = len(p.queue)
 	m := p.m
+	p.waiting = p.waiting[:0]
+	for _, j := range p.queue {
+		e := p.s.est[j]
+		p.waiting = append(p.waiting, waitingJob{procs: p.s.jobs[j].Procs, estSeconds: e,
+			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))})
+	}
 	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
 	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
@@ -192,9 +209,8 @@ func (p *planner) chain(d, k int) bool {
 
 // place puts queue position c at depth d of the current path.
 func (p *planner) place(d, c int) {
-	s := p.s
-	j := p.queue[c]
-	n, e := s.jobs[j].Procs, s.est[j]
+	w := &p.waiting[c]
+	n, e := w.procs, w.estSeconds
 	start, first := p.work.earliest(n, e)
 	p.reserved[d] = reservation{}
 	if d+1 < p.m {
@@ -205,9 +221,9 @@ func (p *planner) place(d, c int) {
 	if p.cfg == nil {
 		return
 	}
-	wait := start - s.jobs[j].SubmitSeconds
+	wait := start - w.submitSeconds
 	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
-	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/float64(max(e, 60))
+	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/w.stretchDivisor
 }
 
 // unplace releases the placement at depth d, the deepest of the path.
