@@ -138,7 +138,7 @@ func LambdaStar(w *workload.Workload) (float64, error) {
 			points = append(points, p, 2*p)
 		}
 	}
-	slices.Sort(points)
+	sortPositive(points)
 	points = slices.Compact(points)
 	m := float64(w.Processors)
 	first := sort.Search(len(points), func(j int) bool { return accepts(w, points[j]) })
@@ -170,4 +170,43 @@ func MRTAllotment(w *workload.Workload, L float64) (Allotment, error) {
 		return Allotment{}, fmt.Errorf("MRT allotment at %v: some task needs more than %v seconds on all processors, or shelf 1 needs more than %d processors", L, L, w.Processors)
 	}
 	return a, nil
+}
+
+// sortPositive sorts values that are all > 0 (or +Inf) into ascending
+// order: an LSD radix sort on their bits, which for such values order as
+// the numbers do, so the result is the one slices.Sort gives. The
+// breakpoints of LambdaStar are 2 n m values (160,000 at n = 400 on 200
+// processors); the comparison sort took two thirds of BenchmarkDEMT400.
+// A pass whose byte is the same in every value (the high exponent bytes,
+// mostly) is skipped.
+func sortPositive(values []float64) {
+	keys := make([]uint64, len(values))
+	for i, v := range values {
+		keys[i] = math.Float64bits(v)
+	}
+	buf := make([]uint64, len(keys))
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range keys {
+			count[byte(k>>shift)]++
+		}
+		if len(keys) == 0 || count[byte(keys[0]>>shift)] == len(keys) {
+			continue
+		}
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for _, k := range keys {
+			d := byte(k >> shift)
+			buf[count[d]] = k
+			count[d]++
+		}
+		keys, buf = buf, keys
+	}
+	for i, k := range keys {
+		values[i] = math.Float64frombits(k)
+	}
 }
