@@ -42,21 +42,20 @@ type Allotment struct {
 // p(m) <= L and the forced shelf-1 tasks fit in m processors); the guess
 // is accepted iff feasible and work <= m L. With allot it also returns
 // the allotment.
-func dualTest(w *workload.Workload, L float64, allot bool) (work float64, feasible bool, a Allotment) {
+//
+// scratch, when not nil, lends its buffers, so that the many tests of a
+// search allocate nothing.
+func dualTest(w *workload.Workload, L float64, allot bool, scratch *dualScratch) (work float64, feasible bool, a Allotment) {
 	m := w.Processors
 	n := len(w.Tasks)
 	if allot {
 		a = Allotment{Shelf: make([]Shelf, n), Processors: make([]int, n)}
 	}
-	type item struct {
-		task        int
-		size        int
-		profit      float64
-		shelf1Work  float64
-		shelf2Procs int
-		shelf1Procs int
+	if scratch == nil {
+		scratch = &dualScratch{}
 	}
-	var free []item
+	free := scratch.free[:0]
+	defer func() { scratch.free = free }()
 	capacity := m
 	for i, t := range w.Tasks {
 		if t.Time(m) > L {
@@ -79,16 +78,30 @@ func dualTest(w *workload.Workload, L float64, allot bool) (work float64, feasib
 			}
 			continue
 		}
-		free = append(free, item{task: i, size: ka, profit: t.Work(kb) - t.Work(ka),
+		free = append(free, knapsackItem{task: i, size: ka, profit: t.Work(kb) - t.Work(ka),
 			shelf1Work: t.Work(ka), shelf1Procs: ka, shelf2Procs: kb})
 		work += t.Work(kb)
 	}
 	if capacity < 0 {
 		return 0, false, a
 	}
+	cols := capacity + 1
+	if !allot {
+		// The same knapsack in one row, the capacities in descending
+		// order so that best[c-size] still holds the previous row's
+		// value: the same additions and maxima, so the same work.
+		best := slices.Grow(scratch.best[:0], cols)[:cols]
+		clear(best)
+		scratch.best = best
+		for _, it := range free {
+			for c := cols - 1; c >= it.size; c-- {
+				best[c] = max(best[c], best[c-it.size]+it.profit)
+			}
+		}
+		return work - best[capacity], true, a
+	}
 	// 0/1 knapsack "at most capacity": best[a][c] is the largest work
 	// saving with the first a free tasks in shelf 1 using <= c processors.
-	cols := capacity + 1
 	best := make([]float64, (len(free)+1)*cols)
 	for j, it := range free {
 		prev, cur := best[j*cols:(j+1)*cols], best[(j+1)*cols:(j+2)*cols]
@@ -115,9 +128,25 @@ func dualTest(w *workload.Workload, L float64, allot bool) (work float64, feasib
 	return work, true, a
 }
 
+// dualScratch holds dualTest's buffers between calls.
+type dualScratch struct {
+	free []knapsackItem
+	best []float64
+}
+
+// knapsackItem is a task the dual test may put in shelf 1 or shelf 2.
+type knapsackItem struct {
+	task        int
+	size        int
+	profit      float64
+	shelf1Work  float64
+	shelf2Procs int
+	shelf1Procs int
+}
+
 // accepts reports whether the dual test accepts guess L.
-func accepts(w *workload.Workload, L float64) bool {
-	work, feasible, _ := dualTest(w, L, false)
+func accepts(w *workload.Workload, L float64, scratch *dualScratch) bool {
+	work, feasible, _ := dualTest(w, L, false, scratch)
 	return feasible && work <= float64(w.Processors)*L
 }
 
@@ -141,18 +170,19 @@ func LambdaStar(w *workload.Workload) (float64, error) {
 	sortPositive(points)
 	points = slices.Compact(points)
 	m := float64(w.Processors)
-	first := sort.Search(len(points), func(j int) bool { return accepts(w, points[j]) })
+	var scratch dualScratch
+	first := sort.Search(len(points), func(j int) bool { return accepts(w, points[j], &scratch) })
 	if first == len(points) {
 		// Every task is small above the last breakpoint, so the test is
 		// feasible there; the bound is the total sequential work over m.
-		work, _, _ := dualTest(w, math.Inf(1), false)
+		work, _, _ := dualTest(w, math.Inf(1), false, &scratch)
 		return work / m, nil
 	}
 	if first == 0 {
 		return points[0], nil
 	}
 	below := points[first-1]
-	work, feasible, _ := dualTest(w, below, false)
+	work, feasible, _ := dualTest(w, below, false, &scratch)
 	if feasible && work/m < points[first] {
 		return max(below, work/m), nil
 	}
@@ -165,7 +195,7 @@ func LambdaStar(w *workload.Workload) (float64, error) {
 // chooses shelf 1 keeps an item out on ties. It fails when no two-shelf
 // allotment exists at L.
 func MRTAllotment(w *workload.Workload, L float64) (Allotment, error) {
-	_, feasible, a := dualTest(w, L, true)
+	_, feasible, a := dualTest(w, L, true, nil)
 	if !feasible {
 		return Allotment{}, fmt.Errorf("MRT allotment at %v: some task needs more than %v seconds on all processors, or shelf 1 needs more than %d processors", L, L, w.Processors)
 	}

@@ -42,10 +42,10 @@ func TestLambdaStarIsSmallestAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !accepts(w, lambda*(1+1e-12)) {
+		if !accepts(w, lambda*(1+1e-12), nil) {
 			t.Errorf("trial %d: lambda* %v is rejected", trial, lambda)
 		}
-		if accepts(w, lambda*(1-1e-12)) {
+		if accepts(w, lambda*(1-1e-12), nil) {
 			t.Errorf("trial %d: %v just below lambda* %v is accepted", trial, lambda*(1-1e-12), lambda)
 		}
 	}
