@@ -155,6 +155,20 @@ func (p *Problem) Solve() (Solution, error) {
 	degenerate := 0
 	col := make([]float64, L)
 	inWorking := make([]int, n) // working variables per task
+	// rho[i] is the fall of task i's key per unit of the entering
+	// variable, for the tasks in hasRho (a dense map: it is filled and
+	// read every iteration).
+	rho, hasRho := make([]float64, n), make([]bool, n)
+	var rhoTasks []int
+	// costs and areas hold c_il and S_il row by row, the pricing loop's
+	// operands side by side; an absent x_il has area +Inf.
+	costs, areas := make([]float64, n*(L+1)), make([]float64, n*(L+1))
+	for i := range n {
+		for l := 0; l <= L; l++ {
+			costs[i*(L+1)+l] = p.cost(i, l)
+			areas[i*(L+1)+l] = p.area(i, l)
+		}
+	}
 	for iter := 0; iter < limit; iter++ {
 		if err := g.refresh(); err != nil {
 			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
@@ -181,11 +195,13 @@ func (p *Problem) Solve() (Solution, error) {
 		}
 		for i := range n {
 			u := g.taskDual(i)
-			for l := 0; l <= L; l++ {
-				if l == g.key[i] || !p.exists(i, l) {
+			key := g.key[i]
+			rowCosts, rowAreas := costs[i*(L+1):(i+1)*(L+1)], areas[i*(L+1):(i+1)*(L+1)]
+			for l, area := range rowAreas {
+				if l == key || math.IsInf(area, 1) {
 					continue
 				}
-				consider(variable{i, l}, p.cost(i, l)-u-p.area(i, l)*g.prices[l])
+				consider(variable{i, l}, rowCosts[l]-u-area*g.prices[l])
 			}
 		}
 		if !found {
@@ -198,12 +214,20 @@ func (p *Problem) Solve() (Solution, error) {
 			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
 		}
 		clear(inWorking)
-		rho := map[int]float64{}
+		for _, i := range rhoTasks {
+			rho[i], hasRho[i] = 0, false
+		}
+		rhoTasks = rhoTasks[:0]
 		if enter.task >= 0 {
-			rho[enter.task] = 1
+			rho[enter.task], hasRho[enter.task] = 1, true
+			rhoTasks = append(rhoTasks, enter.task)
 		}
 		for j, v := range g.working {
 			if v.task >= 0 {
+				if !hasRho[v.task] {
+					hasRho[v.task] = true
+					rhoTasks = append(rhoTasks, v.task)
+				}
 				rho[v.task] -= g.alpha[j]
 				inWorking[v.task]++
 			}
@@ -234,8 +258,8 @@ func (p *Problem) Solve() (Solution, error) {
 		}
 		// Tasks in increasing order keep the choice deterministic.
 		for i := range n {
-			r, ok := rho[i]
-			if !ok || r <= pivotTol {
+			r := rho[i]
+			if !hasRho[i] || r <= pivotTol {
 				continue
 			}
 			ratio := max(g.xKey[i], 0) / r
