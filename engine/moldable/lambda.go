@@ -161,13 +161,27 @@ func LambdaStar(w *workload.Workload) (float64, error) {
 	if err := w.Validate(); err != nil {
 		return 0, fmt.Errorf("lambda*: %w", err)
 	}
-	points := make([]float64, 0, 2*len(w.Tasks)*w.Processors)
+	times := make([]float64, 0, len(w.Tasks)*w.Processors)
 	for _, t := range w.Tasks {
-		for _, p := range t.Times {
-			points = append(points, p, 2*p)
+		times = append(times, t.Times...)
+	}
+	sortPositive(times)
+	// Doubling is exact and keeps the order, so the breakpoints p and 2p
+	// are two sorted runs: merge them instead of sorting twice as many.
+	points := make([]float64, 0, 2*len(times))
+	i, j := 0, 0
+	for i < len(times) {
+		if 2*times[j] < times[i] {
+			points = append(points, 2*times[j])
+			j++
+		} else {
+			points = append(points, times[i])
+			i++
 		}
 	}
-	sortPositive(points)
+	for ; j < len(times); j++ {
+		points = append(points, 2*times[j])
+	}
 	points = slices.Compact(points)
 	m := float64(w.Processors)
 	var scratch dualScratch
