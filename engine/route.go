@@ -142,7 +142,7 @@ func (s *sim) assign(c int32, group []kindWidth, j int32) {
 	for g := first; g < end; g++ {
 		for _, kw := range group {
 			if in.kind[g] == kw.kind {
-				s.tasks[g].cluster = c
+				s.cluster[g] = c
 				s.unfinishedVol[c] += in.exec[g] * int64(in.cores[g])
 				break
 			}

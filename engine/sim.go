@@ -116,11 +116,12 @@ type sim struct {
 	// allocated once per job.
 	submitFunc func(job int, tick int64)
 
-	arrival []int64
-	// tasks holds each task's state in one place: a finish reads and
-	// writes the finished task's and each successor's, and one cache
-	// line each serves where five arrays cost five.
-	tasks    []taskState
+	arrival  []int64
+	predLeft []int32
+	readyAt  []int64
+	cluster  []int32
+	start    []int64
+	finish   []int64
 	jobLeft  []int32
 	jobStart []int64
 	jobEnd   []int64
@@ -161,7 +162,11 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 		in:            in,
 		release:       rel,
 		arrival:       make([]int64, nj),
-		tasks:         make([]taskState, n),
+		predLeft:      append([]int32(nil), in.predN...),
+		readyAt:       make([]int64, n),
+		cluster:       make([]int32, n),
+		start:         make([]int64, n),
+		finish:        make([]int64, n),
 		jobLeft:       make([]int32, nj),
 		jobStart:      make([]int64, nj),
 		jobEnd:        make([]int64, nj),
@@ -176,8 +181,9 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 		s.jobStart[j] = -1
 		s.arrival[j] = -1
 	}
-	for g := range s.tasks {
-		s.tasks[g] = taskState{predLeft: in.predN[g], cluster: -1, start: -1}
+	for g := range s.cluster {
+		s.cluster[g] = -1
+		s.start[g] = -1
 	}
 	for c, cl := range in.Platform.Clusters {
 		s.free[c] = int64(cl.Cores)
@@ -212,21 +218,10 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
-	cluster, start, finish := make([]int32, n), make([]int64, n), make([]int64, n)
-	for g, t := range s.tasks {
-		cluster[g], start[g], finish[g] = t.cluster, t.start, t.finish
-	}
 	return &Schedule{
-		Instance: in, TaskCluster: cluster, TaskStart: start, TaskFinish: finish,
+		Instance: in, TaskCluster: s.cluster, TaskStart: s.start, TaskFinish: s.finish,
 		JobArrival: s.arrival, JobStart: s.jobStart, JobFinish: s.jobEnd, EventTicks: s.ticks,
 	}, nil
-}
-
-// taskState is what the simulation knows of one task.
-type taskState struct {
-	readyAt, start, finish int64
-	cluster                int32 // -1 until routed
-	predLeft               int32 // predecessors not finished
 }
 
 func (s *sim) submit(job int, tick int64) {
@@ -305,10 +300,9 @@ func (s *sim) startTask(g int32, c int) {
 	s.free[c] -= cores
 	s.runningCores[c] += cores
 	s.startWeighted[c] += s.now * cores
-	t := &s.tasks[g]
-	t.start = s.now
-	t.finish = s.now + in.exec[g]
-	s.finishQ.Push(tickItem{t.finish, g})
+	s.start[g] = s.now
+	s.finish[g] = s.now + in.exec[g]
+	s.finishQ.Push(tickItem{s.finish[g], g})
 	j := in.taskJob[g]
 	if s.jobStart[j] < 0 {
 		s.jobStart[j] = s.now
@@ -317,29 +311,27 @@ func (s *sim) startTask(g int32, c int) {
 
 func (s *sim) finishTask(g int32) {
 	in := s.in
-	t := &s.tasks[g]
-	c := t.cluster
+	c := s.cluster[g]
 	cores := int64(in.cores[g])
 	s.free[c] += cores
 	s.runningCores[c] -= cores
-	s.startWeighted[c] -= t.start * cores
+	s.startWeighted[c] -= s.start[g] * cores
 	s.unfinishedVol[c] -= in.exec[g] * cores
 	if s.finishers != nil && s.finishers[c] != nil {
 		s.finishers[c].Finished(g, s.now)
 	}
 	for _, succ := range in.succ[in.succAt[g]:in.succAt[g+1]] {
-		next := &s.tasks[succ]
 		ready := s.now
-		if next.cluster != c {
+		if s.cluster[succ] != c {
 			ready += in.delayOut[g]
 		}
-		next.readyAt = max(next.readyAt, ready)
-		next.predLeft--
-		if next.predLeft == 0 {
-			if next.readyAt == s.now {
+		s.readyAt[succ] = max(s.readyAt[succ], ready)
+		s.predLeft[succ]--
+		if s.predLeft[succ] == 0 {
+			if s.readyAt[succ] == s.now {
 				s.makeReady(succ)
 			} else {
-				s.delayQ.Push(tickItem{next.readyAt, succ})
+				s.delayQ.Push(tickItem{s.readyAt[succ], succ})
 			}
 		}
 	}
@@ -356,21 +348,20 @@ func (s *sim) arrive(j int32) {
 	in := s.in
 	first, end := in.jobFirst[j], in.jobFirst[j+1]
 	for g := first; g < end; g++ {
-		t := &s.tasks[g]
-		t.readyAt = s.now
+		s.readyAt[g] = s.now
 		if in.release != nil {
-			t.readyAt += in.release[g]
+			s.readyAt[g] += in.release[g]
 		}
 		switch {
 		case in.predN[g] != 0:
-		case t.readyAt == s.now:
+		case s.readyAt[g] == s.now:
 			s.makeReady(g)
 		default:
-			s.delayQ.Push(tickItem{t.readyAt, g})
+			s.delayQ.Push(tickItem{s.readyAt[g], g})
 		}
 	}
 }
 
 func (s *sim) makeReady(g int32) {
-	s.orders[s.tasks[g].cluster].Push(g, s.now)
+	s.orders[s.cluster[g]].Push(g, s.now)
 }
