@@ -160,15 +160,6 @@ func (p *Problem) Solve() (Solution, error) {
 	// read every iteration).
 	rho, hasRho := make([]float64, n), make([]bool, n)
 	var rhoTasks []int
-	// costs and areas hold c_il and S_il row by row, the pricing loop's
-	// operands side by side; an absent x_il has area +Inf.
-	costs, areas := make([]float64, n*(L+1)), make([]float64, n*(L+1))
-	for i := range n {
-		for l := 0; l <= L; l++ {
-			costs[i*(L+1)+l] = p.cost(i, l)
-			areas[i*(L+1)+l] = p.area(i, l)
-		}
-	}
 	for iter := 0; iter < limit; iter++ {
 		if err := g.refresh(); err != nil {
 			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
@@ -194,14 +185,19 @@ func (p *Problem) Solve() (Solution, error) {
 			consider(variable{-1, r}, -g.pi[r])
 		}
 		for i := range n {
-			u := g.taskDual(i)
-			key := g.key[i]
-			rowCosts, rowAreas := costs[i*(L+1):(i+1)*(L+1)], areas[i*(L+1):(i+1)*(L+1)]
-			for l, area := range rowAreas {
+			// The task's areas in one row (+Inf: no such x_il), then the
+			// open interval's x_iL, of area 0: the same reduced costs as
+			// cost - u - area x price through p's accessors, read once.
+			u, key, weight := g.taskDual(i), g.key[i], p.Weights[i]
+			for l, area := range p.Area[i] {
 				if l == key || math.IsInf(area, 1) {
 					continue
 				}
-				consider(variable{i, l}, rowCosts[l]-u-area*g.prices[l])
+				consider(variable{i, l}, weight*p.Boundaries[l]-u-area*g.prices[l])
+			}
+			if key != L {
+				area := 0.0
+				consider(variable{i, L}, weight*p.Boundaries[L]-u-area*g.prices[L])
 			}
 		}
 		if !found {
