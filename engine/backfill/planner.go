@@ -36,6 +36,10 @@ type planner struct {
 	// LIFO order are O(1)).
 	next, prev []int
 
+	// fewestProcs[d] is the fewest processors of the jobs from queue
+	// position d on (conservative backfilling).
+	fewestProcs []int
+
 	placements int
 	exhausted  bool
 	haveBest   bool
@@ -118,10 +122,22 @@ func (p *planner) plan() {
 	p.reset()
 	s := p.s
 	if p.cfg == nil {
-		for d := range p.m {
-			p.place(d, d)
+		// Only the jobs whose slot is now start, and a job can start now
+		// only if the processors free now (the first step, which only
+		// shrinks as jobs are placed) hold it: once they hold none of the
+		// jobs left, the rest of the plan cannot start anything.
+		p.fewestProcs = slices.Grow(p.fewestProcs[:0], p.m)[:p.m]
+		for d := p.m - 1; d >= 0; d-- {
+			p.fewestProcs[d] = p.waiting[d].procs
+			if d+1 < p.m {
+				p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
+			}
 		}
-		for d := range p.m {
+		placed := 0
+		for ; placed < p.m && p.work.steps[0].free >= p.fewestProcs[placed]; placed++ {
+			p.place(placed, placed)
+		}
+		for d := range placed {
 			if p.startAt[d] == s.now {
 				s.start(p.queue[p.chosen[d]])
 			}
