@@ -19,54 +19,65 @@ import "math/bits"
 //
 // Values are compared exactly: (now + c_a) x CP_b against (now + c_b) x
 // CP_a in 128 bits, then job index, then task index (the global index g).
+//
+// A node's fields, and a slot's, sit side by side: a comparison reads
+// both children and both slots, one cache line each rather than three.
 type pslrOrder struct {
-	view *View
-	now  int64
-	size int     // number of leaf slots, a power of two
-	node []int32 // winner slot per tree node (1-based heap layout), -1 if none
-	fail []int64 // tick at which the node's comparison fails
-	sub  []int64 // earliest fail in the node's subtree
-	task []int32 // slot -> task, -1 if free
-	c    []int64 // slot -> rank + 1 - arrival
-	cp   []int64 // slot -> critical path of the task's job
-	free []int32
-	n    int
+	view  *View
+	now   int64
+	size  int           // number of leaf slots, a power of two
+	nodes []kineticNode // 1-based heap layout
+	slots []pslrSlot    // leaf slots
+	free  []int32
+	n     int
+}
+
+// kineticNode is one node of the tournament.
+type kineticNode struct {
+	fail   int64 // tick at which the node's comparison fails
+	sub    int64 // earliest fail in the node's subtree
+	winner int32 // winner slot, -1 if none
+}
+
+// pslrSlot is one leaf slot of the tournament.
+type pslrSlot struct {
+	c    int64 // rank + 1 - arrival
+	cp   int64 // critical path of the task's job
+	task int32 // -1 if free
 }
 
 func newPSLROrder(v *View) *pslrOrder {
 	o := &pslrOrder{view: v}
-	// 256 leaves: a queue of thousands grows in a few steps, not a dozen.
-	o.grow(256)
+	// 32 leaves: the tree doubles as the queue grows, and a small tree
+	// keeps the path of every push and pop short (the fan-chain queue of
+	// BenchmarkSimulate holds 26 tasks on average).
+	o.grow(32)
 	return o
 }
 
 func (o *pslrOrder) Len() int { return o.n }
 
 func (o *pslrOrder) grow(size int) {
-	oldTask, oldC, oldCP := o.task, o.c, o.cp
+	old := o.slots
 	o.size = size
-	o.node = make([]int32, 2*size)
-	o.fail = make([]int64, 2*size)
-	o.sub = make([]int64, 2*size)
-	o.task = make([]int32, size)
-	o.c = make([]int64, size)
-	o.cp = make([]int64, size)
+	o.nodes = make([]kineticNode, 2*size)
+	o.slots = make([]pslrSlot, size)
 	o.free = o.free[:0]
 	for i := size - 1; i >= 0; i-- {
-		if i < len(oldTask) && oldTask[i] >= 0 {
-			o.task[i], o.c[i], o.cp[i] = oldTask[i], oldC[i], oldCP[i]
+		if i < len(old) && old[i].task >= 0 {
+			o.slots[i] = old[i]
 		} else {
-			o.task[i] = -1
+			o.slots[i].task = -1
 			o.free = append(o.free, int32(i))
 		}
 	}
 	for i := 0; i < size; i++ {
-		leaf := size + i
-		o.node[leaf] = -1
-		if o.task[i] >= 0 {
-			o.node[leaf] = int32(i)
+		leaf := &o.nodes[size+i]
+		leaf.winner = -1
+		if o.slots[i].task >= 0 {
+			leaf.winner = int32(i)
 		}
-		o.fail[leaf], o.sub[leaf] = never, never
+		leaf.fail, leaf.sub = never, never
 	}
 	for n := size - 1; n >= 1; n-- {
 		o.recompute(n)
@@ -77,15 +88,16 @@ func (o *pslrOrder) grow(size int) {
 func (o *pslrOrder) precedes(a, b int32, t int64) bool {
 	// Both numerators are >= 2: t >= the task's ready tick >= its job's
 	// arrival, and rank >= 1.
-	ah, al := bits.Mul64(uint64(t+o.c[a]), uint64(o.cp[b]))
-	bh, bl := bits.Mul64(uint64(t+o.c[b]), uint64(o.cp[a]))
+	sa, sb := &o.slots[a], &o.slots[b]
+	ah, al := bits.Mul64(uint64(t+sa.c), uint64(sb.cp))
+	bh, bl := bits.Mul64(uint64(t+sb.c), uint64(sa.cp))
 	if ah != bh {
 		return ah > bh
 	}
 	if al != bl {
 		return al > bl
 	}
-	return o.task[a] < o.task[b]
+	return sa.task < sb.task
 }
 
 // overtakes returns the first tick after now at which loser precedes
@@ -94,13 +106,14 @@ func (o *pslrOrder) precedes(a, b int32, t int64) bool {
 // in t and a galloping search from a floating-point estimate finds the
 // exact tick.
 func (o *pslrOrder) overtakes(loser, winner int32) int64 {
-	if o.cp[loser] >= o.cp[winner] {
+	sl, sw := &o.slots[loser], &o.slots[winner]
+	if sl.cp >= sw.cp {
 		return never
 	}
 	// Crossing where (t + cl) x CPw = (t + cw) x CPl; the estimate only
 	// seeds the search, the exact predicate decides.
-	cl, cw := float64(o.c[loser]), float64(o.c[winner])
-	pl, pw := float64(o.cp[loser]), float64(o.cp[winner])
+	cl, cw := float64(sl.c), float64(sw.c)
+	pl, pw := float64(sl.cp), float64(sw.cp)
 	est := (cw*pl - cl*pw) / (pw - pl)
 	if est >= float64(never) {
 		return never
@@ -145,25 +158,27 @@ func (o *pslrOrder) overtakes(loser, winner int32) int64 {
 }
 
 func (o *pslrOrder) recompute(n int) {
-	a, b := o.node[2*n], o.node[2*n+1]
+	left, right := &o.nodes[2*n], &o.nodes[2*n+1]
+	a, b := left.winner, right.winner
+	node := &o.nodes[n]
 	switch {
 	case a < 0:
-		o.node[n], o.fail[n] = b, never
+		node.winner, node.fail = b, never
 	case b < 0:
-		o.node[n], o.fail[n] = a, never
+		node.winner, node.fail = a, never
 	case o.precedes(a, b, o.now):
-		o.node[n], o.fail[n] = a, o.overtakes(b, a)
+		node.winner, node.fail = a, o.overtakes(b, a)
 	default:
-		o.node[n], o.fail[n] = b, o.overtakes(a, b)
+		node.winner, node.fail = b, o.overtakes(a, b)
 	}
-	o.sub[n] = min(o.fail[n], o.sub[2*n], o.sub[2*n+1])
+	node.sub = min(node.fail, left.sub, right.sub)
 }
 
 // advance moves the tournament to tick t, replaying the comparisons that
 // failed since the last tick it was at.
 func (o *pslrOrder) advance(t int64) {
 	o.now = t
-	if o.sub[1] <= t {
+	if o.nodes[1].sub <= t {
 		o.repair(1, t)
 	}
 }
@@ -172,18 +187,27 @@ func (o *pslrOrder) repair(n int, t int64) {
 	if n >= o.size {
 		return
 	}
-	if o.sub[2*n] <= t {
+	if o.nodes[2*n].sub <= t {
 		o.repair(2*n, t)
 	}
-	if o.sub[2*n+1] <= t {
+	if o.nodes[2*n+1].sub <= t {
 		o.repair(2*n+1, t)
 	}
 	o.recompute(n)
 }
 
+// update recomputes the ancestors of a slot whose task changed. It stops
+// at the first ancestor that comes out as it was: a node is a function of
+// its children and of comparisons that hold until their failure ticks
+// (advance has replayed every failure up to now), so the nodes above it
+// would come out as they were too.
 func (o *pslrOrder) update(slot int32) {
 	for n := (o.size + int(slot)) / 2; n >= 1; n /= 2 {
+		was := o.nodes[n]
 		o.recompute(n)
+		if o.nodes[n] == was {
+			return
+		}
 	}
 }
 
@@ -196,10 +220,8 @@ func (o *pslrOrder) Push(g int32, now int64) {
 	o.free = o.free[:len(o.free)-1]
 	in := o.view.s.in
 	j := in.taskJob[g]
-	o.task[slot] = g
-	o.c[slot] = in.rank[g] + 1 - o.view.s.arrival[j]
-	o.cp[slot] = in.jobCP[j]
-	o.node[o.size+int(slot)] = slot
+	o.slots[slot] = pslrSlot{c: in.rank[g] + 1 - o.view.s.arrival[j], cp: in.jobCP[j], task: g}
+	o.nodes[o.size+int(slot)].winner = slot
 	o.update(slot)
 	o.n++
 }
@@ -210,14 +232,14 @@ func (o *pslrOrder) Head() (int32, bool) {
 	if o.n == 0 {
 		return 0, false
 	}
-	return o.task[o.node[1]], true
+	return o.slots[o.nodes[1].winner].task, true
 }
 
 func (o *pslrOrder) Pop() int32 {
-	slot := o.node[1]
-	g := o.task[slot]
-	o.task[slot] = -1
-	o.node[o.size+int(slot)] = -1
+	slot := o.nodes[1].winner
+	g := o.slots[slot].task
+	o.slots[slot].task = -1
+	o.nodes[o.size+int(slot)].winner = -1
 	o.free = append(o.free, slot)
 	o.update(slot)
 	o.n--

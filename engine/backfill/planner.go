@@ -15,10 +15,16 @@ type planner struct {
 
 	queue []int // the waiting jobs in priority order, this pass
 	m     int
-	// profiles[d] is the profile after placing d jobs of the current
-	// path; siblings at depth d all start from it, so a prefix is placed
+	// waiting holds what a placement reads of each queue position, side
+	// by side: the jobs themselves are scattered over the workload.
+	waiting []waitingJob
+	// work is the profile after the placements of the current path;
+	// reserved[d] is what the placement at depth d took from it, released
+	// before the next sibling at depth d is placed, so a prefix is placed
 	// once however many paths share it.
-	profiles []profile
+	work     profile
+	saved    []step // the profile a chain started from
+	reserved []reservation
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
 	// excessSeconds[d] and stretchSum[d] are the score terms of the first
@@ -29,6 +35,10 @@ type planner struct {
 	// order, around the sentinel m (dancing links: unlink and relink in
 	// LIFO order are O(1)).
 	next, prev []int
+
+	// fewestProcs[d] is the fewest processors of the jobs from queue
+	// position d on (conservative backfilling).
+	fewestProcs []int
 
 	placements int
 	exhausted  bool
@@ -43,11 +53,19 @@ type planner struct {
 	onLeaf func(path []int)
 }
 
+// waitingJob is a queue position as the planner reads it.
+type waitingJob struct {
+	procs          int
+	estSeconds     int64
+	submitSeconds  int64
+	stretchDivisor float64 // max(estimate, 60 s), the bounded slowdown's
+}
+
 func newPlanner(s *sim, cfg *Tradeoff, twSeconds int64) *planner {
 	return &planner{s: s, cfg: cfg, tw: twSeconds}
 }
 
-// baseProfile builds profiles[0] from the running jobs' estimated ends.
+// baseProfile builds the profile of the running jobs' estimated ends.
 func (p *planner) baseProfile() {
 	s := p.s
 	ends := s.shadowBuf[:0]
@@ -56,27 +74,30 @@ func (p *planner) baseProfile() {
 	}
 	s.shadowBuf = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
-	base := &p.profiles[0]
-	base.times = append(base.times[:0], s.now)
-	base.free = append(base.free[:0], s.free)
+	base := append(p.work.steps[:0], step{seconds: s.now, free: s.free})
 	for _, e := range ends {
-		last := len(base.times) - 1
-		if base.times[last] == e.seconds {
-			base.free[last] += s.jobs[e.job].Procs
+		last := &base[len(base)-1]
+		if last.seconds == e.seconds {
+			last.free += s.jobs[e.job].Procs
 			continue
 		}
-		base.times = append(base.times, e.seconds)
-		base.free = append(base.free, base.free[last]+s.jobs[e.job].Procs)
+		base = append(base, step{seconds: e.seconds, free: last.free + s.jobs[e.job].Procs})
 	}
+	p.work.steps = base
+	p.work.updateMaxFree(0, len(base))
 }
 
 func (p *planner) reset() {
 	p.queue = p.s.order
 	p.m = len(p.queue)
 	m := p.m
-	for len(p.profiles) < m+1 {
-		p.profiles = append(p.profiles, profile{})
+	p.waiting = p.waiting[:0]
+	for _, j := range p.queue {
+		e := p.s.est[j]
+		p.waiting = append(p.waiting, waitingJob{procs: p.s.jobs[j].Procs, estSeconds: e,
+			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))})
 	}
+	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
 	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
@@ -101,10 +122,22 @@ func (p *planner) plan() {
 	p.reset()
 	s := p.s
 	if p.cfg == nil {
-		for d := range p.m {
-			p.place(d, d)
+		// Only the jobs whose slot is now start, and a job can start now
+		// only if the processors free now (the first step, which only
+		// shrinks as jobs are placed) hold it: once they hold none of the
+		// jobs left, the rest of the plan cannot start anything.
+		p.fewestProcs = slices.Grow(p.fewestProcs[:0], p.m)[:p.m]
+		for d := p.m - 1; d >= 0; d-- {
+			p.fewestProcs[d] = p.waiting[d].procs
+			if d+1 < p.m {
+				p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
+			}
 		}
-		for d := range p.m {
+		placed := 0
+		for ; placed < p.m && p.work.steps[0].free >= p.fewestProcs[placed]; placed++ {
+			p.place(placed, placed)
+		}
+		for d := range placed {
 			if p.startAt[d] == s.now {
 				s.start(p.queue[p.chosen[d]])
 			}
@@ -131,9 +164,8 @@ func (p *planner) plan() {
 // non-leftmost child at depth k, the leftmost below. It returns false
 // when the budget stops the search.
 func (p *planner) visit(d, k int) bool {
-	if d == p.m {
-		p.leaf()
-		return true
+	if d >= k {
+		return p.chain(d, k)
 	}
 	sentinel := p.m
 	c := p.next[sentinel]
@@ -149,6 +181,7 @@ func (p *planner) visit(d, k int) bool {
 		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
 		ok := p.visit(d+1, k)
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
+		p.unplace(d)
 		if !ok {
 			return false
 		}
@@ -159,24 +192,61 @@ func (p *planner) visit(d, k int) bool {
 	return true
 }
 
+// chain completes the path from depth d with the leftmost child at every
+// depth, the remaining jobs in priority order, as visit does below depth
+// k, and scores it. A chain is never backed into, so instead of releasing
+// its placements one by one it restores the profile it started from in
+// one copy. It returns false when the budget stops the chain.
+func (p *planner) chain(d, k int) bool {
+	p.saved = append(p.saved[:0], p.work.steps...)
+	sentinel := p.m
+	ok := true
+	t := d
+	for ; t < p.m; t++ {
+		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
+			p.exhausted = true
+			ok = false
+			break
+		}
+		c := p.next[sentinel]
+		p.place(t, c)
+		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
+	}
+	if ok {
+		p.leaf()
+	}
+	for t--; t >= d; t-- {
+		c := p.chosen[t]
+		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
+	}
+	p.work.steps = append(p.work.steps[:0], p.saved...)
+	return ok
+}
+
 // place puts queue position c at depth d of the current path.
 func (p *planner) place(d, c int) {
-	s := p.s
-	j := p.queue[c]
-	n, e := s.jobs[j].Procs, s.est[j]
-	prof := &p.profiles[d]
-	start, step := prof.earliest(n, e)
+	w := &p.waiting[c]
+	n, e := w.procs, w.estSeconds
+	start, first := p.work.earliest(n, e)
+	p.reserved[d] = reservation{}
 	if d+1 < p.m {
-		prof.placeInto(&p.profiles[d+1], step, e, n)
+		p.reserved[d] = p.work.reserve(first, e, n)
 	}
 	p.placements++
 	p.chosen[d], p.startAt[d] = c, start
 	if p.cfg == nil {
 		return
 	}
-	wait := start - s.jobs[j].SubmitSeconds
+	wait := start - w.submitSeconds
 	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
-	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/float64(max(e, 60))
+	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/w.stretchDivisor
+}
+
+// unplace releases the placement at depth d, the deepest of the path.
+func (p *planner) unplace(d int) {
+	if r := p.reserved[d]; r.end > r.first || r.inserted {
+		p.work.release(r)
+	}
 }
 
 // relativeTie is the relative difference below which two scores count as

@@ -1,53 +1,119 @@
 package backfill
 
+import "slices"
+
 // profile is the free processors of the cluster from now on as a step
-// function: free[i] processors from times[i] until times[i+1] (the last
-// step lasts forever). times[0] is now.
+// function: steps[i].free processors from steps[i].seconds until
+// steps[i+1].seconds (the last step lasts forever). steps[0] is now.
+//
+// The planner changes one profile in place, reserving a job's slot on the
+// way down a search path and releasing it on the way back, instead of
+// copying the profile at every depth: a placement then costs the steps it
+// covers plus one insertion, not the whole profile.
 type profile struct {
-	times []int64
-	free  []int
+	steps []step
+}
+
+// step is one piece of a profile; time and count side by side, so that
+// the earliest-fit scan reads one array.
+type step struct {
+	seconds int64
+	free    int
+	// maxFree is the most processors free at any step up to this one: it
+	// never decreases along the profile, so the first step with room for
+	// n processors is found by binary search instead of a scan over the
+	// full front of the profile (most of it, at a long queue).
+	maxFree int
+}
+
+// reservation is what reserve changed, for release: the steps from first
+// up to (not including) end lost procs processors, and a step was
+// inserted at end if inserted.
+type reservation struct {
+	first, end int
+	procs      int
+	inserted   bool
 }
 
 // earliest returns the first time a job of n processors and dur seconds
 // fits, and the step that starts then. The last step has every processor
 // free, so a job that fits the cluster always fits.
-func (p *profile) earliest(n int, dur int64) (start int64, step int) {
-	times, free := p.times, p.free
-	for i := 0; i < len(times); {
-		if free[i] < n {
+func (p *profile) earliest(n int, dur int64) (start int64, first int) {
+	steps := p.steps
+	lo, hi := 0, len(steps)-1 // the last step has every processor free
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if steps[mid].maxFree < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	for i := lo; i < len(steps); {
+		if steps[i].free < n {
 			i++
 			continue
 		}
-		end := times[i] + dur
+		end := steps[i].seconds + dur
 		j := i + 1
-		for j < len(times) && times[j] < end && free[j] >= n {
+		for j < len(steps) && steps[j].seconds < end && steps[j].free >= n {
 			j++
 		}
-		if j == len(times) || times[j] >= end {
-			return times[i], i
+		if j == len(steps) || steps[j].seconds >= end {
+			return steps[i].seconds, i
 		}
 		i = j + 1 // step j is too full; no start before it can fit
 	}
 	panic("backfill: profile ends without every processor free")
 }
 
-// placeInto writes into dst the profile p minus n processors from the
-// start of step for dur seconds, and returns dst. dst must not share
-// memory with p.
-func (p *profile) placeInto(dst *profile, step int, dur int64, n int) {
-	times, free := p.times, p.free
-	end := times[step] + dur
-	dst.times = append(dst.times[:0], times[:step]...)
-	dst.free = append(dst.free[:0], free[:step]...)
-	k := step
-	for ; k < len(times) && times[k] < end; k++ {
-		dst.times = append(dst.times, times[k])
-		dst.free = append(dst.free, free[k]-n)
+// reserve takes n processors from the start of step first for dur
+// seconds, splitting the step where the job ends if no step starts then.
+func (p *profile) reserve(first int, dur int64, n int) reservation {
+	steps := p.steps
+	end := steps[first].seconds + dur
+	k := first
+	for ; k < len(steps) && steps[k].seconds < end; k++ {
+		steps[k].free -= n
 	}
-	if k == len(times) || times[k] > end {
-		dst.times = append(dst.times, end)
-		dst.free = append(dst.free, free[k-1])
+	r := reservation{first: first, end: k, procs: n}
+	if k == len(steps) || steps[k].seconds > end {
+		p.steps = slices.Insert(steps, k, step{seconds: end, free: steps[k-1].free + n, maxFree: steps[k-1].maxFree})
+		r.inserted = true
+		k++
 	}
-	dst.times = append(dst.times, times[k:]...)
-	dst.free = append(dst.free, free[k:]...)
+	p.updateMaxFree(first, k)
+	return r
+}
+
+// release undoes reserve; reservations are released in the reverse order
+// of their making.
+func (p *profile) release(r reservation) {
+	if r.inserted {
+		p.steps = slices.Delete(p.steps, r.end, r.end+1)
+	}
+	steps := p.steps[r.first:r.end]
+	for k := range steps {
+		steps[k].free += r.procs
+	}
+	p.updateMaxFree(r.first, r.end)
+}
+
+// updateMaxFree brings maxFree up to date after the steps from first up
+// to (not including) changed were changed or inserted. Past them it stops
+// at the first step whose maxFree comes out as it was: the free counts
+// from there on are as they were, so the rest follow unchanged.
+func (p *profile) updateMaxFree(first, changed int) {
+	steps := p.steps
+	running := 0
+	if first > 0 {
+		running = steps[first-1].maxFree
+	}
+	for i := first; i < len(steps); i++ {
+		running = max(running, steps[i].free)
+		if i >= changed && steps[i].maxFree == running {
+			return
+		}
+		steps[i].maxFree = running
+	}
 }

@@ -99,6 +99,7 @@ type sim struct {
 	toStart, started int
 
 	usage     usageBook
+	buckets   usageBuckets
 	shadowBuf []endEvent
 	planner   *planner
 	sched     Schedule
@@ -121,6 +122,10 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 		s.runningPos[i] = -1
 	}
 	s.users = len(dense)
+	s.buckets.rank = make([]int, s.users)
+	for u := range s.buckets.rank {
+		s.buckets.rank[u] = -1
+	}
 	s.toStart = n
 	if w.MeasureFromSeconds != 0 || w.MeasureToSeconds != 0 {
 		s.toStart, _ = slices.BinarySearchFunc(w.Jobs, w.MeasureToSeconds, func(j rigid.Job, t int64) int {
@@ -238,16 +243,60 @@ func (s *sim) pass() {
 	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
 }
 
-// sortQueue computes this pass's priority order into s.order.
+// sortQueue computes this pass's priority order into s.order: by the
+// owner's usage, then job index.
+//
+// The queue is in arrival order, which is job index order, so the order is
+// the queue bucketed stably by usage: the distinct usages of the waiting
+// users are sorted (a few dozen), and each job goes to its usage's bucket.
+// Sorting the whole queue with a comparator cost a third of conservative
+// backfilling's time at a queue of hundreds.
 func (s *sim) sortQueue() {
-	s.order = append(s.order[:0], s.queue...)
 	if s.policy.Order == OrderFCFS {
+		s.order = append(s.order[:0], s.queue...)
 		return // the queue is in arrival order already
 	}
 	usage := s.usage.at(s.now, s.running, s.sched.StartSeconds, s.jobs, s.userOf)
-	slices.SortFunc(s.order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(usage[s.userOf[a]], usage[s.userOf[b]]), cmp.Compare(a, b))
-	})
+	b := &s.buckets
+	b.usages, b.users = b.usages[:0], b.users[:0]
+	for _, j := range s.queue {
+		u := s.userOf[j]
+		if b.rank[u] < 0 {
+			b.rank[u] = 0
+			b.users = append(b.users, u)
+			b.usages = append(b.usages, usage[u])
+		}
+	}
+	slices.Sort(b.usages)
+	b.usages = slices.Compact(b.usages)
+	b.next = slices.Grow(b.next[:0], len(b.usages)+1)[:len(b.usages)+1]
+	clear(b.next)
+	for _, u := range b.users {
+		b.rank[u], _ = slices.BinarySearch(b.usages, usage[u])
+	}
+	for _, j := range s.queue {
+		b.next[b.rank[s.userOf[j]]+1]++
+	}
+	for r := 1; r < len(b.next); r++ {
+		b.next[r] += b.next[r-1]
+	}
+	s.order = slices.Grow(s.order[:0], len(s.queue))[:len(s.queue)]
+	for _, j := range s.queue {
+		r := b.rank[s.userOf[j]]
+		s.order[b.next[r]] = j
+		b.next[r]++
+	}
+	for _, u := range b.users {
+		b.rank[u] = -1
+	}
+}
+
+// usageBuckets is sortQueue's scratch space.
+type usageBuckets struct {
+	rank   []int   // per user: its usage's bucket; -1 when not waiting
+	users  []int   // the users waiting
+	usages []int64 // their distinct usages, ascending
+	next   []int   // per bucket: the next free place in the order
 }
 
 // easy is one EASY backfilling pass (design note section 3).

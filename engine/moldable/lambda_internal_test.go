@@ -1,7 +1,9 @@
 package moldable
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	workload "github.com/sweep-sched/sweep/workload/moldable"
@@ -40,11 +42,40 @@ func TestLambdaStarIsSmallestAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !accepts(w, lambda*(1+1e-12)) {
+		if !accepts(w, lambda*(1+1e-12), nil) {
 			t.Errorf("trial %d: lambda* %v is rejected", trial, lambda)
 		}
-		if accepts(w, lambda*(1-1e-12)) {
+		if accepts(w, lambda*(1-1e-12), nil) {
 			t.Errorf("trial %d: %v just below lambda* %v is accepted", trial, lambda*(1-1e-12), lambda)
+		}
+	}
+}
+
+// TestSortPositive checks the radix sort against slices.Sort on positive
+// values with repeats, powers of two, subnormals, huge values and +Inf.
+func TestSortPositive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 3))
+	for trial := range 100 {
+		values := make([]float64, rng.IntN(2000))
+		for i := range values {
+			switch rng.IntN(6) {
+			case 0:
+				values[i] = math.Ldexp(1, rng.IntN(40)-20)
+			case 1:
+				values[i] = math.SmallestNonzeroFloat64 * float64(1+rng.IntN(3))
+			case 2:
+				values[i] = math.MaxFloat64 / float64(1+rng.IntN(3))
+			case 3:
+				values[i] = math.Inf(1)
+			default:
+				values[i] = 1 + rng.Float64()*float64(rng.IntN(1000))
+			}
+		}
+		want := slices.Clone(values)
+		slices.Sort(want)
+		sortPositive(values)
+		if !slices.Equal(values, want) {
+			t.Fatalf("trial %d: radix sort differs from slices.Sort", trial)
 		}
 	}
 }

@@ -81,11 +81,19 @@ func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) 
 	now := 0.0
 	for len(waiting) > 0 {
 		kept := waiting[:0]
-		blocked := false
-		for _, i := range waiting {
+		for k, i := range waiting {
+			if free == 0 {
+				// Every task needs a processor: the rest waits, and
+				// scanning it would only keep it.
+				kept = append(kept, waiting[k:]...)
+				break
+			}
 			q := allot[i]
-			if blocked || q > free {
-				blocked = blocked || mode == ListStrict
+			if q > free {
+				if mode == ListStrict {
+					kept = append(kept, waiting[k:]...)
+					break
+				}
 				kept = append(kept, i)
 				continue
 			}

@@ -155,6 +155,11 @@ func (p *Problem) Solve() (Solution, error) {
 	degenerate := 0
 	col := make([]float64, L)
 	inWorking := make([]int, n) // working variables per task
+	// rho[i] is the fall of task i's key per unit of the entering
+	// variable, for the tasks in hasRho (a dense map: it is filled and
+	// read every iteration).
+	rho, hasRho := make([]float64, n), make([]bool, n)
+	var rhoTasks []int
 	for iter := 0; iter < limit; iter++ {
 		if err := g.refresh(); err != nil {
 			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
@@ -180,12 +185,19 @@ func (p *Problem) Solve() (Solution, error) {
 			consider(variable{-1, r}, -g.pi[r])
 		}
 		for i := range n {
-			u := g.taskDual(i)
-			for l := 0; l <= L; l++ {
-				if l == g.key[i] || !p.exists(i, l) {
+			// The task's areas in one row (+Inf: no such x_il), then the
+			// open interval's x_iL, of area 0: the same reduced costs as
+			// cost - u - area x price through p's accessors, read once.
+			u, key, weight := g.taskDual(i), g.key[i], p.Weights[i]
+			for l, area := range p.Area[i] {
+				if l == key || math.IsInf(area, 1) {
 					continue
 				}
-				consider(variable{i, l}, p.cost(i, l)-u-p.area(i, l)*g.prices[l])
+				consider(variable{i, l}, weight*p.Boundaries[l]-u-area*g.prices[l])
+			}
+			if key != L {
+				area := 0.0
+				consider(variable{i, L}, weight*p.Boundaries[L]-u-area*g.prices[L])
 			}
 		}
 		if !found {
@@ -198,12 +210,20 @@ func (p *Problem) Solve() (Solution, error) {
 			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
 		}
 		clear(inWorking)
-		rho := map[int]float64{}
+		for _, i := range rhoTasks {
+			rho[i], hasRho[i] = 0, false
+		}
+		rhoTasks = rhoTasks[:0]
 		if enter.task >= 0 {
-			rho[enter.task] = 1
+			rho[enter.task], hasRho[enter.task] = 1, true
+			rhoTasks = append(rhoTasks, enter.task)
 		}
 		for j, v := range g.working {
 			if v.task >= 0 {
+				if !hasRho[v.task] {
+					hasRho[v.task] = true
+					rhoTasks = append(rhoTasks, v.task)
+				}
 				rho[v.task] -= g.alpha[j]
 				inWorking[v.task]++
 			}
@@ -234,8 +254,8 @@ func (p *Problem) Solve() (Solution, error) {
 		}
 		// Tasks in increasing order keep the choice deterministic.
 		for i := range n {
-			r, ok := rho[i]
-			if !ok || r <= pivotTol {
+			r := rho[i]
+			if !hasRho[i] || r <= pivotTol {
 				continue
 			}
 			ratio := max(g.xKey[i], 0) / r

@@ -1,0 +1,79 @@
+package backfill
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// scanEarliest is the earliest fit by a plain scan of every start, the
+// reference the profile's search must agree with.
+func scanEarliest(steps []step, n int, dur int64) int64 {
+	for i := range steps {
+		fits := true
+		for j := i; j < len(steps) && steps[j].seconds < steps[i].seconds+dur; j++ {
+			if steps[j].free < n {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			return steps[i].seconds
+		}
+	}
+	return -1
+}
+
+// TestProfileReserveRelease places random jobs on a random profile down a
+// path and backs out of it, checking at every step the earliest fit
+// against a plain scan, maxFree against its definition, and that each
+// release gives back the profile as it was.
+func TestProfileReserveRelease(t *testing.T) {
+	const procs = 16
+	rng := rand.New(rand.NewPCG(25, 2))
+	for trial := range 200 {
+		var p profile
+		free, at := rng.IntN(procs+1), int64(0)
+		for free < procs {
+			p.steps = append(p.steps, step{seconds: at, free: free})
+			at += 1 + rng.Int64N(20)
+			free = min(procs, free+rng.IntN(5))
+		}
+		p.steps = append(p.steps, step{seconds: at, free: procs})
+		p.updateMaxFree(0, len(p.steps))
+		var undo []reservation
+		var before [][]step
+		for range 1 + rng.IntN(12) {
+			checkMaxFree(t, trial, p.steps)
+			n, dur := 1+rng.IntN(procs), 1+rng.Int64N(40)
+			start, first := p.earliest(n, dur)
+			if want := scanEarliest(p.steps, n, dur); start != want || p.steps[first].seconds != start {
+				t.Fatalf("trial %d: earliest(%d, %d) = %d at step %d, want %d", trial, n, dur, start, first, want)
+			}
+			before = append(before, append([]step(nil), p.steps...))
+			undo = append(undo, p.reserve(first, dur, n))
+		}
+		for i := len(undo) - 1; i >= 0; i-- {
+			p.release(undo[i])
+			checkMaxFree(t, trial, p.steps)
+			if len(p.steps) != len(before[i]) {
+				t.Fatalf("trial %d: release %d left %d steps, want %d", trial, i, len(p.steps), len(before[i]))
+			}
+			for k := range p.steps {
+				if p.steps[k] != before[i][k] {
+					t.Fatalf("trial %d: release %d: step %d is %+v, want %+v", trial, i, k, p.steps[k], before[i][k])
+				}
+			}
+		}
+	}
+}
+
+func checkMaxFree(t *testing.T, trial int, steps []step) {
+	t.Helper()
+	running := 0
+	for k, s := range steps {
+		running = max(running, s.free)
+		if s.maxFree != running {
+			t.Fatalf("trial %d: step %d maxFree %d, want %d", trial, k, s.maxFree, running)
+		}
+	}
+}
