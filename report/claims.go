@@ -31,8 +31,12 @@ func byStudy(claims []fidelity.Claim) []studyClaims {
 	return out
 }
 
-// oursText returns our value with its 95% interval, when there is one.
+// oursText returns our value with its 95% interval, when there is one,
+// or "-" without a value.
 func oursText(c fidelity.Claim) string {
+	if c.Ours == "" {
+		return "-"
+	}
 	if !c.HasInterval() {
 		return c.Ours
 	}
