@@ -134,6 +134,6 @@ tr.does-not-hold td.status { color: #b00; } tr.not-checkable td.status { color: 
 <table class="claims">
 <tr><th>claim</th><th>paper</th><th>ours (95% interval)</th><th>status</th><th>reason</th></tr>
 {{range .Rows}}<tr class="{{.Status}}"><td>{{.Text}}<br><span class="id">{{.ID}}</span></td><td>{{.Paper}}</td><td>{{.Ours}}</td>
-<td class="status">{{.Words}}</td><td>{{.Reason}}{{if .ReproducedBy}} Reproduced by <code>{{.ReproducedBy}}</code>.{{end}}{{if .URL}} <a href="{{.URL}}">docs/fidelity.md#{{.Section}}</a>{{end}}</td></tr>
+<td class="status">{{.Words}}</td><td>{{.Reason}}{{if .ReproducedBy}}; reproduced by <code>{{.ReproducedBy}}</code>{{end}}{{if .URL}} <a href="{{.URL}}">docs/fidelity.md#{{.Section}}</a>{{end}}</td></tr>
 {{end}}</table>
 {{end}}`))
