@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/moldable"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 )
@@ -21,8 +21,7 @@ import (
 type moldablePage struct {
 	Workloads []moldableWorkload
 	Time      *figure // DEMT's run time against n, when the run has DEMT
-	Claims    []analysis.Claim
-	Held      int
+	Claims    claimsHTML
 	Notes     string
 }
 
@@ -41,13 +40,12 @@ type errorPoints struct {
 // DIR/report/index.html: per workload, the paper's figures (performance
 // ratio against n, one panel per criterion, the average of every
 // algorithm with bars from the smallest to the largest per-instance
-// ratio), then the text's claims and whether they hold.
-func WriteMoldable(dir string, r *moldable.Result) (string, error) {
-	p := &moldablePage{Claims: r.Claims}
-	for _, c := range r.Claims {
-		if c.Holds {
-			p.Held++
-		}
+// ratio), after the text's claims with their status.
+func WriteMoldable(dir string, r *moldable.Result, claims []fidelity.Claim) (string, error) {
+	p := &moldablePage{}
+	var err error
+	if p.Claims, err = renderClaims(claims); err != nil {
+		return "", err
 	}
 	var notes bytes.Buffer
 	if err := PrintMoldable(&notes, r); err != nil {
@@ -205,14 +203,11 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 </head>
 <body>
 <h1>sweep report: moldable tasks (seed 002)</h1>
+{{.Claims.Summary}}
 <p>Performance ratios against the lower bounds: C_max over lambda* (the MRT dual test), sum w_i C_i
 over the safe interval LP. Each point is the average ratio (sum of values over sum of bounds, as the
 paper computes it), its bar runs from the smallest to the largest per-instance ratio.</p>
-<h2>The paper's claims (Sec. 5): {{.Held}} of {{len .Claims}} hold</h2>
-<table>
-<tr><th>workload</th><th>claim</th><th>holds</th><th>evidence</th></tr>
-{{range .Claims}}<tr><td>{{.Workload}}</td><td>{{.Text}}</td><td>{{if .Holds}}<span class="yes">yes</span>{{else}}<span class="no">no</span>{{end}}</td><td>{{.Evidence}}</td></tr>
-{{end}}</table>
+{{.Claims.Tables}}
 {{range .Workloads}}<h2>{{.Name}}</h2>
 <div class="figures">
 {{range .Figures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/campaign"
+	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/sweep/store"
 )
@@ -21,6 +22,9 @@ type Paired struct {
 	// Campaign is seeds 000 and 001's part, nil when the run has no
 	// campaign cells.
 	Campaign *campaign.Result
+	// Claims are the papers' claims about the run with their status,
+	// shown first on the page.
+	Claims []fidelity.Claim
 }
 
 // problems returns the unreadable part files of every table read: cells,

@@ -124,6 +124,10 @@ type page struct {
 	FairShare        bool
 	FairShareFigures []figure
 	NoUserRows       bool
+
+	// Claims are the papers' claims with their status: a summary line on
+	// the first screen and one table per study.
+	Claims claimsHTML
 }
 
 // Write renders the report of r as DIR/report/index.html and returns its
@@ -136,6 +140,9 @@ func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
 	p.Gantts = gantts
+	if p.Claims, err = renderClaims(run.Claims); err != nil {
+		return "", err
+	}
 	if c := run.Campaign; c != nil && len(c.Workloads) > 0 {
 		r := run.Comparison
 		samples, problems, err := campaign.ReadSamples(dir, r)

@@ -32,7 +32,9 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 </head>
 <body>
 <h1>sweep report: {{if .FairShare}}fair share, month by month{{else}}{{.Reference}} against every policy{{end}}</h1>
+{{.Claims.Summary}}
 <nav class="toc"><b>Contents</b><ol>
+{{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>
 {{if .Spreads}}<li><a href="#replicates">Across {{.Replicates}} replicates</a></li>{{end}}
@@ -45,6 +47,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{if .DAG}}<li><a href="#definitions">Definitions of the statistics</a></li>{{end}}
 <li><a href="#text">Text output of sweep analyze</a></li>
 </ol></nav>
+{{.Claims.Tables}}
 {{if .DAG}}
 <h2 id="tables">Tables 3 and 4: dominance beside the paper</h2>
 <p>Each cell gives our dominance percentage with its Wilson 95% interval (grey), then the paper's value and

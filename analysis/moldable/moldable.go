@@ -214,14 +214,10 @@ var (
 		{Name: "sum_wc_ratio_min", Type: store.TypeFloat64}, {Name: "sum_wc_ratio_max", Type: store.TypeFloat64},
 		{Name: "run_seconds_mean", Type: store.TypeFloat64}, {Name: "run_seconds_max", Type: store.TypeFloat64},
 	}}
-	claimsSchema = store.Schema{Table: "claims", Columns: []store.Column{
-		{Name: "workload", Type: store.TypeString}, {Name: "claim", Type: store.TypeString},
-		{Name: "holds", Type: store.TypeInt64}, {Name: "evidence", Type: store.TypeString},
-	}}
 )
 
-// Tables returns the moldable tables: moldable (one row per point) and
-// claims (one row per claim of the paper).
+// Tables returns the moldable table, one row per point; the paper's
+// claims go to the claims table of every study (FidelityClaims).
 func (r *Result) Tables() []analysis.Table {
 	points := analysis.Table{Schema: moldableSchema}
 	for _, p := range r.Points {
@@ -232,9 +228,5 @@ func (r *Result) Tables() []analysis.Table {
 			store.Float64(p.RunSecondsMean), store.Float64(p.RunSecondsMax),
 		})
 	}
-	claims := analysis.Table{Schema: claimsSchema}
-	for _, c := range r.Claims {
-		claims.Rows = append(claims.Rows, store.Row{store.String(c.Workload), store.String(c.Text), analysis.BoolValue(c.Holds), store.String(c.Evidence)})
-	}
-	return []analysis.Table{points, claims}
+	return []analysis.Table{points}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/campaign"
+	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/analysis/moldable"
 	"github.com/sweep-sched/sweep/analysis/rigid"
@@ -124,7 +125,8 @@ func (run *analysisRun) pairedSection() (*pairedSection, error) {
 	return run.paired, nil
 }
 
-// rigidSection is seed 003's fair-share analysis; it writes no tables.
+// rigidSection is seed 003's fair-share analysis; it writes no tables of
+// its own (its claims go to the claims table).
 type rigidSection struct {
 	dir    string
 	result *rigid.Result
@@ -134,8 +136,8 @@ func (s *rigidSection) print(w io.Writer) error { return report.PrintFairShare(w
 
 func (s *rigidSection) tables() []analysis.Table { return nil }
 
-func (s *rigidSection) page(context.Context, bool) (string, error) {
-	return report.WriteFairShare(s.dir, s.result)
+func (s *rigidSection) page(_ context.Context, _ bool, claims []fidelity.Claim) (string, error) {
+	return report.WriteFairShare(s.dir, s.result, claims)
 }
 
 // moldableSection is seed 002's moldable-task analysis.
@@ -148,8 +150,8 @@ func (s *moldableSection) print(w io.Writer) error { return report.PrintMoldable
 
 func (s *moldableSection) tables() []analysis.Table { return s.result.Tables() }
 
-func (s *moldableSection) page(context.Context, bool) (string, error) {
-	return report.WriteMoldable(s.dir, s.result)
+func (s *moldableSection) page(_ context.Context, _ bool, claims []fidelity.Claim) (string, error) {
+	return report.WriteMoldable(s.dir, s.result, claims)
 }
 
 // pairedSection is the comparison of the cells across policies with the
@@ -182,9 +184,9 @@ func (s *pairedSection) tables() []analysis.Table {
 	return tables
 }
 
-// page writes the report, with each policy's worst cell drawn as a Gantt
+// page writes the report, with claims and with each policy's worst cell drawn as a Gantt
 // chart when gantts is set and the run has grid cells with a load.
-func (s *pairedSection) page(ctx context.Context, gantts bool) (string, error) {
+func (s *pairedSection) page(ctx context.Context, gantts bool, claims []fidelity.Claim) (string, error) {
 	var links []report.GanttLink
 	if gantts && s.run.Grid != nil && s.run.Comparison.HasLoads() {
 		var err error
@@ -192,5 +194,7 @@ func (s *pairedSection) page(ctx context.Context, gantts bool) (string, error) {
 			return "", err
 		}
 	}
-	return report.Write(s.dir, s.run, links...)
+	run := s.run
+	run.Claims = claims
+	return report.Write(s.dir, run, links...)
 }

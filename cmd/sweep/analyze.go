@@ -12,6 +12,8 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/fidelity"
+	"github.com/sweep-sched/sweep/report"
 )
 
 // analysisFlags are the flags `sweep analyze` and `sweep report` share; they
@@ -112,12 +114,19 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	claims, err := run.claims()
+	if err != nil {
+		return err
+	}
 	var tables []analysis.Table
 	writes := false
 	for _, s := range run.sections {
 		if t := s.tables(); t != nil {
 			tables, writes = append(tables, t...), true
 		}
+	}
+	if len(claims) > 0 {
+		tables, writes = append(tables, fidelity.Table(claims)), true
 	}
 	var paths []string
 	if writes {
@@ -130,6 +139,12 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintln(stdout)
 		}
 		if err := s.print(stdout); err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
+	}
+	if len(claims) > 0 {
+		fmt.Fprintln(stdout)
+		if err := report.PrintClaims(stdout, claims); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}
@@ -162,10 +177,14 @@ type analysisRun struct {
 type section interface {
 	print(w io.Writer) error
 	// tables returns the section's analysis tables; nil for a section
-	// that writes none (and leaves DIR/analysis alone).
+	// that writes none.
 	tables() []analysis.Table
-	// page writes DIR/report/index.html and returns its path.
-	page(ctx context.Context, gantts bool) (string, error)
+	// claims returns the papers' claims the section checks, with the
+	// status the data gives.
+	claims() []fidelity.Claim
+	// page writes DIR/report/index.html, with claims, and returns its
+	// path.
+	page(ctx context.Context, gantts bool, claims []fidelity.Claim) (string, error)
 }
 
 // analyzeModels runs the analysis of each model of the results directory

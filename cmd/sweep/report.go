@@ -38,7 +38,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(run.sections) > 1 {
 		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(run.sections))
 	}
-	path, err := run.sections[0].page(ctx, *gantts)
+	claims, err := run.claims()
+	if err != nil {
+		return err
+	}
+	path, err := run.sections[0].page(ctx, *gantts, claims)
 	if err != nil {
 		return fmt.Errorf("sweep report: %w", err)
 	}
