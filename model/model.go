@@ -156,6 +156,8 @@ type Env struct {
 	Platforms map[string]*platform.Platform
 	// Settings are the model's parsed section.
 	Settings Settings
+	// Policies are the manifest's policy entries by name.
+	Policies map[string]PolicyEntry
 }
 
 // Axes are the manifest's axes a source's cells range over in one

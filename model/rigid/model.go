@@ -337,7 +337,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 					c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: mi, Period: month.String(), Platform: plat,
 						Policy: pol, RootSeed: ax.RootSeed, Unit: unit{month, v}}
 					c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), pol})
+						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
 					cells = append(cells, c)
 				}
 			}
