@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A PolicyEntry is one entry of a manifest's policies as the models see
@@ -28,6 +29,10 @@ type PolicyEntry struct {
 	// argument order ("" for arguments that name no file): a changed
 	// script is a changed policy.
 	FileSHA256 []string
+	// DecisionTimeout bounds each exchange with the decision process (0:
+	// policy/child's default, 30 s). A fault limit, never a budget, so it
+	// is not part of the cell id.
+	DecisionTimeout time.Duration
 }
 
 // External reports whether the entry is a decision process.

@@ -80,10 +80,13 @@ type PolicySpec struct {
 	Command []string          `yaml:"command,omitempty"`
 	Batsim  []string          `yaml:"batsim,omitempty"`
 	Model   string            `yaml:"model,omitempty"`
+	// Timeout bounds each decision of an external policy, as a Go
+	// duration (default 30s): a fault limit, not part of the cell id.
+	Timeout string `yaml:"timeout,omitempty"`
 }
 
 // policyKeys are the keys of a policies mapping.
-var policyKeys = []string{"name", "params", "command", "batsim", "model"}
+var policyKeys = []string{"name", "params", "command", "batsim", "model", "timeout"}
 
 // UnmarshalYAML takes a policy name or a mapping.
 func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
@@ -110,7 +113,7 @@ func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
 // MarshalYAML writes a policy without parameters as its name, so that the
 // manifest's canonical form (Hash) does not depend on how it was written.
 func (p PolicySpec) MarshalYAML() (any, error) {
-	if len(p.Params) == 0 && p.Command == nil && p.Batsim == nil && p.Model == "" {
+	if len(p.Params) == 0 && p.Command == nil && p.Batsim == nil && p.Model == "" && p.Timeout == "" {
 		return p.Name, nil
 	}
 	type plain PolicySpec
@@ -336,8 +339,8 @@ func (m *Manifest) checkFields() error {
 			}
 			continue
 		}
-		if spec.Model != "" {
-			return fmt.Errorf("%s: policy %q: model applies to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), p)
+		if spec.Model != "" || spec.Timeout != "" {
+			return fmt.Errorf("%s: policy %q: model and timeout apply to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), p)
 		}
 		policy, _, ok := m.models.Policy(p)
 		if !ok {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sweep-sched/sweep/model"
 )
@@ -26,6 +27,11 @@ func (m *Manifest) checkExternal(spec PolicySpec) error {
 	}
 	if _, owner, ok := m.models.Policy(spec.Name); ok {
 		return fmt.Errorf("the name is model %s's built-in policy; give your policy another name", owner.Name())
+	}
+	if spec.Timeout != "" {
+		if d, err := time.ParseDuration(spec.Timeout); err != nil || d <= 0 {
+			return fmt.Errorf("timeout %q: want a positive Go duration such as 30s or 5m (the limit of each decision)", spec.Timeout)
+		}
 	}
 	if spec.Model != "" && m.models.Lookup(spec.Model) == nil {
 		var names []string
@@ -63,6 +69,9 @@ func (m *Manifest) resolvePolicies() error {
 			return fmt.Errorf("%s: model %s runs no %s policies", where, md.Name(), kind)
 		}
 		e.Command, e.Batsim = spec.Command, spec.Batsim
+		if spec.Timeout != "" {
+			e.DecisionTimeout, _ = time.ParseDuration(spec.Timeout) // checked by checkExternal
+		}
 		e.Argv = slices.Clone(argv)
 		e.FileSHA256 = make([]string, len(argv))
 		for i, arg := range argv {
