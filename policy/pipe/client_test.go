@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -56,8 +57,8 @@ type inJob struct {
 }
 
 // runClient is a Go policy over the protocol: "easy" is FCFS with EASY
-// backfilling on processor counts (engine/backfill's rule), "none"
-// starts nothing (for round-trip benchmarks), "fifo-job" and "volume"
+// backfilling on processor counts (engine/backfill's rule), "all"
+// starts every job at once (for round-trip benchmarks), "fifo-job" and "volume"
 // give DAG jobs their arrival or volume as priority; the others are
 // faults.
 func runClient(mode string) error {
@@ -134,8 +135,17 @@ func runClient(mode string) error {
 			queue = append(queue, j)
 			jobs[j.ID] = j
 		}
-		if mode == "none" {
-			answer(`{"start":[]}`)
+		if mode == "all" {
+			// Starts every job at once: the round-trip benchmark's policy.
+			b := []byte(`{"start":[`)
+			for i, j := range m.Submitted {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(j.ID), 10)
+			}
+			queue = queue[:0]
+			answer(string(append(b, "]}"...)))
 			continue
 		}
 		var starts []int

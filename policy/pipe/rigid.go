@@ -69,10 +69,12 @@ func (r *Rigid) Decide(st *backfill.State) ([]int, error) {
 	r.running = kept
 	b = append(b, `],"submitted":[`...)
 	submitted := 0
-	for _, j := range st.Waiting {
-		if j < r.told {
-			continue
-		}
+	// Waiting is in submit order: the jobs not yet told are its suffix.
+	first := len(st.Waiting)
+	for first > 0 && st.Waiting[first-1] >= r.told {
+		first--
+	}
+	for _, j := range st.Waiting[first:] {
 		info := st.Job(j)
 		if submitted > 0 {
 			b = append(b, ',')
