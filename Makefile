@@ -18,11 +18,11 @@ test: lint
 # The job-array script on a real one-node Slurm (scripts/slurm-local installs
 # and starts it; root on Debian). Skips, saying why, where Slurm cannot start.
 test-slurm:
-	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cmd/sweep
+	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cli
 
 lint:
 	$(GO) vet ./...
-	$(GO) vet -tags slurm ./cmd/sweep
+	$(GO) vet -tags slurm ./cli
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 bench:

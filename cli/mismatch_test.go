@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // and run before any cell runs: exit 2, the message names the manifest
 // field, the workload and what would be valid, and nothing is written.
 func TestPlanTimeMismatches(t *testing.T) {
-	trace, err := filepath.Abs("../../sweep/testdata/norequest.swf.txt")
+	trace, err := filepath.Abs("../sweep/testdata/norequest.swf.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/sweep-sched/sweep/model/builtin"
 )
 
 // runPolicies implements `sweep policies`: every model with its policies,
 // their one-line docs and parameters.
-func runPolicies(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runPolicies(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep policies", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -21,7 +19,7 @@ func runPolicies(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("sweep policies: unexpected arguments %q", fs.Args())}
 	}
-	for i, md := range builtin.Registry().Models() {
+	for i, md := range a.models.Models() {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -32,11 +32,11 @@ func toolVersion() string {
 }
 
 // manifestArg loads the one manifest named on the command line.
-func manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
+func (a *app) manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
 	if fs.NArg() != 1 {
 		return nil, usageError{fmt.Errorf("sweep %s: want exactly one manifest, e.g. experiments/burkimsher2013.yaml (got %d arguments)", name, fs.NArg())}
 	}
-	m, err := loadManifest(fs.Arg(0))
+	m, err := a.loadManifest(fs.Arg(0))
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -44,7 +44,7 @@ func manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
 }
 
 // runPlan implements `sweep plan M`.
-func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
@@ -54,7 +54,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := manifestArg(fs, "plan")
+	m, err := a.manifestArg(fs, "plan")
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func optionalShard(s string) (sweep.Shard, error) {
 const gcPercent = 400
 
 // runRun implements `sweep run M`.
-func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jobs := fs.Int("j", 0, "cells simulated at once (default: every core the process may use, runtime.GOMAXPROCS)")
@@ -115,7 +115,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := manifestArg(fs, "run")
+	m, err := a.manifestArg(fs, "run")
 	if err != nil {
 		return err
 	}

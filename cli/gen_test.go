@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ func runGenTo(t *testing.T, args ...string) (string, []byte, error) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "w.json")
 	var stdout, stderr bytes.Buffer
-	err := runGen(context.Background(), append(args, "-o", out), &stdout, &stderr)
+	err := testApp().runGen(context.Background(), append(args, "-o", out), &stdout, &stderr)
 	if err != nil {
 		return stderr.String(), nil, err
 	}

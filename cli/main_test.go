@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func TestInterruptChild(t *testing.T) {
 	if os.Getenv("SWEEP_INTERRUPT_CHILD") == "" {
 		t.Skip("only run as TestSecondInterruptExits's child")
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := InterruptContext()
 	defer stop()
 	os.Stdout.Write([]byte{'r'})
 	<-ctx.Done()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func TestSimulateGantt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.svg")
 	var stdout, stderr bytes.Buffer
-	args := []string{"simulate", "--platform", "single:3", "--workload", "../../engine/testdata/graham.json",
+	args := []string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json",
 		"--policy", "fifo-task", "--gantt", out, "--gantt-window", "0:12"}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -37,7 +37,7 @@ func TestSimulateGantt(t *testing.T) {
 
 	for _, bad := range [][]string{{"--gantt-window", "5:5", "--gantt", out}, {"--gantt-window", "0:10"}} {
 		stderr.Reset()
-		args := append([]string{"simulate", "--platform", "single:3", "--workload", "../../engine/testdata/graham.json", "--policy", "fifo-task"}, bad...)
+		args := append([]string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json", "--policy", "fifo-task"}, bad...)
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--gantt-window") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming --gantt-window", bad, code, stderr.String())
 		}
@@ -57,14 +57,14 @@ func TestSimulateEveryModel(t *testing.T) {
 		gen            []string // sweep gen arguments; nil for a trace
 		simulate       []string
 	}{
-		{"../../sweep/testdata/campaigns.yaml", "synth/i001/L-/single:8/ostrich",
+		{"../sweep/testdata/campaigns.yaml", "synth/i001/L-/single:8/ostrich",
 			[]string{"--preset", "ostrich2013/profiles", "--seed", "11", "--instance", "1", "--set", "jobs=400", "--set", "users=4", "--set", "short-users=2"},
 			[]string{"--platform", "single:8", "--policy", "ostrich"}},
-		{"../../sweep/testdata/moldable.yaml", "cb-n20/i001/L-/single:16/Gang",
+		{"../sweep/testdata/moldable.yaml", "cb-n20/i001/L-/single:16/Gang",
 			[]string{"--preset", "dutot2004/cirne-berman", "--seed", "2004", "--instance", "1", "--set", "tasks=20", "--set", "processors=16"},
 			[]string{"--platform", "single:16", "--policy", "Gang", "--with", "anchor=cmax", "--with", "shuffles=3"}},
-		{"../../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", nil,
-			[]string{"--platform", "single:4", "--policy", "fcfs-easy", "--workload", "../../sweep/testdata/norequest.swf.txt", "--option", "month=1970-01"}},
+		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", nil,
+			[]string{"--platform", "single:4", "--policy", "fcfs-easy", "--workload", "../sweep/testdata/norequest.swf.txt", "--option", "month=1970-01"}},
 	}
 	for _, tt := range tests {
 		out := filepath.Join(dir, filepath.Base(tt.manifest))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // runReport implements `sweep report DIR`: it analyses the run (as `sweep
 // analyze` does, without writing Parquet) and writes DIR/report/index.html.
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
@@ -60,7 +60,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var links []report.GanttLink
 	if *gantts && r.HasLoads() {
-		if links, err = worstGantts(ctx, dir, r, stderr); err != nil {
+		if links, err = a.worstGantts(ctx, dir, r, stderr); err != nil {
 			return fmt.Errorf("sweep report: %w", err)
 		}
 	}
@@ -77,8 +77,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // and draws it as DIR/report/gantt-<policy>.svg. A directory whose
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
-func worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
-	p, err := newReplayer(dir, "")
+func (a *app) worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
+	p, err := a.newReplayer(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
 		return nil, nil

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 )
 
 // runStatus implements `sweep status DIR`.
-func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return statusCommand(args, stdout, stderr, time.Now)
+func (a *app) runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return a.statusCommand(args, stdout, stderr, time.Now)
 }
 
-func statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time) error {
+func (a *app) statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time) error {
 	fs := flag.NewFlagSet("sweep status", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	manifest := fs.String("manifest", "", "the manifest, for the cells not yet done (default DIR/manifest.yaml, the copy every run leaves)")
@@ -41,7 +41,7 @@ func statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time
 	if path == "" {
 		path = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := loadManifest(path)
+	m, err := a.loadManifest(path)
 	switch {
 	case err == nil:
 	case *manifest != "":

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 func TestShow(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"run", "../../sweep/testdata/small.yaml", "--out", out, "-j", "2", "--replicates", "2"}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"run", "../sweep/testdata/small.yaml", "--out", out, "-j", "2", "--replicates", "2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
 	cells, _, err := analysis.ReadCells(out)
@@ -141,7 +141,7 @@ func TestDifferences(t *testing.T) {
 func TestShowCampaignTrace(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	manifest := "../../sweep/testdata/campaigns.yaml"
+	manifest := "../sweep/testdata/campaigns.yaml"
 	if code := run(context.Background(), []string{"run", manifest, "--out", out, "-j", "2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
@@ -165,8 +165,8 @@ func TestShowCampaignTrace(t *testing.T) {
 // rigid cell on all 21 fair-share measures.
 func TestShowEveryModel(t *testing.T) {
 	tests := []struct{ manifest, cell, model, want string }{
-		{"../../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures"},
-		{"../../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 21 measures"},
+		{"../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures"},
+		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 21 measures"},
 	}
 	for _, tt := range tests {
 		out := t.TempDir()

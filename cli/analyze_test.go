@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -176,7 +176,7 @@ func TestUsageErrorsOnce(t *testing.T) {
 func TestAnalyzeAndReportMoldable(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"run", "../../sweep/testdata/moldable.yaml", "-j", "2", "--out", dir}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"run", "../sweep/testdata/moldable.yaml", "-j", "2", "--out", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d; stderr %s", code, stderr.String())
 	}
 	stdout.Reset()

@@ -5,7 +5,7 @@
 // Run it with `make test-slurm` (as root on a Debian machine); it skips,
 // saying why, where Slurm cannot start.
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestSlurmJobArray(t *testing.T) {
 	work := t.TempDir()
 	startSlurm(t)
 	binary := filepath.Join(t.TempDir(), "sweep")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/sweep").CombinedOutput(); err != nil {
 		t.Fatalf("building sweep: %v\n%s", err, out)
 	}
 	for _, name := range []string{"slurm.yaml", "slurm-failing.yaml"} {
@@ -215,7 +215,7 @@ func startSlurm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := filepath.Abs("../../scripts/slurm-local")
+	script, err := filepath.Abs("../scripts/slurm-local")
 	if err != nil {
 		t.Fatal(err)
 	}

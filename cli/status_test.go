@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 func TestStatusCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "small")
 	var stdout, stderr strings.Builder
-	if code := run(context.Background(), []string{"run", "../../sweep/testdata/small.yaml", "-j", "1", "--out", dir, "--shard", "1/2"}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"run", "../sweep/testdata/small.yaml", "-j", "1", "--out", dir, "--shard", "1/2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
 	published := time.Now()
@@ -24,7 +24,7 @@ func TestStatusCommand(t *testing.T) {
 	// An hour later, nothing has been published for 50 minutes past the
 	// rate's window.
 	later := func() time.Time { return published.Add(time.Hour) }
-	if err := statusCommand([]string{dir}, &stdout, &stderr, later); err != nil {
+	if err := testApp().statusCommand([]string{dir}, &stdout, &stderr, later); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -45,7 +45,7 @@ func TestStatusCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout.Reset()
-	if err := statusCommand([]string{dir}, &stdout, &stderr, later); err != nil {
+	if err := testApp().statusCommand([]string{dir}, &stdout, &stderr, later); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stderr.String(), "manifest.yaml yet: cells remaining unknown") ||
@@ -55,7 +55,7 @@ func TestStatusCommand(t *testing.T) {
 	}
 
 	for _, args := range [][]string{{}, {dir, "--window", "0s"}, {filepath.Join(dir, "nowhere")}} {
-		if err := statusCommand(args, &stdout, &stderr, later); err == nil {
+		if err := testApp().statusCommand(args, &stdout, &stderr, later); err == nil {
 			t.Errorf("%q accepted", args)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -86,7 +86,7 @@ func (m *measures) UnmarshalJSON(data []byte) error {
 // runShow implements `sweep show DIR CELL`: it simulates one cell of a
 // results directory again from its identity, checks that the metrics equal
 // its stored row, and draws its schedule with --gantt.
-func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep show", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	ganttPath := fs.String("gantt", "", "draw the cell's schedule as an SVG Gantt chart into this file")
@@ -115,7 +115,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	replayer, err := newReplayer(dir, *manifest)
+	replayer, err := a.newReplayer(dir, *manifest)
 	if err != nil {
 		return err
 	}
@@ -160,11 +160,11 @@ type replayer struct {
 
 // newReplayer reads the manifest of the results directory dir: the one at
 // manifestPath, or when that is empty the copy in dir.
-func newReplayer(dir, manifestPath string) (*replayer, error) {
+func (a *app) newReplayer(dir, manifestPath string) (*replayer, error) {
 	if manifestPath == "" {
 		manifestPath = filepath.Join(dir, "manifest.yaml")
 	}
-	m, err := loadManifest(manifestPath)
+	m, err := a.loadManifest(manifestPath)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
 	}

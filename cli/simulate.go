@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
 )
@@ -46,8 +45,8 @@ func (kv keyValues) Set(v string) error {
 
 // runSimulate implements `sweep simulate`: one workload file under one
 // policy on one platform, through the policy's model.
-func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	models := builtin.Registry()
+func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	models := a.models
 	fs := flag.NewFlagSet("sweep simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	platformSpec := fs.String("platform", "", "platform: burkimsher2013, single:N, or a platform file")

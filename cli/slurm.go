@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 )
 
 // runSlurm implements `sweep slurm M --shards n`.
-func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return slurmCommand(ctx, args, stdout, stderr, runSinfo)
+func (a *app) runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return a.slurmCommand(ctx, args, stdout, stderr, runSinfo)
 }
 
 // sinfoFunc runs sinfo with args and returns its standard output; it
@@ -32,7 +32,7 @@ func runSinfo(ctx context.Context, args ...string) (string, error) {
 	return string(out), err
 }
 
-func slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, sinfo sinfoFunc) error {
+func (a *app) slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, sinfo sinfoFunc) error {
 	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	shards := fs.Int("shards", 0, "number of array tasks (shards)")
@@ -46,7 +46,7 @@ func slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	m, err := manifestArg(fs, "slurm")
+	m, err := a.manifestArg(fs, "slurm")
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/platform"
 )
 
@@ -27,10 +26,10 @@ func (s *settingsFlag) Set(v string) error {
 
 // runGen implements `sweep gen`: it writes one workload instance of a
 // preset as JSON and prints a one-line summary.
-func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preset := fs.String("preset", "", "workload preset: "+strings.Join(presets(), ", "))
+	preset := fs.String("preset", "", "workload preset: "+strings.Join(a.presets(), ", "))
 	instance := fs.Int("instance", 0, "instance number (>= 0); each gives a different workload")
 	seed := fs.Uint64("seed", 1, "root seed")
 	var settings settingsFlag
@@ -49,7 +48,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{fmt.Errorf("sweep gen: unexpected arguments %q; parameters go in --set key=value", fs.Args())}
 	}
 	if *preset == "" {
-		return usageError{fmt.Errorf("sweep gen: --preset is required; valid presets: %s", strings.Join(presets(), ", "))}
+		return usageError{fmt.Errorf("sweep gen: --preset is required; valid presets: %s", strings.Join(a.presets(), ", "))}
 	}
 	if *out == "" {
 		return usageError{errors.New("sweep gen: -o FILE is required")}
@@ -57,11 +56,11 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if (*load == "") != (*platformSpec == "") {
 		return usageError{errors.New("sweep gen: --load and --platform go together: arrivals need both the load ratio and the platform's cores")}
 	}
-	models := builtin.Registry()
+	models := a.models
 	md, err := models.ModelOf(&model.WorkloadSpec{Generator: *preset})
 	g, ok := md.(model.Generator)
 	if err != nil || !ok {
-		return usageError{fmt.Errorf("sweep gen: unknown preset %q; valid presets: %s", *preset, strings.Join(presets(), ", "))}
+		return usageError{fmt.Errorf("sweep gen: unknown preset %q; valid presets: %s", *preset, strings.Join(a.presets(), ", "))}
 	}
 	var arrivals model.Arrivals
 	if *load != "" {
@@ -94,9 +93,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // presets lists every generator preset of every model that writes
 // workload files.
-func presets() []string {
+func (a *app) presets() []string {
 	var out []string
-	for _, md := range builtin.Registry().Models() {
+	for _, md := range a.models.Models() {
 		if _, ok := md.(model.Generator); ok {
 			out = append(out, md.Generators()...)
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestSlurmCPUWarning(t *testing.T) {
 func TestSlurmCommand(t *testing.T) {
 	noNodeFits := func(context.Context, ...string) (string, error) { return "2\n", nil }
 	var stdout, stderr strings.Builder
-	err := slurmCommand(context.Background(), []string{"../../sweep/testdata/small.yaml", "--shards", "3", "--cpus", "4", "--throttle", "2"}, &stdout, &stderr, noNodeFits)
+	err := testApp().slurmCommand(context.Background(), []string{"../sweep/testdata/small.yaml", "--shards", "3", "--cpus", "4", "--throttle", "2"}, &stdout, &stderr, noNodeFits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +61,13 @@ func TestSlurmCommand(t *testing.T) {
 	called := false
 	spy := func(context.Context, ...string) (string, error) { called = true; return "", nil }
 	stdout.Reset()
-	if err := slurmCommand(context.Background(), []string{"../../sweep/testdata/small.yaml", "--shards", "3"}, &stdout, &stderr, spy); err != nil {
+	if err := testApp().slurmCommand(context.Background(), []string{"../sweep/testdata/small.yaml", "--shards", "3"}, &stdout, &stderr, spy); err != nil {
 		t.Fatal(err)
 	}
 	if called || strings.Contains(stdout.String(), "--cpus-per-task") {
 		t.Errorf("without --cpus: sinfo called %v, script:\n%s", called, stdout.String())
 	}
-	if err := slurmCommand(context.Background(), []string{"../../sweep/testdata/small.yaml", "--shards", "3", "--throttle", "-1"}, &stdout, &stderr, spy); !errors.As(err, new(usageError)) {
+	if err := testApp().slurmCommand(context.Background(), []string{"../sweep/testdata/small.yaml", "--shards", "3", "--throttle", "-1"}, &stdout, &stderr, spy); !errors.As(err, new(usageError)) {
 		t.Errorf("--throttle -1: got %v, want a usage error", err)
 	}
 }
