@@ -210,6 +210,11 @@ func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (mode
 	net := env.Settings.(Network).Network
 	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
+		// A platform the workload cannot run on (one of another model's
+		// workloads, excluded for this one) fails only the cells on it.
+		if err := s.CheckPlatform(name, env.Platforms[name]); err != nil {
+			continue
+		}
 		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
 			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)
 		}
@@ -263,6 +268,9 @@ func (p *prepared) arrivalsOf(c model.Cell, in *engine.Instance) ([]int64, error
 
 func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	in := p.compiled[c.Platform]
+	if in == nil {
+		return nil, fmt.Errorf("%s instance %d cannot run on platform %s", c.Workload, c.Instance, c.Platform)
+	}
 	opts := engine.Options{Policy: c.Policy, Seed: c.PolicySeed}
 	if !p.ownArrivals {
 		arrivals, err := p.arrivalsOf(c, in)
