@@ -1,10 +1,16 @@
 package sweep
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // externalManifest writes a manifest with the tiny trace and a policy
@@ -108,4 +114,139 @@ func TestExternalPolicyErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", tt.policies, err, tt.want)
 		}
 	}
+}
+
+// externalRun writes a manifest of one rigid trace month under policies
+// into a new folder (scripts beside it) and runs it.
+func externalRun(t *testing.T, trace, month, policies string, scripts map[string]string) (*Manifest, string, *Summary) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range scripts {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	text := `experiment: ext
+seed: 1
+platform: single:` + map[bool]string{true: "100", false: "4"}[strings.Contains(trace, "KTH")] + `
+workloads:
+  - trace: ` + trace + `
+    label: t
+    months: {from: ` + month + `, to: ` + month + `}
+    estimates: ` + map[bool]string{true: "[T, R]", false: "[T]"}[strings.Contains(trace, "KTH")] + `
+policies: ` + policies + "\n"
+	path := filepath.Join(dir, "m.yaml")
+	os.WriteFile(path, []byte(text), 0o644)
+	m, err := LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	sum, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, out, sum
+}
+
+// measuresByPolicy reads every cell's status, error and measures, keyed
+// by workload and then policy.
+func measuresByPolicy(t *testing.T, m *Manifest, out string) map[string]map[string]string {
+	t.Helper()
+	names := []string{table.Workload, table.Policy, table.Status, table.Error}
+	for _, ms := range m.models.Lookup("rigid").Measures() {
+		names = append(names, ms.Name)
+	}
+	cols, _, err := store.ReadColumns(out, table.Cells, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]string{}
+	for i := range cols.Rows {
+		w := cols.Column(table.Workload).Strings[i]
+		if got[w] == nil {
+			got[w] = map[string]string{}
+		}
+		var row []string
+		for _, c := range cols.Columns[2:] {
+			row = append(row, fmt.Sprint(c.Value(i)))
+		}
+		got[w][cols.Column(table.Policy).Strings[i]] = strings.Join(row, " ")
+	}
+	return got
+}
+
+// The Python EASY example through the runner gives fcfs-easy's cells,
+// every measure equal, on KTH-SP2 1996-10 (the hand-made fixture when the
+// trace is absent); a Batsim scheduler's cells are measured by the same
+// Outcome (on the fixture, where pybatsim's easyBackfill and fcfs-easy
+// coincide).
+func TestExternalPoliciesInTheRunner(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent: the Python example cannot run")
+	}
+	python, _ := filepath.Abs("../python")
+	t.Setenv("PYTHONPATH", python)
+	easy := filepath.Join(python, "examples", "easy.py")
+	trace, _ := filepath.Abs("testdata/norequest.swf.txt")
+	month := "1970-01"
+	if abs, _ := filepath.Abs(kthTrace); fileExists(abs) && !testing.Short() {
+		trace, month = abs, "1996-10"
+	} else {
+		t.Logf("%s is absent: the hand-made fixture only", kthTrace)
+	}
+	m, out, sum := externalRun(t, trace, month, `[fcfs-easy, {name: py-easy, command: [python3, `+easy+`]}]`, nil)
+	if sum.Failed != 0 || sum.Ran != len(m.Cells()) {
+		t.Fatalf("ran %d, failed %d: want %d, 0", sum.Ran, sum.Failed, len(m.Cells()))
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") || byPolicy["py-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: py-easy %q\nfcfs-easy %q", w, byPolicy["py-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+	pyb := os.Getenv("SWEEP_PYBATSIM")
+	if pyb == "" {
+		t.Log("SWEEP_PYBATSIM is not set (scripts/install-pybatsim): the Batsim cell is not run")
+		return
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	m, out, sum = externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: pyb-easy, batsim: [`+pyb+`, -v, warning, easyBackfill]}]`, nil)
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if byPolicy["pyb-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: pyb-easy %q\nfcfs-easy %q", w, byPolicy["pyb-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+}
+
+// A policy that crashes fails its cells with its stderr; the built-in's
+// cells go on; --retry-failed runs the failed cells again.
+func TestExternalPolicyFaultFailsItsCellsOnly(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	crash := "import sys\nsys.stdin.readline()\nsys.stderr.write('my policy is broken\\n')\nsys.exit(3)\n"
+	m, out, sum := externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: crash, command: [python3, crash.py]}]`, map[string]string{"crash.py": crash})
+	if sum.Ran != 2 || sum.Failed != 1 {
+		t.Fatalf("ran %d, failed %d: want 2, 1", sum.Ran, sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") {
+			t.Errorf("%s: fcfs-easy %q", w, byPolicy["fcfs-easy"])
+		}
+		want := "decision 1 (hello) at 0 s: the decision process exited with status 3"
+		if !strings.Contains(byPolicy["crash"], want) || !strings.Contains(byPolicy["crash"], "my policy is broken") {
+			t.Errorf("%s: crash %q, want %q and its stderr", w, byPolicy["crash"], want)
+		}
+	}
+	again, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 2, RetryFailed: true})
+	if err != nil || again.Ran != 1 || again.Failed != 1 {
+		t.Fatalf("retry: ran %d, failed %d (%v): want the failed cell run again", again.Ran, again.Failed, err)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
