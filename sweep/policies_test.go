@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/builtin"
+	"github.com/sweep-sched/sweep/model/rigid"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -118,7 +122,7 @@ func TestExternalPolicyErrors(t *testing.T) {
 
 // externalRun writes a manifest of one rigid trace month under policies
 // into a new folder (scripts beside it) and runs it.
-func externalRun(t *testing.T, trace, month, policies string, scripts map[string]string) (*Manifest, string, *Summary) {
+func externalRun(t *testing.T, trace, month, policies string, scripts map[string]string, opts ...Option) (*Manifest, string, *Summary) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range scripts {
@@ -135,7 +139,7 @@ workloads:
 policies: ` + policies + "\n"
 	path := filepath.Join(dir, "m.yaml")
 	os.WriteFile(path, []byte(text), 0o644)
-	m, err := LoadManifest(path)
+	m, err := LoadManifest(path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,4 +253,48 @@ func TestExternalPolicyFaultFailsItsCellsOnly(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// goEasy is FCFS-EASY as a researcher's Go policy: backfill's EASY
+// helper over the waiting jobs in submit order.
+type goEasy struct{}
+
+func (goEasy) Decide(st *backfill.State) ([]int, error) { return st.EASY(st.Waiting), nil }
+
+// A Go policy registered on the rigid model runs like a built-in: its
+// cells equal fcfs-easy's measure for measure; its params reach New with
+// defaults filled in and enter the cell id.
+func TestOwnGoPolicyInTheRunner(t *testing.T) {
+	var got []map[string]string
+	own := rigid.Policy{Name: "go-easy", Params: []model.Param{{Name: "note", Default: "none"}},
+		New: func(params map[string]string) (backfill.Decider, error) {
+			got = append(got, params)
+			return goEasy{}, nil
+		}}
+	reg := builtin.Registry(rigid.Model{Own: []rigid.Policy{own}})
+	trace, _ := filepath.Abs("testdata/norequest.swf.txt")
+	month := "1970-01"
+	if abs, _ := filepath.Abs(kthTrace); fileExists(abs) && !testing.Short() {
+		trace, month = abs, "1996-10"
+	}
+	m, out, sum := externalRun(t, trace, month, `[fcfs-easy, go-easy]`, nil, WithModels(reg))
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if byPolicy["go-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: go-easy %q\nfcfs-easy %q", w, byPolicy["go-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+	if len(got) == 0 || got[0]["note"] != "none" {
+		t.Errorf("params given to New: %v, want the default note=none", got)
+	}
+	plain := cellIDs(t, m)["go-easy"]
+	m2, _, _ := externalRun(t, trace, month, `[fcfs-easy, {name: go-easy, params: {note: x}}]`, nil, WithModels(reg))
+	if cellIDs(t, m2)["go-easy"] == plain {
+		t.Error("params did not change the cell id")
+	}
+	if _, err := externalManifest(t, `[{name: go-easy, params: {nope: x}}]`, ""); err == nil {
+		t.Error("the built-in registry knows go-easy")
+	}
 }
