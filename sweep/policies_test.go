@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -204,6 +205,21 @@ func TestExternalPoliciesInTheRunner(t *testing.T) {
 	for w, byPolicy := range measuresByPolicy(t, m, out) {
 		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") || byPolicy["py-easy"] != byPolicy["fcfs-easy"] {
 			t.Errorf("%s: py-easy %q\nfcfs-easy %q", w, byPolicy["py-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+	// The Parquet metadata records the policy with its script's hash.
+	script, err := os.ReadFile(easy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("command \"python3\" %q@sha256:%x\n", easy, sha256.Sum256(script))
+	parts, _, err := store.ListParts(out, table.Cells)
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("parts %v: %v", parts, err)
+	}
+	for _, p := range parts {
+		if got := p.Metadata["sweep.policy.py-easy"]; got != want {
+			t.Errorf("%s: sweep.policy.py-easy %q, want %q", p.Path, got, want)
 		}
 	}
 	pyb := os.Getenv("SWEEP_PYBATSIM")
