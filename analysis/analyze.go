@@ -64,7 +64,8 @@ type ByLoadRow struct {
 	stats.MeanInterval
 }
 
-// Result is the analysis of a run's results directory.
+// Result is the paired comparison of a run's cells across policies, which
+// the grid and campaign analyses build on.
 type Result struct {
 	Settings Settings
 	// Loads are the loads of the successful cells, ascending; 0 stands for
@@ -77,7 +78,8 @@ type Result struct {
 	// then seed 004's table order, then the rest by name.
 	Policies []string
 	Pairing  *Pairing
-	// Problems are unreadable part files whose rows were left out.
+	// Problems are unreadable part files of the cells table whose rows
+	// were left out.
 	Problems []store.Problem
 
 	// TTests, Dominance and RankTests hold one row per comparison, in
@@ -94,15 +96,10 @@ type Result struct {
 	Spread      []SpreadRow
 	Boxes       []BoxRow
 	ByLoad      []ByLoadRow
-	Deciles     *Deciles // nil when the run recorded no job rows
-	// Campaigns compares campaign policies campaign by campaign; nil when
-	// the run recorded no campaign rows.
-	Campaigns *CampaignComparisons
 }
 
-// Analyze reads the cells (and, when present, the jobs) of the results
-// directory dir and computes every analysis table with the given settings
-// (see Settings.WithDefaults).
+// Analyze reads the cells of the results directory dir and compares them
+// across policies with the given settings (see Settings.WithDefaults).
 func Analyze(dir string, settings Settings) (*Result, error) {
 	settings = settings.WithDefaults()
 	if err := settings.Validate(); err != nil {
@@ -121,20 +118,6 @@ func Analyze(dir string, settings Settings) (*Result, error) {
 	r := compare(pairing, settings, columns)
 	r.compareReplicates(columns)
 	r.Problems = problems
-	deciles, jobProblems, err := ReadDeciles(dir, pairing, r.Policies)
-	if err != nil {
-		return nil, err
-	}
-	r.Deciles = deciles
-	r.Problems = append(r.Problems, jobProblems...)
-	if len(r.CampaignWorkloads()) > 0 {
-		comparisons, campaignProblems, err := CompareCampaigns(dir, r)
-		if err != nil {
-			return nil, err
-		}
-		r.Campaigns = comparisons
-		r.Problems = append(r.Problems, campaignProblems...)
-	}
 	return r, nil
 }
 
@@ -268,6 +251,12 @@ func pairedValues(groups []Group, scope Scope, reference, policy string, m int) 
 	return ref, other
 }
 
+// HasLoads reports whether some successful cell has a load, i.e. is a DAG
+// cell that seed 004's tables describe.
+func (r *Result) HasLoads() bool {
+	return slices.ContainsFunc(r.Loads, func(load float64) bool { return load > 0 })
+}
+
 // FindDominance returns the dominance row of metric, policy and load.
 func (r *Result) FindDominance(metric, policy string, load float64) (DominanceRow, bool) {
 	for _, row := range r.Dominance {
@@ -298,10 +287,20 @@ func (r *Result) ExcludedPairs() int {
 	return n
 }
 
-// nullIfNaN returns v, or null for NaN, which marks an undefined value.
-func nullIfNaN(v float64) store.Value {
+// NullIfNaN returns v, or null for NaN, which marks an undefined value.
+func NullIfNaN(v float64) store.Value {
 	if math.IsNaN(v) {
 		return store.Null()
 	}
 	return store.Float64(v)
+}
+
+// FindTTest returns the t-test row of metric, policy and load.
+func (r *Result) FindTTest(metric, policy string, load float64) (TTestRow, bool) {
+	for _, row := range r.TTests {
+		if row.Metric == metric && row.Policy == policy && !row.Pooled && row.Load == load {
+			return row, true
+		}
+	}
+	return TTestRow{}, false
 }

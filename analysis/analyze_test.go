@@ -10,143 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
 
 	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-// testCell is a row of a hand-made cells table. Metrics not named in
-// values are 1; makespan and volume_total come from their own fields.
-type testCell struct {
-	id                    string
-	instance              int64
-	replicate             int64
-	load                  float64
-	policy                string
-	failed                bool
-	makespan, volumeTotal int64
-	values                map[string]float64
-}
-
-// cellsSchema is the cells table as the runner writes it: identity
-// columns, then every metric of MetricColumns.
-func cellsSchema() store.Schema {
-	var measures []table.Measure
-	for _, m := range grid.MetricColumns() {
-		measures = append(measures, table.Measure{Name: m.Name, Integer: m.Integer})
-	}
-	return table.CellsSchema(measures)
-}
-
-// writeCells writes cells as the cells table of dir.
-func writeCells(t *testing.T, dir string, cells []testCell) {
-	t.Helper()
-	writeCellsPart(t, dir, "test", cells)
-}
-
-// writeCellsPart writes cells as one part file of dir's cells table, named
-// by tag.
-func writeCellsPart(t *testing.T, dir, tag string, cells []testCell) {
-	t.Helper()
-	w, err := store.NewPartWriter(dir, cellsSchema(), store.WriterOptions{Tag: tag})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cells {
-		status, errText := store.String("ok"), store.Null()
-		if c.failed {
-			status, errText = store.String("failed"), store.String("simulated failure")
-		}
-		row := store.Row{
-			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
-			store.Int64(c.instance), store.Int64(c.replicate), store.Float64(c.load), store.String("grid"), store.String(c.policy),
-			store.Int64(7), status, errText, store.Int64(3),
-		}
-		row = append(row, c.metrics()...)
-		if err := w.Append(row); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// metrics returns the cell's metric values in MetricColumns order: null
-// for a failed cell, its makespan and volume, 1 for other integers, and
-// values or 1 for the floats.
-func (c testCell) metrics() []store.Value {
-	var out []store.Value
-	for _, m := range grid.MetricColumns() {
-		switch {
-		case c.failed:
-			out = append(out, store.Null())
-		case m.Name == "makespan":
-			out = append(out, store.Int64(c.makespan))
-		case m.Name == "volume_total":
-			out = append(out, store.Int64(c.volumeTotal))
-		case m.Integer:
-			out = append(out, store.Int64(1))
-		default:
-			v, ok := c.values[m.Name]
-			if !ok {
-				v = 1
-			}
-			out = append(out, store.Float64(v))
-		}
-	}
-	return out
-}
-
-// smallRun is a hand-made run of two loads and three policies:
-//
-//	load 1.0, instances 0-3: slr_max pslr 2 3 4 5, srtf 3 3 6 9, lrtf 1 4 3 6
-//	load 1.2, instances 0-1: slr_max pslr 2.5 3.5, srtf 4 3
-//	load 1.2, instance 2: pslr ok, srtf failed (so pslr is unpaired)
-//	load 1.2, instance 3: srtf only (unpaired)
-//
-// slr_mean is slr_max / 2; cumulative completion is 500 at each cell's own
-// makespan, which is 10 for pslr, 12 for srtf and 11 for lrtf, with a
-// volume of 100.
-func smallRun() []testCell {
-	var cells []testCell
-	add := func(policy string, load float64, instance int64, slrMax float64) {
-		makespan := map[string]int64{"pslr": 10, "srtf": 12, "lrtf": 11}[policy]
-		cells = append(cells, testCell{
-			id: policy + "-" + FormatLoad(load) + "-" + string(rune('0'+instance)), instance: instance, load: load,
-			policy: policy, makespan: makespan, volumeTotal: 100,
-			values: map[string]float64{"slr_max": slrMax, "slr_mean": slrMax / 2, "cumulative_completion": 500},
-		})
-	}
-	for i, v := range []float64{2, 3, 4, 5} {
-		add("pslr", 1.0, int64(i), v)
-	}
-	for i, v := range []float64{3, 3, 6, 9} {
-		add("srtf", 1.0, int64(i), v)
-	}
-	for i, v := range []float64{1, 4, 3, 6} {
-		add("lrtf", 1.0, int64(i), v)
-	}
-	add("pslr", 1.2, 0, 2.5)
-	add("pslr", 1.2, 1, 3.5)
-	add("srtf", 1.2, 0, 4)
-	add("srtf", 1.2, 1, 3)
-	add("pslr", 1.2, 2, 3)
-	cells = append(cells, testCell{id: "srtf-1.2-2", instance: 2, load: 1.2, policy: "srtf", failed: true})
-	add("srtf", 1.2, 3, 8)
-	return cells
-}
-
-func smallRunDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	writeCells(t, dir, smallRun())
-	return dir
-}
-
 func TestPairCells(t *testing.T) {
-	cells, problems, err := ReadCells(smallRunDir(t))
+	cells, problems, err := ReadCells(analysistest.SmallRunDir(t))
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
@@ -185,7 +56,7 @@ func TestPairCells(t *testing.T) {
 	}
 
 	// A fixed base of 20: pslr 500 + 10x100 = 1500.
-	cells, _, _ = ReadCells(smallRunDir(t))
+	cells, _, _ = ReadCells(analysistest.SmallRunDir(t))
 	base := int64(20)
 	pairing, err = PairCells(cells, "pslr", &base)
 	if err != nil {
@@ -196,10 +67,10 @@ func TestPairCells(t *testing.T) {
 	}
 
 	// Two cells with one key and policy are an error naming both.
-	dup := smallRun()[:2]
-	dup[1].instance, dup[1].id = 0, "pslr-dup"
+	dup := analysistest.SmallRun()[:2]
+	dup[1].Instance, dup[1].ID = 0, "pslr-dup"
 	dir := t.TempDir()
-	writeCells(t, dir, dup)
+	analysistest.WriteCells(t, dir, dup)
 	cells, _, _ = ReadCells(dir)
 	if _, err := PairCells(cells, "pslr", nil); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
 		t.Errorf("duplicate cells: error %v; want one naming pslr-1.0-0 and pslr-dup", err)
@@ -211,17 +82,17 @@ func TestPairCells(t *testing.T) {
 // The ok row wins: the cell is neither failed nor unpaired. A cell whose ok
 // row was written twice (a requeued shard) is read once.
 func TestRetriedCellCountsOnce(t *testing.T) {
-	dir := smallRunDir(t)
-	retried := testCell{id: "srtf-1.2-2", instance: 2, load: 1.2, policy: "srtf", makespan: 12, volumeTotal: 100,
-		values: map[string]float64{"slr_max": 7, "slr_mean": 3.5, "cumulative_completion": 500}}
-	again := smallRun()[0]
-	writeCellsPart(t, dir, "retry", []testCell{retried, again})
+	dir := analysistest.SmallRunDir(t)
+	retried := analysistest.Cell{ID: "srtf-1.2-2", Instance: 2, Load: 1.2, Policy: "srtf", Makespan: 12, VolumeTotal: 100,
+		Values: map[string]float64{"slr_max": 7, "slr_mean": 3.5, "cumulative_completion": 500}}
+	again := analysistest.SmallRun()[0]
+	analysistest.WriteCellsPart(t, dir, "retry", nil, []analysistest.Cell{retried, again})
 	cells, problems, err := ReadCells(dir)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
-	if len(cells) != len(smallRun()) {
-		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(smallRun()))
+	if len(cells) != len(analysistest.SmallRun()) {
+		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(analysistest.SmallRun()))
 	}
 	pairing, err := PairCells(cells, "pslr", nil)
 	if err != nil {
@@ -242,7 +113,7 @@ func TestReadCellsEmpty(t *testing.T) {
 }
 
 func TestAnalyzeSmallRun(t *testing.T) {
-	r, err := Analyze(smallRunDir(t), Settings{})
+	r, err := Analyze(analysistest.SmallRunDir(t), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +256,7 @@ func TestAnalyzeSmallRun(t *testing.T) {
 }
 
 func TestWriteTables(t *testing.T) {
-	dir := smallRunDir(t)
+	dir := analysistest.SmallRunDir(t)
 	r, err := Analyze(dir, Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -398,7 +269,11 @@ func TestWriteTables(t *testing.T) {
 	if err := os.WriteFile(stale, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := WriteTables(dir, r, Expectations{}, map[string]string{"reference": "pslr"})
+	tables := append(r.ComparisonTables(), r.ReplicateTables()...)
+	for i := range tables {
+		tables[i].Metadata = map[string]string{"reference": "pslr"}
+	}
+	paths, err := WriteDir(dir, tables)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +394,7 @@ func containsAll(s string, parts ...string) bool {
 // x 3 = 0.3985255216793269, then 0.7048327646991336 x 2 capped at 1, then 1.
 // Wilcoxon: 0.10880943004054568 x 3 = 0.32642829012163704, then 1, 1.
 func TestAnalyzeHolm(t *testing.T) {
-	r, err := Analyze(smallRunDir(t), Settings{Adjust: AdjustHolm})
+	r, err := Analyze(analysistest.SmallRunDir(t), Settings{Adjust: AdjustHolm})
 	if err != nil {
 		t.Fatal(err)
 	}

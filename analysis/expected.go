@@ -166,9 +166,9 @@ func (e Expectations) PaperValue(workload, metric, policy string) (Expected, boo
 	return v, ok
 }
 
-// valueMetrics returns the metrics that expect.values gives for workload
+// ValueMetrics returns the metrics that expect.values gives for workload
 // (directly or through AnyWorkload), in name order.
-func (e Expectations) valueMetrics(workload string) []string {
+func (e Expectations) ValueMetrics(workload string) []string {
 	var metrics []string
 	for _, label := range []string{workload, AnyWorkload} {
 		for metric := range e.Values[label] {

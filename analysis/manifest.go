@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sweep-sched/sweep/model/grid"
@@ -311,4 +312,19 @@ func ParseManifestSections(data []byte, name string) (Settings, Expectations, er
 		return Settings{}, Expectations{}, fmt.Errorf("%s: %w", name, err)
 	}
 	return sections.Analysis.WithDefaults(), sections.Expect, nil
+}
+
+// Metadata returns the settings as the key-value metadata of the analysis
+// tables: analysis.reference, analysis.alpha, analysis.adjust and, when
+// fixed, analysis.base.
+func (s Settings) Metadata() map[string]string {
+	metadata := map[string]string{
+		"analysis.reference": s.Reference,
+		"analysis.alpha":     strconv.FormatFloat(s.Alpha, 'g', -1, 64),
+		"analysis.adjust":    s.Adjust,
+	}
+	if s.BaseTicks != nil {
+		metadata["analysis.base"] = strconv.FormatInt(*s.BaseTicks, 10)
+	}
+	return metadata
 }

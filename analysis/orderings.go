@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -86,48 +85,9 @@ func checkOrderings(node *yaml.Node) error {
 	})
 }
 
-// An OrderingRow is one ordering of expect.orderings checked against our
-// figures: a row of orderings.parquet.
-type OrderingRow struct {
-	Workload, Metric string
-	Ordering
-	// LeftMean and RightMean are the figure's means over instances under
-	// Left and Right (FigureTable); NaN without a value.
-	LeftMean, RightMean float64
-	Holds               bool
-}
-
-// OrderingTable returns the orderings that expect gives for workload (its
-// own and those of AnyWorkload), in metric name order, each checked
-// against the figure's means (FigureTable, which lists every metric with
-// an ordering).
-func (r *Result) OrderingTable(workload string, expect Expectations) []OrderingRow {
-	var rows []OrderingRow
-	var figures []FigureRow
-	for _, label := range []string{workload, AnyWorkload} {
-		for _, metric := range sortedKeys(expect.Orderings[label]) {
-			if figures == nil {
-				figures = r.FigureTable(workload, expect)
-			}
-			mean := func(policy string) float64 {
-				if i := slices.IndexFunc(figures, func(f FigureRow) bool { return f.Metric == metric && f.Policy == policy }); i >= 0 && figures[i].HasOurs() {
-					return figures[i].Mean
-				}
-				return math.NaN()
-			}
-			for _, o := range expect.Orderings[label][metric] {
-				row := OrderingRow{Workload: workload, Metric: metric, Ordering: o, LeftMean: mean(o.Left), RightMean: mean(o.Right)}
-				row.Holds = o.Holds(row.LeftMean, row.RightMean)
-				rows = append(rows, row)
-			}
-		}
-	}
-	return rows
-}
-
-// orderingMetrics returns the metrics that expect.orderings names for
+// OrderingMetrics returns the metrics that expect.orderings names for
 // workload (directly or through AnyWorkload), in name order.
-func (e Expectations) orderingMetrics(workload string) []string {
+func (e Expectations) OrderingMetrics(workload string) []string {
 	var metrics []string
 	for _, label := range []string{workload, AnyWorkload} {
 		for metric := range e.Orderings[label] {

@@ -1,9 +1,10 @@
 package analysis
 
 import (
-	"github.com/sweep-sched/sweep/stats"
 	"math"
 	"strconv"
+
+	"github.com/sweep-sched/sweep/stats"
 )
 
 // EffectLevel is the confidence level of the effect sizes' bootstrap

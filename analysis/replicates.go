@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/sweep/store/table"
@@ -141,14 +139,15 @@ var (
 	}}
 )
 
-// replicateTables returns the rows of the per-replicate tables.
-func (r *Result) replicateTables() []tableRows {
+// ReplicateTables returns the per-replicate tables (replicate_dominance,
+// replicate_spread), empty with one replicate.
+func (r *Result) ReplicateTables() []Table {
 	var byReplicate, spread []store.Row
 	for _, row := range r.ByReplicate {
 		byReplicate = append(byReplicate, store.Row{
-			store.String(row.Metric), loadValue(row.Load), store.Int64(row.Replicate), store.String(row.Reference),
+			store.String(row.Metric), LoadValue(row.Load), store.Int64(row.Replicate), store.String(row.Reference),
 			store.String(row.Policy), store.Int64(int64(row.N)), store.Float64(row.Percent), store.Float64(row.Low),
-			store.Float64(row.High), nullIfNaN(row.TTestP), nullIfNaN(row.WilcoxonP),
+			store.Float64(row.High), NullIfNaN(row.TTestP), NullIfNaN(row.WilcoxonP),
 		})
 	}
 	for _, row := range r.Spread {
@@ -157,75 +156,10 @@ func (r *Result) replicateTables() []tableRows {
 			values[i] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
 		spread = append(spread, store.Row{
-			store.String(row.Metric), loadValue(row.Load), store.String(row.Reference), store.String(row.Policy),
+			store.String(row.Metric), LoadValue(row.Load), store.String(row.Reference), store.String(row.Policy),
 			store.Int64(int64(len(row.Percents))), store.String(strings.Join(values, ",")), store.Float64(row.Min),
-			store.Float64(row.Max), store.Float64(row.Mean), nullIfNaN(row.Low), nullIfNaN(row.High),
+			store.Float64(row.Max), store.Float64(row.Mean), NullIfNaN(row.Low), NullIfNaN(row.High),
 		})
 	}
-	return []tableRows{{replicateDominanceSchema, byReplicate}, {replicateSpreadSchema, spread}}
-}
-
-// printSpread prints a paper table's cells across replicates: each
-// replicate's percentage, their range and the t interval of their mean,
-// and which of them hold the paper's value.
-func (r *Result) printSpread(p *printer, table PaperTable, expect Expectations) {
-	title, _, _ := strings.Cut(table.Title, ":")
-	p.line("%s across %d replicates (%s): %% in each replicate, their range and the t 95%% interval", title, len(r.Replicates), table.Metric)
-	p.line("of their mean; after the paper's value: r inside the range, i inside the interval")
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	policies := slices.DeleteFunc(slices.Clone(r.Policies), func(p string) bool { return p == r.Settings.Reference })
-	labels := leftAligned(append([]string{"load"}, policies...))
-	rowNames := leftAligned([]string{"reps", "range", "95% CI", "paper"})
-	fmt.Fprintln(tw, r.loadHeader(labels[0]))
-	var withPaper, inRange, inInterval int
-	for i, policy := range policies {
-		reps, spans := labels[1+i]+"\t"+rowNames[0]+"\t", "\t"+rowNames[1]+"\t"
-		intervals, paper := "\t"+rowNames[2]+"\t", "\t"+rowNames[3]+"\t"
-		for _, load := range r.Loads {
-			s, ok := r.FindSpread(table.Metric, policy, load)
-			value, hasPaper := expect.PaperPercent(table.Metric, policy, load)
-			if !ok {
-				reps, spans, intervals, paper = reps+"- \t", spans+"- \t", intervals+"- \t", paper+"- \t"
-				continue
-			}
-			values := make([]string, len(s.Percents))
-			for k, v := range s.Percents {
-				values[k] = strconv.FormatFloat(math.Round(10*v)/10, 'f', -1, 64)
-			}
-			reps += strings.Join(values, "/") + " \t"
-			spans += fmt.Sprintf("%.1f-%.1f \t", s.Min, s.Max)
-			if math.IsNaN(s.Low) {
-				intervals += "- \t"
-			} else {
-				intervals += fmt.Sprintf("%.1f-%.1f \t", s.Low, s.High)
-			}
-			if !hasPaper {
-				paper += "- \t"
-				continue
-			}
-			withPaper++
-			marks := ""
-			rangeHolds, intervalHolds := s.Contains(value)
-			if rangeHolds {
-				marks += "r"
-				inRange++
-			}
-			if intervalHolds {
-				marks += "i"
-				inInterval++
-			}
-			paper += FormatPercent(value) + " " + fmt.Sprintf("%-2s", marks) + "\t"
-		}
-		fmt.Fprintln(tw, reps)
-		fmt.Fprintln(tw, spans)
-		fmt.Fprintln(tw, intervals)
-		fmt.Fprintln(tw, paper)
-	}
-	tw.Flush()
-	p.lines(b.String())
-	if withPaper > 0 {
-		p.line("paper inside the replicates' range: %d of %d cells; inside the t interval of their mean: %d of %d",
-			inRange, withPaper, inInterval, withPaper)
-	}
+	return []Table{{Schema: replicateDominanceSchema, Rows: byReplicate}, {Schema: replicateSpreadSchema, Rows: spread}}
 }

@@ -1,39 +1,17 @@
 package analysis
 
 import (
-	"bytes"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-// replicatedRun is smallRun as replicate 0 and again as replicate 1,
-// where srtf's slr_max at load 1.0 is 1 3 6 9 instead of 3 3 6 9: pslr
-// (2 3 4 5) is at least as good in 3 of 4 pairs (75%) there, 4 of 4
-// (100%) in replicate 0.
-func replicatedRun(t *testing.T) string {
-	t.Helper()
-	cells := smallRun()
-	for _, c := range smallRun() {
-		c.id += "-r1"
-		c.replicate = 1
-		if c.policy == "srtf" && c.load == 1 && c.instance == 0 {
-			c.values["slr_max"] = 1
-			c.values["slr_mean"] = 0.5
-		}
-		cells = append(cells, c)
-	}
-	dir := t.TempDir()
-	writeCells(t, dir, cells)
-	return dir
-}
-
 func TestAnalyzeReplicates(t *testing.T) {
-	dir := replicatedRun(t)
+	dir := analysistest.ReplicatedRunDir(t)
 	r, err := Analyze(dir, Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +60,7 @@ func TestAnalyzeReplicates(t *testing.T) {
 		t.Errorf("%d per-replicate rows of srtf at 1.0; want 2", n)
 	}
 
-	if _, err := WriteTables(dir, r, Expectations{}, nil); err != nil {
+	if _, err := WriteDir(dir, append(r.ComparisonTables(), r.ReplicateTables()...)); err != nil {
 		t.Fatal(err)
 	}
 	spread := readAnalysisTable(t, dir, "replicate_spread", "metric", "load", "policy", "dominance_pcts", "min", "max")
@@ -103,16 +81,6 @@ func TestAnalyzeReplicates(t *testing.T) {
 		t.Errorf("replicate_dominance has %d rows; want %d", byReplicate.Rows, len(r.ByReplicate))
 	}
 
-	var out bytes.Buffer
-	if err := Print(&out, r, Expectations{Dominance: map[string]map[string]map[float64]float64{"slr_max": {"srtf": {1: 80}}}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"Table 3 across 2 replicates (slr_max)", "100/75", "75.0-100.0", "80 ri",
-		"paper inside the replicates' range: 1 of 1 cells; inside the t interval of their mean: 1 of 1"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("printed output lacks %q:\n%s", want, out.String())
-		}
-	}
 }
 
 // TestAnalyzeReplicatesMixedParts: a results directory written before
@@ -121,22 +89,22 @@ func TestAnalyzeReplicates(t *testing.T) {
 // replicate 0.
 func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	dir := t.TempDir()
-	old := cellsSchema()
+	old := analysistest.CellsSchema()
 	old.Columns = slices.DeleteFunc(old.Columns, func(c store.Column) bool { return c.Name == table.Replicate })
 	w, err := store.NewPartWriter(dir, old, store.WriterOptions{Tag: "old"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range smallRun() {
-		if c.failed {
+	for _, c := range analysistest.SmallRun() {
+		if c.Failed {
 			continue
 		}
 		row := store.Row{
-			store.String(c.id), store.String("test"), store.String("log-independent"), store.String("gen"),
-			store.Int64(c.instance), store.Float64(c.load), store.String("grid"), store.String(c.policy),
+			store.String(c.ID), store.String("test"), store.String("log-independent"), store.String("gen"),
+			store.Int64(c.Instance), store.Float64(c.Load), store.String("grid"), store.String(c.Policy),
 			store.Int64(7), store.String("ok"), store.Null(), store.Int64(3),
 		}
-		row = append(row, c.metrics()...)
+		row = append(row, c.Metrics()...)
 		if err := w.Append(row); err != nil {
 			t.Fatal(err)
 		}
@@ -144,13 +112,13 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var second []testCell
-	for _, c := range smallRun() {
-		c.id += "-r1"
-		c.replicate = 1
+	var second []analysistest.Cell
+	for _, c := range analysistest.SmallRun() {
+		c.ID += "-r1"
+		c.Replicate = 1
 		second = append(second, c)
 	}
-	writeCellsPart(t, dir, "new", second)
+	analysistest.WriteCellsPart(t, dir, "new", nil, second)
 	r, err := Analyze(dir, Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +126,7 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	if !slices.Equal(r.Replicates, []int64{0, 1}) {
 		t.Fatalf("replicates %v; want [0 1]", r.Replicates)
 	}
-	// Both replicates have smallRun's numbers: srtf at 1.0 is 100% in each.
+	// Both replicates have SmallRun's numbers: srtf at 1.0 is 100% in each.
 	if s, ok := r.FindSpread("slr_max", "srtf", 1); !ok || !slices.Equal(s.Percents, []float64{100, 100}) {
 		t.Errorf("spread of srtf at 1.0: %+v; want 100 in both replicates", s)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // AnalysisDir is the directory, under a results directory, of the tables
-// WriteTables writes.
+// WriteDir writes.
 const AnalysisDir = "analysis"
 
 // The analysis tables. Booleans are int64 0/1, since the store has no
@@ -74,75 +74,60 @@ var (
 		{Name: "mean", Type: store.TypeFloat64},
 		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
 	}}
-	decileSchema = store.Schema{Table: "deciles", Columns: []store.Column{
-		{Name: "load", Type: store.TypeFloat64, Nullable: true}, {Name: "policy", Type: store.TypeString},
-		{Name: "decile", Type: store.TypeInt64}, {Name: "jobs", Type: store.TypeInt64},
-		{Name: "slr_mean", Type: store.TypeFloat64}, {Name: "slr_max", Type: store.TypeFloat64},
-	}}
-	// figuresSchema is the figures of merit of campaign workloads: ours
-	// (mean over instances, 95% interval null with one instance) beside
-	// the paper's value, its relation ("=", "<", "<=", ">", ">="), the
-	// absolute tolerance of an "=" and whether ours matches; the paper
-	// columns are null where the manifest gives no value.
-	figuresSchema = store.Schema{Table: "figures", Columns: []store.Column{
-		{Name: "workload", Type: store.TypeString}, {Name: "metric", Type: store.TypeString},
-		{Name: "policy", Type: store.TypeString}, {Name: "n", Type: store.TypeInt64},
-		{Name: "mean", Type: store.TypeFloat64, Nullable: true},
-		{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
-		{Name: "paper", Type: store.TypeFloat64, Nullable: true}, {Name: "paper_relation", Type: store.TypeString, Nullable: true},
-		{Name: "tolerance", Type: store.TypeFloat64, Nullable: true}, {Name: "matches", Type: store.TypeInt64, Nullable: true},
-	}}
 )
 
-func (s Scope) value() store.Value {
+// Value returns the scope's load column: null when pooled.
+func (s Scope) Value() store.Value {
 	if s.Pooled {
 		return store.Null()
 	}
-	return loadValue(s.Load)
+	return LoadValue(s.Load)
 }
 
-// loadValue returns load, or null for 0, the load of cells without one.
-func loadValue(load float64) store.Value {
+// LoadValue returns load, or null for 0, the load of cells without one.
+func LoadValue(load float64) store.Value {
 	if load == 0 {
 		return store.Null()
 	}
 	return store.Float64(load)
 }
 
-func boolValue(b bool) store.Value {
+// BoolValue returns b as the int64 0/1 of the analysis tables.
+func BoolValue(b bool) store.Value {
 	if b {
 		return store.Int64(1)
 	}
 	return store.Int64(0)
 }
 
-// tables returns the rows of every analysis table, by schema.
-func (r *Result) tables(expect Expectations) []tableRows {
-	var tTests, rankTests, dominance, boxes, byLoad, deciles, figures []store.Row
+// ComparisonTables returns the tables of the pooled comparison: ttest,
+// wilcoxon, dominance, boxplot and by_load.
+func (r *Result) ComparisonTables() []Table {
+	var tTests, rankTests, dominance, boxes, byLoad []store.Row
 	for _, t := range r.TTests {
 		tTests = append(tTests, store.Row{
-			store.String(t.Metric), t.Scope.value(), store.String(t.Reference), store.String(t.Policy),
-			store.Int64(int64(t.N)), nullIfNaN(t.MeanDiff), nullIfNaN(t.T), store.Int64(int64(t.DF)),
-			nullIfNaN(t.P), nullIfNaN(t.PAdjusted), boolValue(t.Significant),
+			store.String(t.Metric), t.Scope.Value(), store.String(t.Reference), store.String(t.Policy),
+			store.Int64(int64(t.N)), NullIfNaN(t.MeanDiff), NullIfNaN(t.T), store.Int64(int64(t.DF)),
+			NullIfNaN(t.P), NullIfNaN(t.PAdjusted), BoolValue(t.Significant),
 		})
 	}
 	for _, w := range r.RankTests {
 		median, low, high := store.Null(), store.Null(), store.Null()
 		if w.HasEffect {
-			median, low, high = nullIfNaN(w.Effect.Estimate), nullIfNaN(w.Effect.Low), nullIfNaN(w.Effect.High)
+			median, low, high = NullIfNaN(w.Effect.Estimate), NullIfNaN(w.Effect.Low), NullIfNaN(w.Effect.High)
 		}
 		rankTests = append(rankTests, store.Row{
-			store.String(w.Metric), w.Scope.value(), store.String(w.Reference), store.String(w.Policy),
-			store.Int64(int64(w.N)), store.Int64(int64(w.Zeros)), store.Float64(w.Statistic), boolValue(w.Exact),
-			nullIfNaN(w.Z), nullIfNaN(w.P), nullIfNaN(w.PAdjusted), boolValue(w.Significant),
-			boolValue(w.TTestSignificant), store.Int64(int64(w.Effect.N)), median, low, high,
+			store.String(w.Metric), w.Scope.Value(), store.String(w.Reference), store.String(w.Policy),
+			store.Int64(int64(w.N)), store.Int64(int64(w.Zeros)), store.Float64(w.Statistic), BoolValue(w.Exact),
+			NullIfNaN(w.Z), NullIfNaN(w.P), NullIfNaN(w.PAdjusted), BoolValue(w.Significant),
+			BoolValue(w.TTestSignificant), store.Int64(int64(w.Effect.N)), median, low, high,
 		})
 	}
 	for _, d := range r.Dominance {
 		dominance = append(dominance, store.Row{
-			store.String(d.Metric), d.Scope.value(), store.String(d.Reference), store.String(d.Policy),
+			store.String(d.Metric), d.Scope.Value(), store.String(d.Reference), store.String(d.Policy),
 			store.Int64(int64(d.N)), store.Float64(d.Percent), store.Float64(d.Low), store.Float64(d.High),
-			boolValue(d.Significant),
+			BoolValue(d.Significant),
 		})
 	}
 	for _, b := range r.Boxes {
@@ -151,7 +136,7 @@ func (r *Result) tables(expect Expectations) []tableRows {
 			outliers[i] = strconv.FormatFloat(x, 'g', -1, 64)
 		}
 		boxes = append(boxes, store.Row{
-			store.String(b.Metric), store.String(b.Policy), b.Scope.value(), store.Int64(int64(b.N)),
+			store.String(b.Metric), store.String(b.Policy), b.Scope.Value(), store.Int64(int64(b.N)),
 			store.Float64(b.Min), store.Float64(b.Q1), store.Float64(b.Median), store.Float64(b.Q3),
 			store.Float64(b.Max), store.Float64(b.WhiskerLow), store.Float64(b.WhiskerHigh),
 			store.String(strings.Join(outliers, ",")), store.Float64(b.Mean),
@@ -159,61 +144,30 @@ func (r *Result) tables(expect Expectations) []tableRows {
 	}
 	for _, m := range r.ByLoad {
 		byLoad = append(byLoad, store.Row{
-			store.String(m.Metric), loadValue(m.Load), store.String(m.Policy), store.Int64(int64(m.N)),
-			store.Float64(m.Mean), nullIfNaN(m.Low), nullIfNaN(m.High),
+			store.String(m.Metric), LoadValue(m.Load), store.String(m.Policy), store.Int64(int64(m.N)),
+			store.Float64(m.Mean), NullIfNaN(m.Low), NullIfNaN(m.High),
 		})
 	}
-	if r.Deciles != nil {
-		for _, d := range r.Deciles.Rows {
-			deciles = append(deciles, store.Row{
-				loadValue(d.Load), store.String(d.Policy), store.Int64(int64(d.Decile)),
-				store.Int64(d.Jobs), store.Float64(d.SLRMean), store.Float64(d.SLRMax),
-			})
-		}
+	return []Table{
+		{Schema: tTestSchema, Rows: tTests}, {Schema: wilcoxonSchema, Rows: rankTests}, {Schema: dominanceSchema, Rows: dominance},
+		{Schema: boxSchema, Rows: boxes}, {Schema: byLoadSchema, Rows: byLoad},
 	}
-	for _, f := range r.Figures(expect) {
-		mean, paper, relation, tolerance, matches := store.Null(), store.Null(), store.Null(), store.Null(), store.Null()
-		if f.HasOurs() {
-			mean = nullIfNaN(f.Mean)
-		}
-		if f.Paper != nil {
-			paper, relation = store.Float64(f.Paper.Value), store.String(f.Paper.Relation)
-			if f.Paper.Relation == RelationEqual {
-				tolerance = store.Float64(f.Paper.ToleranceFor(f.Metric))
-			}
-			if f.HasOurs() {
-				matches = boolValue(f.Matches)
-			}
-		}
-		figures = append(figures, store.Row{
-			store.String(f.Workload), store.String(f.Metric), store.String(f.Policy), store.Int64(int64(f.N)),
-			mean, nullIfNaN(f.Low), nullIfNaN(f.High), paper, relation, tolerance, matches,
-		})
-	}
-	return append([]tableRows{
-		{tTestSchema, tTests}, {wilcoxonSchema, rankTests}, {dominanceSchema, dominance}, {boxSchema, boxes},
-		{byLoadSchema, byLoad}, {decileSchema, deciles}, {figuresSchema, figures},
-	}, append(r.campaignTables(expect), r.replicateTables()...)...)
 }
 
-type tableRows struct {
-	schema store.Schema
-	rows   []store.Row
+// A Table is the rows of one analysis table, written as
+// DIR/analysis/<table>.parquet with Metadata in its footer.
+type Table struct {
+	Schema   store.Schema
+	Rows     []store.Row
+	Metadata map[string]string
 }
 
-// WriteTables writes the analysis as DIR/analysis/<table>.parquet, one file
-// per table that has rows, with metadata in each file (the figures table
-// compares with expect's values), and returns the paths
-// written. It builds the new directory beside the old one and then swaps
-// them, so a reader sees the old analysis or the new one, never a mix
-// (between the two renames, DIR/analysis is briefly absent).
-func WriteTables(dir string, r *Result, expect Expectations, metadata map[string]string) ([]string, error) {
-	return writeAnalysisDir(dir, r.tables(expect), metadata)
-}
-
-// writeAnalysisDir writes the non-empty tables into a new DIR/analysis
-// that replaces the previous one at once, and returns their paths.
-func writeAnalysisDir(dir string, tables []tableRows, metadata map[string]string) ([]string, error) {
+// WriteDir writes the tables that have rows as DIR/analysis/<table>.parquet
+// and returns the paths written, in the order of tables. It builds the new
+// directory beside the old one and then swaps them, so a reader sees the
+// old analysis or the new one, never a mix (between the two renames,
+// DIR/analysis is briefly absent).
+func WriteDir(dir string, tables []Table) ([]string, error) {
 	temp, err := os.MkdirTemp(dir, ".analysis-new-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
@@ -221,13 +175,13 @@ func writeAnalysisDir(dir string, tables []tableRows, metadata map[string]string
 	defer os.RemoveAll(temp) // a no-op once renamed into place
 	var names []string
 	for _, t := range tables {
-		if len(t.rows) == 0 {
+		if len(t.Rows) == 0 {
 			continue
 		}
-		if err := writeTable(temp, t, metadata); err != nil {
-			return nil, fmt.Errorf("writing analysis table %s: %w", t.schema.Table, err)
+		if err := writeTable(temp, t); err != nil {
+			return nil, fmt.Errorf("writing analysis table %s: %w", t.Schema.Table, err)
 		}
-		names = append(names, t.schema.Table+".parquet")
+		names = append(names, t.Schema.Table+".parquet")
 	}
 	final := filepath.Join(dir, AnalysisDir)
 	aside, err := os.MkdirTemp(dir, ".analysis-old-")
@@ -256,12 +210,12 @@ func writeAnalysisDir(dir string, tables []tableRows, metadata map[string]string
 }
 
 // writeTable writes one table as dir/<table>.parquet through a part writer.
-func writeTable(dir string, t tableRows, metadata map[string]string) error {
-	w, err := store.NewPartWriter(dir, t.schema, store.WriterOptions{Tag: "analysis", Metadata: metadata})
+func writeTable(dir string, t Table) error {
+	w, err := store.NewPartWriter(dir, t.Schema, store.WriterOptions{Tag: "analysis", Metadata: t.Metadata})
 	if err != nil {
 		return err
 	}
-	for _, row := range t.rows {
+	for _, row := range t.Rows {
 		if err := w.Append(row); err != nil {
 			w.Close()
 			return err
@@ -275,8 +229,8 @@ func writeTable(dir string, t tableRows, metadata map[string]string) error {
 	if err := w.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(part, filepath.Join(dir, t.schema.Table+".parquet")); err != nil {
+	if err := os.Rename(part, filepath.Join(dir, t.Schema.Table+".parquet")); err != nil {
 		return err
 	}
-	return os.Remove(filepath.Join(dir, t.schema.Table))
+	return os.Remove(filepath.Join(dir, t.Schema.Table))
 }

@@ -9,7 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
 )
@@ -46,9 +46,10 @@ func parseDirArgs(fs *flag.FlagSet, args []string) (string, error) {
 	return fs.Arg(0), nil
 }
 
-// analyzeRun reads the results directory dir (with its manifest.yaml when
-// present) and analyses it; note receives remarks for the user.
-func analyzeRun(name, dir string, flags analysisFlags, note io.Writer) (*analysis.Result, analysis.Expectations, error) {
+// compareRun reads the results directory dir (with its manifest.yaml when
+// present) and compares its cells across policies; note receives remarks
+// for the user.
+func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysis.Result, analysis.Expectations, error) {
 	info, err := os.Stat(dir)
 	if err != nil || !info.IsDir() {
 		return nil, analysis.Expectations{}, usageError{fmt.Errorf("%s: %s is not a directory; give the results directory of a `sweep run`", name, dir)}
@@ -92,8 +93,9 @@ func analyzeRun(name, dir string, flags analysisFlags, note io.Writer) (*analysi
 	return r, expect, nil
 }
 
-// runAnalyze implements `sweep analyze DIR`: it writes DIR/analysis/*.parquet
-// and prints seed 004's tables beside the paper's values.
+// runAnalyze implements `sweep analyze DIR`: it runs the analysis of every
+// model of the run, writes DIR/analysis/*.parquet and prints the papers'
+// tables beside their values.
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -106,62 +108,99 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if analysis.IsFairShareRun(dir) {
-		// Seed 003's cells carry per-month fair-share measures, which its
-		// own tables compare with the paper rather than paired tests.
-		r, err := analysis.AnalyzeFairShare(dir)
-		if err != nil {
+	run, err := analyzeModels(ctx, "sweep analyze", dir, flags, stderr)
+	if err != nil {
+		return err
+	}
+	var tables []analysis.Table
+	writes := false
+	for _, s := range run.sections {
+		if t := s.tables(); t != nil {
+			tables, writes = append(tables, t...), true
+		}
+	}
+	var paths []string
+	if writes {
+		if paths, err = analysis.WriteDir(dir, tables); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
-		return analysis.PrintFairShare(stdout, r)
 	}
-	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
-		return printMoldable(dir, m, stdout)
-	} else if !errors.Is(err, analysis.ErrNotMoldable) {
-		return fmt.Errorf("sweep analyze: %w", err)
+	for i, s := range run.sections {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err := s.print(stdout); err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
 	}
-	r, expect, err := analyzeRun("sweep analyze", dir, flags, stderr)
-	if err != nil {
-		return err
+	if writes {
+		fmt.Fprintln(stdout)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	metadata := map[string]string{
-		"analysis.reference": r.Settings.Reference,
-		"analysis.alpha":     strconv.FormatFloat(r.Settings.Alpha, 'g', -1, 64),
-		"analysis.adjust":    r.Settings.Adjust,
-	}
-	if r.Settings.BaseTicks != nil {
-		metadata["analysis.base"] = strconv.FormatInt(*r.Settings.BaseTicks, 10)
-	}
-	paths, err := analysis.WriteTables(dir, r, expect, metadata)
-	if err != nil {
-		return fmt.Errorf("sweep analyze: %w", err)
-	}
-	if err := analysis.Print(stdout, r, expect); err != nil {
-		return fmt.Errorf("sweep analyze: %w", err)
-	}
-	fmt.Fprintln(stdout)
 	for _, path := range paths {
 		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
 	return nil
 }
 
-// printMoldable writes and prints the analysis of a moldable-task run
-// (seed 002): ratios per workload, n and algorithm, and the paper's claims.
-func printMoldable(dir string, r *analysis.MoldableResult, stdout io.Writer) error {
-	paths, err := analysis.WriteMoldable(dir, r, nil)
+// analysisRun is the analysis of one results directory: the sections the
+// models of the run contributed, in registry order.
+type analysisRun struct {
+	name, dir string
+	flags     analysisFlags
+	note      io.Writer
+	// probed says that the run recorded no models (analysis.ModelsKey),
+	// so that they were told from its columns.
+	probed   bool
+	sections []section
+	// paired is the section of the grid and campaign models, which share
+	// one comparison of the cells; nil until one of them asks for it.
+	paired *pairedSection
+}
+
+// A section is what one analysis contributes to `sweep analyze` (text and
+// tables) and `sweep report` (a page).
+type section interface {
+	print(w io.Writer) error
+	// tables returns the section's analysis tables; nil for a section
+	// that writes none (and leaves DIR/analysis alone).
+	tables() []analysis.Table
+	// page writes DIR/report/index.html and returns its path.
+	page(ctx context.Context, gantts bool) (string, error)
+}
+
+// analyzeModels runs the analysis of each model of the results directory
+// dir: the models its cells part files record, else (a run written before
+// they recorded them) the models told from its columns.
+func analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*analysisRun, error) {
+	run := &analysisRun{name: name, dir: dir, flags: flags, note: note}
+	models, recorded, err := analysis.RecordedModels(dir)
 	if err != nil {
-		return fmt.Errorf("sweep analyze: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := analysis.PrintMoldable(stdout, r); err != nil {
-		return fmt.Errorf("sweep analyze: %w", err)
+	if !recorded {
+		run.probed = true
+		if models, err = probeModels(run); err != nil {
+			return nil, err
+		}
 	}
-	fmt.Fprintln(stdout)
-	for _, path := range paths {
-		fmt.Fprintf(stdout, "wrote %s\n", path)
+	for _, m := range modelAnalyses {
+		if !slices.Contains(models, m.model) {
+			continue
+		}
+		if err := m.analyze(run); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	for _, model := range models {
+		if !slices.ContainsFunc(modelAnalyses, func(m modelAnalysis) bool { return m.model == model }) {
+			fmt.Fprintf(note, "%s: no analysis for model %q; its cells are left out\n", name, model)
+		}
+	}
+	if len(run.sections) == 0 {
+		return nil, usageError{fmt.Errorf("%s: %s records the models %q, none of which has an analysis", name, dir, models)}
+	}
+	return run, nil
 }

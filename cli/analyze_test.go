@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
 
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -200,5 +202,63 @@ func TestAnalyzeAndReportMoldable(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), filepath.Join(dir, "report", "index.html")) {
 		t.Errorf("report output %q", stdout.String())
+	}
+}
+
+// TestAnalyzeDispatch: `sweep analyze` runs the analyses of the models the
+// cells part files record under sweep.models, whatever their columns, and
+// probes the columns of a run that does not record them (every part must
+// carry the key). The cells are analysistest.SmallRun's grid cells: the
+// grid analysis prints Table 3 and notes the missing job rows.
+func TestAnalyzeDispatch(t *testing.T) {
+	const table3 = "Table 3: dominance over worst-case SLR (slr_max)"
+	models := func(list string) map[string]string { return map[string]string{analysis.ModelsKey: list} }
+	cells := analysistest.SmallRun()
+	tests := []struct {
+		name  string
+		parts []map[string]string // one part per entry, half of the cells each
+		code  int
+		want  []string // in stdout (exit 0) or stderr
+		not   []string // not in stdout
+	}{
+		{"recorded grid", []map[string]string{models("grid"), models("grid")}, 0,
+			[]string{table3, "deciles: no job rows in this run"}, nil},
+		{"old-style run, probed", []map[string]string{nil, nil}, 0,
+			[]string{table3, "deciles: no job rows in this run"}, nil},
+		{"one part without the key, probed", []map[string]string{models("rigid"), nil}, 0,
+			[]string{table3}, nil},
+		// Recorded as campaign cells, these get the campaign analysis
+		// (no campaign workload among them) and no grid tables.
+		{"recorded campaign", []map[string]string{models("campaign"), models("campaign")}, 0,
+			[]string{"reference pslr, alpha 0.05; 8 pair groups, 3 policies, 2 loads"}, []string{table3, "deciles:"}},
+		{"recorded rigid", []map[string]string{models("rigid"), models("rigid")}, 1,
+			[]string{"sweep analyze: reading fair-share cells"}, nil},
+		{"a model without analysis", []map[string]string{models("grid,toy"), models("grid")}, 0,
+			[]string{table3, `sweep analyze: no analysis for model "toy"; its cells are left out`}, nil},
+		{"only models without analysis", []map[string]string{models("toy"), models("toy")}, 2,
+			[]string{`records the models ["toy"], none of which has an analysis`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			half := len(cells) / 2
+			analysistest.WriteCellsPart(t, dir, "a", tt.parts[0], cells[:half])
+			analysistest.WriteCellsPart(t, dir, "b", tt.parts[1], cells[half:])
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"analyze", dir}, &stdout, &stderr)
+			if code != tt.code {
+				t.Fatalf("exit %d; want %d; stderr %s", code, tt.code, stderr.String())
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(stdout.String(), want) && !strings.Contains(stderr.String(), want) {
+					t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())
+				}
+			}
+			for _, not := range tt.not {
+				if strings.Contains(stdout.String(), not) {
+					t.Errorf("output has %q:\n%s", not, stdout.String())
+				}
+			}
+		})
 	}
 }

@@ -16,6 +16,7 @@
 //	sweep simulate  --platform P --workload F --policy NAME [--load L] [--seed S] [--base B] [--schedule] [--gantt out.svg]
 //	sweep analyze   DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]
 //	sweep report    DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]
+//	sweep export    DIR CELL [--format swf|batsim-csv|json] [-o FILE]
 //	sweep show      DIR CELL [--gantt out.svg] [--gantt-window FROM:TO]
 //	sweep plan      M [--out DIR] [--shard i/n] [--replicates K]
 //	sweep run       M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]
@@ -55,6 +56,7 @@ func (a *app) commands() []command {
 		{"simulate", "simulate one workload under one policy and print its metrics as JSON", a.runSimulate},
 		{"analyze", "compare policies in a results directory: t-tests, dominance, box plots, deciles", runAnalyze},
 		{"report", "write a results directory's analysis as an HTML page with figures", a.runReport},
+		{"export", "simulate one cell of a results directory again and write its schedule as SWF, Batsim jobs.csv or JSON", a.runExport},
 		{"show", "simulate one cell of a results directory again, check it against its row, draw its Gantt chart", a.runShow},
 		{"plan", "validate a manifest and show what a run would do", a.runPlan},
 		{"run", "run every cell of a manifest not yet done, streaming Parquet", a.runRun},

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,8 +9,10 @@ import (
 	"path/filepath"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/gantt"
-	"github.com/sweep-sched/sweep/analysis/report"
+	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/report"
+	"github.com/sweep-sched/sweep/report/gantt"
 )
 
 // runReport implements `sweep report DIR`: it analyses the run (as `sweep
@@ -29,42 +30,19 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if analysis.IsFairShareRun(dir) {
-		r, err := analysis.AnalyzeFairShare(dir)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		path, err := report.WriteFairShare(dir, r)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
-		return nil
-	}
-	if m, err := analysis.AnalyzeMoldable(dir); err == nil {
-		path, err := report.WriteMoldable(dir, m)
-		if err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
-		return nil
-	} else if !errors.Is(err, analysis.ErrNotMoldable) {
-		return fmt.Errorf("sweep report: %w", err)
-	}
-	r, expect, err := analyzeRun("sweep report", dir, flags, stderr)
+	run, err := analyzeModels(ctx, "sweep report", dir, flags, stderr)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	// The report is one page: the first section's. Sections of the other
+	// models of a mixed run are printed by `sweep analyze`.
+	if len(run.sections) > 1 {
+		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(run.sections))
 	}
-	var links []report.GanttLink
-	if *gantts && r.HasLoads() {
-		if links, err = a.worstGantts(ctx, dir, r, stderr); err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
+	if run.paired != nil {
+		run.paired.models = a.models
 	}
-	path, err := report.Write(dir, r, expect, links...)
+	path, err := run.sections[0].page(ctx, *gantts)
 	if err != nil {
 		return fmt.Errorf("sweep report: %w", err)
 	}
@@ -77,8 +55,8 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 // and draws it as DIR/report/gantt-<policy>.svg. A directory whose
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
-func (a *app) worstGantts(ctx context.Context, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
-	p, err := a.newReplayer(dir, "")
+func worstGantts(ctx context.Context, models *model.Registry, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
+	p, err := (&app{models: models}).newReplayer(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
 		return nil, nil
@@ -87,7 +65,7 @@ func (a *app) worstGantts(ctx context.Context, dir string, r *analysis.Result, n
 		return nil, err
 	}
 	var links []report.GanttLink
-	for _, w := range r.WorstCells("slr_max") {
+	for _, w := range grid.WorstCells(r, "slr_max") {
 		cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
 		if err != nil {
 			return nil, err

@@ -112,8 +112,16 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	failFast := fs.Bool("fail-fast", false, "stop launching cells at the first failure")
 	retry := fs.Bool("retry-failed", false, "run again the cells recorded as failed")
 	replicates := addReplicatesFlag(fs)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run into this file (go tool pprof reads it)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return usageError{fmt.Errorf("sweep run: --cpuprofile: %w", err)}
+		}
+		defer stop()
 	}
 	m, err := a.manifestArg(fs, "run")
 	if err != nil {

@@ -8,16 +8,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/analysis/gantt"
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/report/gantt"
 )
 
 // simulateOutput is the JSON object `sweep simulate` prints (DESIGN.md
@@ -62,6 +63,8 @@ func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.
 	fs.Var(options, "option", "a reading option of the workload file, key=value (repeatable), e.g. --option month=1997-06 for a trace")
 	ccr := fs.String("ccr", "", "grid: communication to computation ratio of cross-cluster edges (same as --with ccr=...)")
 	delay := fs.String("delay", "", "grid: network delay formula ccr or fastgridsim (same as --with delay=...)")
+	exportPath := fs.String("export", "", "also write the schedule into this file, in --export-format")
+	exportFormat := fs.String("export-format", "swf", "format of --export: "+strings.Join(exportFormats, ", "))
 	ganttPath := fs.String("gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
 	if err := parseFlags(fs, args); err != nil {
@@ -76,6 +79,9 @@ func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.
 	}
 	if *platformSpec == "" || *workloadPath == "" || *policy == "" {
 		return bad("--platform, --workload and --policy are required")
+	}
+	if !slices.Contains(exportFormats, *exportFormat) {
+		return bad("--export-format %q: want one of %s", *exportFormat, strings.Join(exportFormats, ", "))
 	}
 	if *ccr != "" {
 		settings["ccr"] = *ccr
@@ -139,6 +145,11 @@ func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.
 	if err == nil {
 		var outcome model.Outcome
 		if outcome, err = prepared.Simulate(ctx, c); err == nil {
+			if *exportPath != "" {
+				if err := writeExport(outcome, md, *exportFormat, *exportPath, stdout); err != nil {
+					return err
+				}
+			}
 			return printSimulation(outcome, md, *base, *schedule, *ganttPath, ganttOptions, stdout, stderr)
 		}
 	}

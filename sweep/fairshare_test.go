@@ -2,18 +2,19 @@ package sweep
 
 import (
 	"context"
-	rigidmodel "github.com/sweep-sched/sweep/model/rigid"
 	"math"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/report"
+	rigidmodel "github.com/sweep-sched/sweep/model/rigid"
+
+	arigid "github.com/sweep-sched/sweep/analysis/rigid"
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/report"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -99,7 +100,7 @@ func TestFairShareMonths(t *testing.T) {
 		}
 		totals[id] = want.TotalAbsDevProcHours
 	}
-	analyzed, err := analysis.AnalyzeFairShare(one)
+	analyzed, err := arigid.Analyze(one)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestFairShareMonths(t *testing.T) {
 		}
 	}
 	var printed strings.Builder
-	if err := analysis.PrintFairShare(&printed, analyzed); err != nil {
+	if err := report.PrintFairShare(&printed, analyzed); err != nil {
 		t.Fatal(err)
 	}
 	// Table I of KTH 6/97 and 7/97 beside the paper's values (note,

@@ -40,13 +40,13 @@ type Manifest struct {
 	// Analysis and Expect belong to `sweep analyze` (package analysis,
 	// which the runner does not import): the runner keeps them as written
 	// and a SectionsCheck validates them at load time.
-	Analysis *yaml.Node `yaml:"analysis,omitempty"`
-	Expect   *yaml.Node `yaml:"expect,omitempty"`
+	Analysis *yaml.Node `yaml:"-"`
+	Expect   *yaml.Node `yaml:"-"`
 	// Sections are the models' own sections (network, campaign,
 	// fairshare, moldable, ...), each read by its model.
 	Sections map[string]*yaml.Node `yaml:"-"`
-	// Extra has the same sections decoded, so that the canonical form
-	// (Hash) covers them.
+	// Extra has the same sections, and analysis and expect, decoded, so
+	// that the canonical form (Hash) covers them.
 	Extra map[string]any `yaml:",inline"`
 
 	path     string // the file it came from
@@ -225,8 +225,13 @@ func decodeManifest(data []byte) (*Manifest, error) {
 	if len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode {
 		doc := root.Content[0]
 		for i := 0; i+1 < len(doc.Content); i += 2 {
-			if k := doc.Content[i]; !slices.Contains(topLevelKeys, k.Value) {
-				m.Sections[k.Value] = doc.Content[i+1]
+			switch k, v := doc.Content[i], doc.Content[i+1]; {
+			case k.Value == "analysis":
+				m.Analysis = v
+			case k.Value == "expect":
+				m.Expect = v
+			case !slices.Contains(topLevelKeys, k.Value):
+				m.Sections[k.Value] = v
 			}
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/moldable"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
@@ -131,7 +131,7 @@ func TestMoldableRun(t *testing.T) {
 	}
 	// The analysis reads the same table: 2 workloads x 6 algorithms, the
 	// average ratio being the sum of values over the sum of bounds.
-	r, err := analysis.AnalyzeMoldable(one)
+	r, err := moldable.Analyze(one)
 	if err != nil {
 		t.Fatal(err)
 	}

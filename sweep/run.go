@@ -124,7 +124,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
 		"sweep.model_version":   m.models.Versions(),
-		"sweep.models":          strings.Join(m.ModelNames(), ","),
+		table.ModelsKey:         strings.Join(m.ModelNames(), ","),
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sweep-sched/sweep/model/grid"
 
 	"github.com/sweep-sched/sweep/analysis"
+	agrid "github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
@@ -399,14 +400,18 @@ func TestVolumeDecilesMatchJobRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromTable, err := analysis.Analyze(dir, settings)
+	compared, err := analysis.Analyze(dir, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTable, err := agrid.Analyze(dir, compared)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(dir, table.VolumeDeciles)); err != nil {
 		t.Fatal(err)
 	}
-	fromJobs, err := analysis.Analyze(dir, settings)
+	fromJobs, err := agrid.Analyze(dir, compared)
 	if err != nil {
 		t.Fatal(err)
 	}

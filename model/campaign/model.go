@@ -129,7 +129,8 @@ func (Model) Generators() []string { return []string{gen.ProfilesPreset} }
 // are the rigid model's).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	_, months := w.Options["months"]
-	return (w.Trace != "" && !months && w.Generator == "") || (w.Trace == "" && w.Generator == gen.ProfilesPreset)
+	_, format := w.Options["format"]
+	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gen.ProfilesPreset)
 }
 
 func (Model) Measures() []table.Measure {

@@ -5,28 +5,31 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/workload"
 )
 
 // Generate writes one instance of a Table 2 preset as DAG workload JSON,
 // with open-loop arrivals when asked.
+//
+// The preset wfcommons/instances takes the setting workflows=PATH[,PATH...]
+// (WfFormat files or folders of them) beside its parameters.
 func (Model) Generate(ctx context.Context, preset string, settings []string, seed uint64, instance int, arrivals model.Arrivals, out io.Writer) (string, error) {
-	p, err := gen.Lookup(preset)
+	var w *workload.Workload
+	var err error
+	if preset == wfcommons.Preset {
+		w, err = generateWorkflows(settings, seed, instance)
+	} else {
+		w, err = generatePreset(preset, settings, seed, instance)
+	}
 	if err != nil {
-		return "", model.InputError{Err: err}
-	}
-	params := p.Defaults()
-	if err := params.SetAll(settings); err != nil {
-		return "", model.InputError{Err: fmt.Errorf("--set: %w", err)}
-	}
-	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	w, err := gen.Generate(params, seed, instance)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return "", err
 	}
 	if arrivals.Load > 0 {
@@ -72,4 +75,41 @@ func summarize(w *workload.Workload) string {
 	}
 	return fmt.Sprintf("%d jobs, %d tasks, %d edges, exec %d ticks, volume %d core-ticks, critical path (exec only, no delays) %d..%d ticks",
 		len(w.Jobs), tasks, edges, exec, volume, cpMin, cpMax)
+}
+
+// generatePreset generates an instance of a Table 2 preset.
+func generatePreset(preset string, settings []string, seed uint64, instance int) (*workload.Workload, error) {
+	p, err := gen.Lookup(preset)
+	if err != nil {
+		return nil, model.InputError{Err: err}
+	}
+	params := p.Defaults()
+	if err := params.SetAll(settings); err != nil {
+		return nil, model.InputError{Err: fmt.Errorf("--set: %w", err)}
+	}
+	return gen.Generate(params, seed, instance)
+}
+
+// generateWorkflows draws an instance of a stream of WfCommons workflows.
+func generateWorkflows(settings []string, seed uint64, instance int) (*workload.Workload, error) {
+	var paths, rest []string
+	for _, kv := range settings {
+		if value, ok := strings.CutPrefix(kv, "workflows="); ok {
+			paths = append(paths, strings.Split(value, ",")...)
+			continue
+		}
+		rest = append(rest, kv)
+	}
+	if len(paths) == 0 {
+		return nil, model.InputError{Err: fmt.Errorf("%s: --set workflows=PATH[,PATH...] is required (WfFormat files or folders)", wfcommons.Preset)}
+	}
+	src, err := wfcommons.LoadSource(paths...)
+	if err != nil {
+		return nil, model.InputError{Err: err}
+	}
+	params := wfcommons.Defaults()
+	if err := params.SetAll(rest); err != nil {
+		return nil, model.InputError{Err: fmt.Errorf("--set: %w", err)}
+	}
+	return wfcommons.Generate(params, src, seed, instance)
 }

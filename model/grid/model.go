@@ -11,7 +11,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -101,10 +103,10 @@ func decodeStrict(node *yaml.Node, v any, keys ...string) error {
 	return node.Decode(v)
 }
 
-func (Model) Generators() []string { return gen.Presets() }
+func (Model) Generators() []string { return append(gen.Presets(), wfcommons.Preset) }
 
-func (Model) Takes(w *model.WorkloadSpec) bool {
-	return w.Trace == "" && slices.Contains(gen.Presets(), w.Generator)
+func (m Model) Takes(w *model.WorkloadSpec) bool {
+	return w.Trace == "" && slices.Contains(m.Generators(), w.Generator)
 }
 
 func (Model) Measures() []table.Measure {
@@ -125,6 +127,14 @@ func (Model) Tables(rec model.Record) []store.Schema {
 }
 
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if w.Generator == wfcommons.Preset {
+		s, err := newWorkflowSource(w, env)
+		if err != nil {
+			return nil, err
+		}
+		s.own = m.Own
+		return s, nil
+	}
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
 	}
@@ -397,4 +407,21 @@ func (o *Outcome) Tasks() []ScheduledTask {
 			Start: s.TaskStart[g], Finish: s.TaskFinish[g]}
 	}
 	return out
+}
+
+// ExportSchedule returns the schedule with each task as a job, for `sweep
+// export`: a tick is written as a second, a task's submit time is its
+// job's arrival, its processors its cores and its requested time its
+// execution time; tasks are numbered in the instance's order from 1.
+func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
+	s := o.Schedule
+	in := s.Instance
+	out := &export.Schedule{Name: in.Platform.Name, Procs: in.Platform.TotalCores()}
+	for g := range in.TaskIDs {
+		j := in.TaskJob(g)
+		out.Jobs = append(out.Jobs, export.Job{ID: in.JobIDs[j] + "/" + in.TaskIDs[g], Number: int64(g + 1),
+			SubmitSeconds: s.JobArrival[j], StartSeconds: s.TaskStart[g], FinishSeconds: s.TaskFinish[g],
+			Procs: in.Cores(g), RequestedSeconds: s.TaskFinish[g] - s.TaskStart[g], User: int64(j)})
+	}
+	return out, nil
 }

@@ -68,19 +68,30 @@ func (m Model) Policies() []model.Policy {
 
 func (Model) Generators() []string { return nil }
 
-// Takes traces with months.
+// Takes traces with months, and Batsim workloads (format: batsim).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	_, months := w.Options["months"]
-	return w.Trace != "" && months
+	return w.Trace != "" && (months || IsBatsimWorkload(w))
+}
+
+// IsBatsimWorkload reports whether a workload entry is a Batsim JSON
+// workload: a trace with format: batsim.
+func IsBatsimWorkload(w *model.WorkloadSpec) bool {
+	f, ok := w.Options["format"]
+	return ok && f.Value == "batsim"
 }
 
 func (Model) Measures() []table.Measure { return table.FairShareMeasures() }
 
 func (Model) Tables(rec model.Record) []store.Schema {
+	var out []store.Schema
 	if rec.Users {
-		return []store.Schema{table.UsersSchema()}
+		out = append(out, table.UsersSchema())
 	}
-	return nil
+	if rec.Jobs {
+		out = append(out, table.RigidJobsSchema())
+	}
+	return out
 }
 
 // MonthRange selects the calendar months (UTC) of a trace, both included,
@@ -229,6 +240,14 @@ type unit struct {
 
 // NewSource checks a trace workload with months.
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if IsBatsimWorkload(w) {
+		s, err := newBatsimSource(w, env)
+		if err != nil {
+			return nil, err
+		}
+		s.own = m.Own
+		return s, nil
+	}
 	if err := w.CheckOptions("months", "estimates", "window"); err != nil {
 		return nil, err
 	}
@@ -358,7 +377,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 // Prepare shares the trace among the cells of a run, cut to each cluster
 // size on first use.
 func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &prepared{all: s.trace, platforms: env.Platforms, settings: env.Settings.(Settings), entries: env.Policies, ownPolicies: s.own}, nil
+	return &prepared{all: s.trace, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 // prepared cuts a rigid source's trace to each cluster size once and
@@ -366,11 +385,7 @@ func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.
 type prepared struct {
 	all       *swf.RigidTrace
 	platforms map[string]*platform.Platform
-	settings  Settings
-	// entries are the manifest's policy entries; ownPolicies the model's
-	// Go policies.
-	entries     map[string]model.PolicyEntry
-	ownPolicies []Policy
+	policyRunner
 
 	mu     sync.Mutex
 	bySize map[int]*rigidTrace
@@ -412,37 +427,42 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{CellID: c.ID, Month: u.month, Variant: u.variant, Trace: trace, MonthWorkload: &mw, Schedule: sched}, nil
+	return &Outcome{CellID: c.ID, Period: int64(u.month.Year*100 + int(u.month.Month)), Variant: u.variant, Workload: &mw.Workload,
+		Schedule: sched, DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs}, nil
 }
 
-// An Outcome is one month of a trace simulated under a fair-share policy.
+// An Outcome is a rigid workload (one month of a trace, or a whole Batsim
+// workload) simulated under a fair-share policy.
 type Outcome struct {
-	CellID        string
-	Month         swf.Month
-	Variant       rigid.Variant
-	Trace         *swf.RigidTrace // the trace cut to the cluster
-	MonthWorkload *swf.MonthWorkload
-	Schedule      *backfill.Schedule
+	CellID   string
+	Period   int64 // the month as yyyymm; 0 for a whole workload
+	Variant  rigid.Variant
+	Workload *rigid.Workload
+	Schedule *backfill.Schedule
+	// DroppedWide counts the jobs wider than the cluster, left out;
+	// RequestFromRun those whose requested time was taken from their run
+	// time; WarmUpJobs the jobs before the measured window.
+	DroppedWide, RequestFromRun, WarmUpJobs int
 }
 
 // Measure returns the month's fair-share measures (FairShareMeasures) and,
 // with rec.Users, one row per user.
 func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
-	mw, sched := o.MonthWorkload, o.Schedule
-	fm, err := fairness.Measure(&mw.Workload, sched.StartSeconds)
+	w, sched := o.Workload, o.Schedule
+	fm, err := fairness.Measure(w, sched.StartSeconds)
 	if err != nil {
 		return model.Measured{}, err
 	}
 	i, f := store.Int64, store.Float64
 	const hour = 3600.0
 	values := []store.Value{
-		i(int64(o.Month.Year*100 + int(o.Month.Month))), i(int64(fm.Jobs)), i(int64(fm.Users)),
+		i(o.Period), i(int64(fm.Jobs)), i(int64(fm.Users)),
 		f(fm.DemandProcHours()), f(fm.DemandPercent()), f(fm.TotalAbsDevProcHours), i(fm.TopUser),
 		f(float64(fm.TopUserDemandProcSeconds) / hour), f(fm.DevOf(fm.TopUser)),
 		f(fm.MeanWaitSeconds / hour), f(fm.MaxWaitSeconds / hour), f(fm.P99WaitSeconds / hour),
 		f(fm.MeanSlowdownTau10), f(fm.MeanSlowdownTau60), f(fm.MeanSlowdown),
 		i(sched.TwSeconds), i(sched.Stats.Placements), i(sched.Stats.BudgetExhausted),
-		i(int64(o.Trace.Report.ProcsAboveCluster)), i(int64(o.Trace.Report.RequestFromRun)), i(int64(mw.WarmUpJobs)),
+		i(int64(o.DroppedWide)), i(int64(o.RequestFromRun)), i(int64(o.WarmUpJobs)),
 	}
 	children := map[string][]store.Row{}
 	if rec.Users {
@@ -454,6 +474,9 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 			})
 		}
 		children[table.Users] = rows
+	}
+	if rec.Jobs {
+		children[table.RigidJobs] = o.jobRows()
 	}
 	return model.Measured{Values: values, Children: children}, nil
 }

@@ -36,9 +36,22 @@ type Policy struct {
 // schedulers.
 func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
 
-// schedule simulates a cell's month under its policy: built-in, the
-// model's own (Go), a pipe-protocol process or a Batsim scheduler.
-func (p *prepared) schedule(ctx context.Context, policy string, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
+// policyRunner runs a cell's policy: built-in, the model's own (Go), a
+// pipe-protocol process or a Batsim scheduler.
+type policyRunner struct {
+	settings Settings
+	// entries are the manifest's policy entries; own the model's Go
+	// policies.
+	entries map[string]model.PolicyEntry
+	own     []Policy
+}
+
+func newPolicyRunner(env model.Env, own []Policy) policyRunner {
+	return policyRunner{settings: env.Settings.(Settings), entries: env.Policies, own: own}
+}
+
+// schedule simulates workload w under the cell's policy.
+func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
 	entry := p.entries[policy]
 	var decider backfill.Decider
 	switch {
@@ -53,7 +66,7 @@ func (p *prepared) schedule(ctx context.Context, policy string, w *rigid.Workloa
 		defer r.Close()
 		decider = r
 	default:
-		own, ok := p.own(policy)
+		own, ok := p.ownPolicy(policy)
 		if !ok {
 			return backfill.Simulate(ctx, w, v, p.settings.Policy(policy))
 		}
@@ -77,8 +90,8 @@ func (p *prepared) schedule(ctx context.Context, policy string, w *rigid.Workloa
 	return sched, nil
 }
 
-func (p *prepared) own(name string) (Policy, bool) {
-	for _, o := range p.ownPolicies {
+func (p policyRunner) ownPolicy(name string) (Policy, bool) {
+	for _, o := range p.own {
 		if o.Name == name {
 			return o, true
 		}

@@ -23,6 +23,12 @@ const (
 	VolumeDeciles = "volume_deciles"
 )
 
+// ModelsKey is the key-value metadata the runner writes into every part
+// file: the comma-separated names of the models of the run ("grid",
+// "campaign", "rigid", "moldable"), which say what analysis its cells
+// need.
+const ModelsKey = "sweep.models"
+
 // Cell statuses, the Status column.
 const (
 	StatusOK     = "ok"
@@ -149,6 +155,37 @@ func CampaignsSchema() store.Schema {
 		{Name: CampaignProfile, Type: store.TypeString}, {Name: Campaign, Type: i}, {Name: CampaignJobs, Type: i},
 		{Name: CampaignSubmit, Type: i}, {Name: CampaignCompletion, Type: i}, {Name: CampaignWork, Type: i},
 		{Name: CampaignStretch, Type: store.TypeFloat64},
+	}}
+}
+
+// RigidJobs is the table of the rigid model's jobs (record.jobs): one row
+// per measured job of a cell that started, in seconds. It is not the jobs
+// table of DAG cells, whose jobs are DAGs of tasks measured in ticks.
+const RigidJobs = "rigid_jobs"
+
+// Columns of the rigid_jobs table (after CellID).
+const (
+	RigidJobNumber    = "job" // the SWF job number
+	RigidJobSubmit    = "submit"
+	RigidJobStart     = "start"
+	RigidJobEnd       = "end"
+	RigidJobCores     = "cores"
+	RigidJobEstimate  = "estimate"  // the run time the scheduler believed (variant T or R)
+	RigidJobRequested = "requested" // the user's requested time
+	RigidJobUser      = "user"
+	RigidJobWait      = "wait"
+	// RigidJobBoundedSlowdown is max(1, (wait + run) / max(run, 10 s)).
+	RigidJobBoundedSlowdown = "bounded_slowdown"
+)
+
+// RigidJobsSchema returns the rigid_jobs table.
+func RigidJobsSchema() store.Schema {
+	i := store.TypeInt64
+	return store.Schema{Table: RigidJobs, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: RigidJobNumber, Type: i}, {Name: RigidJobSubmit, Type: i},
+		{Name: RigidJobStart, Type: i}, {Name: RigidJobEnd, Type: i}, {Name: RigidJobCores, Type: i},
+		{Name: RigidJobEstimate, Type: i}, {Name: RigidJobRequested, Type: i}, {Name: RigidJobUser, Type: i},
+		{Name: RigidJobWait, Type: i}, {Name: RigidJobBoundedSlowdown, Type: store.TypeFloat64},
 	}}
 }
 

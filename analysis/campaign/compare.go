@@ -1,0 +1,419 @@
+package campaign
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sweep-sched/sweep/analysis"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/stats"
+
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// Comparisons are the robust comparisons of campaign studies
+// (issue 11, DESIGN.md section 4), computed campaign by campaign from the
+// campaigns table: a single trimmed mean hangs on a few dozen campaigns,
+// so these say how the policies compare on the whole distribution.
+type Comparisons struct {
+	// Pairs compare the reference with each other policy, campaign by
+	// campaign, per campaign workload.
+	Pairs []Pair
+	// UserMedians are the median campaign stretch of each user under each
+	// policy (seed 000 Fig. 9), per workload.
+	UserMedians []UserMedian
+}
+
+// A Pair compares the reference policy with Policy on the
+// campaigns of Workload, pairing each campaign with itself under the other
+// policy (same instance, user and ordinal). Campaigns of instances that
+// lack either policy are left out.
+type Pair struct {
+	Workload, Reference, Policy string
+	Instances, Campaigns        int
+	// ReferenceFaster, Ties and PolicyFaster are the shares of the paired
+	// campaigns whose flow time (completion - submission) is shorter under
+	// the reference, equal, or shorter under Policy.
+	ReferenceFaster, Ties, PolicyFaster float64
+	// Users counts the users with campaigns under both policies, and
+	// UsersNotWorse those whose median stretch under the reference is at
+	// most their median under Policy.
+	Users, UsersNotWorse int
+	// Intervals are percentile bootstrap intervals of the statistics of
+	// BootstrapMetrics and of FlowShorterShare, resampling the
+	// paired campaigns.
+	Intervals []Interval
+}
+
+// A Interval is a bootstrap interval of one statistic of a
+// Pair's campaigns (pooled over instances): Metric under the
+// reference (Of = the reference's name), under the other policy (Of = its
+// name), or their difference reference - policy (Of = "ref - policy").
+type Interval struct {
+	Metric, Of string
+	stats.BootstrapInterval
+}
+
+// A UserMedian is the median stretch of User's campaigns (all of them,
+// the outliers included, as seed 000 Fig. 9 does) under Policy, pooled
+// over the workload's instances: a synthetic workload's user "u01" is the
+// first user of every instance.
+type UserMedian struct {
+	Workload, User, Profile, Policy string
+	Campaigns                       int
+	Median                          float64
+}
+
+// BootstrapMetrics are the statistics of a Pair's
+// bootstrap intervals, named by their cells-table column: the mean
+// stretch at the cuts 1000 (seed 000's), 100 and 20, the share of the
+// campaigns <= 1000 at exactly 1, their quantiles and the share above
+// 1000 (seed 000's figures).
+var BootstrapMetrics = []string{
+	"campaign_stretch_trimmed_mean",
+	"campaign_stretch_trimmed100_mean",
+	"campaign_stretch_trimmed20_mean",
+	"campaign_stretch_trimmed_exact1_share",
+	"campaign_stretch_trimmed_p50",
+	"campaign_stretch_trimmed_p90",
+	"campaign_stretch_trimmed_p99",
+	"campaign_stretch_outlier_share",
+}
+
+// FlowShorterShare names, in a Pair's intervals, the share of the
+// paired campaigns whose flow time is shorter under a policy (Of) than
+// under the other, and for Of = "ref - policy" the difference of the two
+// shares. It follows the statistics of BootstrapMetrics.
+const FlowShorterShare = "campaign_flow_shorter_share"
+
+// bootstrapStatistic returns the statistic of metric (one of
+// BootstrapMetrics) over the stretches picked by indices.
+func bootstrapStatistic(metric string, stretch []float64) func(indices []int) float64 {
+	cut := map[string]float64{
+		"campaign_stretch_trimmed_mean":    mcampaign.OutlierStretch,
+		"campaign_stretch_trimmed100_mean": 100,
+		"campaign_stretch_trimmed20_mean":  20,
+	}[metric]
+	switch metric {
+	case "campaign_stretch_trimmed_p50":
+		return trimmedQuantile(stretch, 0.5)
+	case "campaign_stretch_trimmed_p90":
+		return trimmedQuantile(stretch, 0.9)
+	case "campaign_stretch_trimmed_p99":
+		return trimmedQuantile(stretch, 0.99)
+	case "campaign_stretch_outlier_share":
+		return func(indices []int) float64 {
+			outliers := 0
+			for _, i := range indices {
+				if stretch[i] > mcampaign.OutlierStretch {
+					outliers++
+				}
+			}
+			return float64(outliers) / float64(len(indices))
+		}
+	case "campaign_stretch_trimmed_exact1_share":
+		return func(indices []int) float64 {
+			var kept, exact1 int
+			for _, i := range indices {
+				if s := stretch[i]; s <= mcampaign.OutlierStretch {
+					kept++
+					if s == 1 { // exact: a ratio of integers is 1.0 only when they are equal
+						exact1++
+					}
+				}
+			}
+			return float64(exact1) / float64(kept)
+		}
+	}
+	return func(indices []int) float64 {
+		var sum float64
+		var kept int
+		for _, i := range indices {
+			if s := stretch[i]; s <= cut {
+				sum += s
+				kept++
+			}
+		}
+		return sum / float64(kept) // NaN when none is kept
+	}
+}
+
+// trimmedQuantile returns the statistic "quantile p of the stretches <=
+// mcampaign.OutlierStretch picked by indices" (type 7, as Quantile), without
+// sorting every resample: the stretches are ranked once, and a resample's
+// order statistics are read off the counts of its ranks, in O(n).
+func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
+	order := make([]int, len(stretch))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
+	rank := make([]int, len(stretch))
+	for r, i := range order {
+		rank[i] = r
+	}
+	counts := make([]int, len(stretch))
+	return func(indices []int) float64 {
+		clear(counts)
+		kept := 0
+		for _, i := range indices {
+			counts[rank[i]]++
+			if stretch[i] <= mcampaign.OutlierStretch {
+				kept++
+			}
+		}
+		if kept == 0 {
+			return math.NaN()
+		}
+		virtualIndex := float64(kept-1) * p
+		lo := int(math.Floor(virtualIndex))
+		hi := min(lo+1, kept-1)
+		// The order statistics lo and hi (0-based) of the kept stretches,
+		// which come first in rank order.
+		var a, b float64
+		seen := 0
+		for r, c := range counts {
+			if c == 0 {
+				continue
+			}
+			if seen <= lo && lo < seen+c {
+				a = stretch[order[r]]
+			}
+			if seen <= hi && hi < seen+c {
+				b = stretch[order[r]]
+				break
+			}
+			seen += c
+		}
+		// Quantile of the two neighbours at the weight is Quantile's own
+		// interpolation between them, so the arithmetic is numpy's.
+		return stats.Quantile([]float64{a, b}, virtualIndex-float64(lo))
+	}
+}
+
+// campaignKey identifies a campaign within a workload instance.
+type campaignKey struct {
+	user    string
+	ordinal int64
+}
+
+// campaignMeasures are one cell's campaigns.
+type campaignMeasures struct {
+	profile map[string]string // user -> profile
+	flow    map[campaignKey]int64
+	stretch map[campaignKey]float64
+	order   []campaignKey // table order
+}
+
+// Compare reads the campaigns table of the results directory dir
+// for the successful campaign cells of r and compares, per campaign
+// workload, the reference with every other policy. It returns nil when
+// the run did not record campaigns; part files that cannot be read are
+// returned as problems.
+func Compare(dir string, r *analysis.Result) (*Comparisons, []store.Problem, error) {
+	names := []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.Campaign,
+		table.CampaignSubmit, table.CampaignCompletion, table.CampaignStretch}
+	set, problems, err := store.ReadColumns(dir, table.Campaigns, names)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading campaigns: %w", err)
+	}
+	if set.Rows == 0 {
+		return nil, problems, nil
+	}
+	want := []store.Type{store.TypeString, store.TypeString, store.TypeString, store.TypeInt64,
+		store.TypeInt64, store.TypeInt64, store.TypeFloat64}
+	for i, c := range set.Columns {
+		if c.Type != want[i] {
+			return nil, nil, fmt.Errorf("reading campaigns of %s: column %q is %v; want %v", dir, c.Name, c.Type, want[i])
+		}
+	}
+	cells := map[string]*analysis.Cell{}
+	for _, g := range r.Pairing.Groups {
+		for _, c := range g.Cells {
+			if c.Campaign {
+				cells[c.ID] = c
+			}
+		}
+	}
+	measures := map[string]*campaignMeasures{}
+	ids, users, profiles := set.Columns[0].Strings, set.Columns[1].Strings, set.Columns[2].Strings
+	ordinals, submits, completions := set.Columns[3].Int64s, set.Columns[4].Int64s, set.Columns[5].Int64s
+	stretches := set.Columns[6].Float64s
+	for i := range set.Rows {
+		if cells[ids[i]] == nil {
+			continue
+		}
+		m := measures[ids[i]]
+		if m == nil {
+			m = &campaignMeasures{profile: map[string]string{}, flow: map[campaignKey]int64{}, stretch: map[campaignKey]float64{}}
+			measures[ids[i]] = m
+		}
+		k := campaignKey{users[i], ordinals[i]}
+		m.profile[users[i]] = profiles[i]
+		m.flow[k] = completions[i] - submits[i]
+		m.stretch[k] = stretches[i]
+		m.order = append(m.order, k)
+	}
+	out := &Comparisons{}
+	for _, workload := range Workloads(r) {
+		var groups []analysis.Group
+		for _, g := range r.Pairing.Groups {
+			if g.Key.Workload == workload {
+				groups = append(groups, g)
+			}
+		}
+		for _, policy := range r.Policies {
+			out.UserMedians = append(out.UserMedians, userMedians(workload, policy, groups, measures)...)
+		}
+		for _, policy := range r.Policies {
+			if policy == r.Settings.Reference {
+				continue
+			}
+			pair, ok, err := compareCampaignPair(workload, r.Settings.Reference, policy, groups, measures)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				pair.Users, pair.UsersNotWorse = usersNotWorse(out.UserMedians, workload, r.Settings.Reference, policy)
+				out.Pairs = append(out.Pairs, pair)
+			}
+		}
+	}
+	return out, problems, nil
+}
+
+// compareCampaignPair pairs the campaigns of reference and policy in the
+// groups of workload; ok is false when no group has both.
+func compareCampaignPair(workload, reference, policy string, groups []analysis.Group, measures map[string]*campaignMeasures) (Pair, bool, error) {
+	pair := Pair{Workload: workload, Reference: reference, Policy: policy}
+	var refStretch, otherStretch []float64
+	// faster is, per paired campaign, 1 when its flow is shorter under the
+	// reference, -1 under policy, 0 when equal.
+	var faster []int8
+	var refFaster, ties int
+	for _, g := range groups {
+		rc, oc := g.Cells[reference], g.Cells[policy]
+		if rc == nil || oc == nil || measures[rc.ID] == nil || measures[oc.ID] == nil {
+			continue
+		}
+		rm, om := measures[rc.ID], measures[oc.ID]
+		pair.Instances++
+		for _, k := range rm.order {
+			otherFlow, ok := om.flow[k]
+			if !ok {
+				continue
+			}
+			switch refFlow := rm.flow[k]; {
+			case refFlow < otherFlow:
+				refFaster++
+				faster = append(faster, 1)
+			case refFlow == otherFlow:
+				ties++
+				faster = append(faster, 0)
+			default:
+				faster = append(faster, -1)
+			}
+			refStretch = append(refStretch, rm.stretch[k])
+			otherStretch = append(otherStretch, om.stretch[k])
+		}
+	}
+	n := len(refStretch)
+	if n == 0 {
+		return pair, false, nil
+	}
+	pair.Campaigns = n
+	pair.ReferenceFaster = float64(refFaster) / float64(n)
+	pair.Ties = float64(ties) / float64(n)
+	pair.PolicyFaster = float64(n-refFaster-ties) / float64(n)
+	var statistics []func([]int) float64
+	for _, metric := range BootstrapMetrics {
+		ref, other := bootstrapStatistic(metric, refStretch), bootstrapStatistic(metric, otherStretch)
+		statistics = append(statistics, ref, other, func(indices []int) float64 { return ref(indices) - other(indices) })
+		pair.Intervals = append(pair.Intervals, Interval{Metric: metric, Of: reference},
+			Interval{Metric: metric, Of: policy}, Interval{Metric: metric, Of: reference + " - " + policy})
+	}
+	share := func(sign int8) func([]int) float64 {
+		return func(indices []int) float64 {
+			count := 0
+			for _, i := range indices {
+				if faster[i] == sign {
+					count++
+				}
+			}
+			return float64(count) / float64(len(indices))
+		}
+	}
+	refShare, otherShare := share(1), share(-1)
+	statistics = append(statistics, refShare, otherShare, func(indices []int) float64 { return refShare(indices) - otherShare(indices) })
+	pair.Intervals = append(pair.Intervals, Interval{Metric: FlowShorterShare, Of: reference},
+		Interval{Metric: FlowShorterShare, Of: policy}, Interval{Metric: FlowShorterShare, Of: reference + " - " + policy})
+	intervals, err := stats.PercentileBootstrap(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, statistics...)
+	if err != nil {
+		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
+	}
+	for i := range pair.Intervals {
+		pair.Intervals[i].BootstrapInterval = intervals[i]
+	}
+	return pair, true, nil
+}
+
+// userMedians returns the median stretch of every user of workload under
+// policy, pooled over the groups' cells, by user id.
+func userMedians(workload, policy string, groups []analysis.Group, measures map[string]*campaignMeasures) []UserMedian {
+	stretches := map[string][]float64{}
+	profile := map[string]string{}
+	for _, g := range groups {
+		c := g.Cells[policy]
+		if c == nil || measures[c.ID] == nil {
+			continue
+		}
+		m := measures[c.ID]
+		for _, k := range m.order {
+			stretches[k.user] = append(stretches[k.user], m.stretch[k])
+			profile[k.user] = m.profile[k.user]
+		}
+	}
+	var out []UserMedian
+	for _, user := range sortedKeys(stretches) {
+		s := stretches[user]
+		slices.Sort(s)
+		out = append(out, UserMedian{Workload: workload, User: user, Profile: profile[user], Policy: policy,
+			Campaigns: len(s), Median: stats.Quantile(s, 0.5)})
+	}
+	return out
+}
+
+// usersNotWorse counts the users of workload with a median under both
+// policies, and those whose median under reference is at most policy's.
+func usersNotWorse(medians []UserMedian, workload, reference, policy string) (users, notWorse int) {
+	ref := map[string]float64{}
+	for _, m := range medians {
+		if m.Workload == workload && m.Policy == reference {
+			ref[m.User] = m.Median
+		}
+	}
+	for _, m := range medians {
+		if r, ok := ref[m.User]; ok && m.Workload == workload && m.Policy == policy {
+			users++
+			if r <= m.Median {
+				notWorse++
+			}
+		}
+	}
+	return users, notWorse
+}
+
+// UserMediansOf returns the user medians of workload under policy, by
+// user id.
+func (c *Comparisons) UserMediansOf(workload, policy string) map[string]UserMedian {
+	out := map[string]UserMedian{}
+	for _, m := range c.UserMedians {
+		if m.Workload == workload && m.Policy == policy {
+			out[m.User] = m
+		}
+	}
+	return out
+}

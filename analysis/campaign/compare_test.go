@@ -1,0 +1,144 @@
+package campaign
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/analysistest"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
+	"github.com/sweep-sched/sweep/stats"
+)
+
+func analyzeComparedRun(t *testing.T) (*analysis.Result, *Result, analysis.Expectations) {
+	t.Helper()
+	dir := t.TempDir()
+	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
+	analysistest.WriteCampaignRows(t, dir)
+	r, err := analysis.Analyze(dir, analysis.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, expect, err := analysis.ParseManifestSections([]byte(analysistest.OrderingExpect), "expect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Analyze(dir, r, expect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c, expect
+}
+
+func TestCompareCampaigns(t *testing.T) {
+	_, result, _ := analyzeComparedRun(t)
+	c := result.Comparisons
+	if c == nil || len(c.Pairs) != 1 {
+		t.Fatalf("comparisons %+v; want one pair (trace: ostrich against log; synth has no campaign rows)", c)
+	}
+	p := c.Pairs[0]
+	if p.Workload != "trace" || p.Reference != "ostrich" || p.Policy != "log" || p.Instances != 1 || p.Campaigns != 4 ||
+		p.ReferenceFaster != 0.5 || p.Ties != 0.25 || p.PolicyFaster != 0.25 || p.Users != 2 || p.UsersNotWorse != 2 {
+		t.Errorf("pair %+v; want trace ostrich/log, 1 instance, 4 campaigns, shares 0.5 0.25 0.25, 2 of 2 users", p)
+	}
+	want := map[string][3]float64{
+		"campaign_stretch_trimmed_mean":         {1.5, 1.4, 0.1},
+		"campaign_stretch_trimmed100_mean":      {1.5, 1.4, 0.1},
+		"campaign_stretch_trimmed20_mean":       {1.5, 1.4, 0.1},
+		"campaign_stretch_trimmed_exact1_share": {1.0 / 3, 0, 1.0 / 3},
+		"campaign_stretch_trimmed_p50":          {1.5, 1.5, 0},
+		"campaign_stretch_trimmed_p90":          {1.9, 1.5, 0.4},
+		"campaign_stretch_trimmed_p99":          {1.99, 1.5, 0.49},
+		"campaign_stretch_outlier_share":        {0.25, 0.25, 0},
+	}
+	want[FlowShorterShare] = [3]float64{0.5, 0.25, 0.25}
+	if len(p.Intervals) != 3*len(want) {
+		t.Fatalf("%d intervals; want %d", len(p.Intervals), 3*len(want))
+	}
+	for i, iv := range p.Intervals {
+		w := want[iv.Metric][i%3]
+		of := []string{"ostrich", "log", "ostrich - log"}[i%3]
+		if iv.Of != of || math.Abs(iv.Estimate-w) > 1e-12 || !(iv.Low <= iv.High) {
+			t.Errorf("interval %d: %+v; want %s of %s estimate %v, low <= high", i, iv, iv.Metric, of, w)
+		}
+		// A mean of stretches in [1, 2] (ostrich) or [1.2, 1.5] (log)
+		// stays in that range on every resample.
+		if iv.Metric == "campaign_stretch_trimmed_mean" && (of == "ostrich" && (iv.Low < 1 || iv.High > 2) || of == "log" && (iv.Low < 1.2 || iv.High > 1.5)) {
+			t.Errorf("interval %+v outside the range of the kept stretches", iv)
+		}
+	}
+	medians := map[string]float64{}
+	for _, m := range c.UserMedians {
+		medians[m.Workload+" "+m.Policy+" "+m.User] = m.Median
+	}
+	for key, median := range map[string]float64{"trace ostrich A": 1.25, "trace ostrich B": 1001, "trace log A": 1.35, "trace log B": 1500.75} {
+		if got, ok := medians[key]; !ok || math.Abs(got-median) > 1e-12 {
+			t.Errorf("median of %s = %v; want %v", key, got, median)
+		}
+	}
+	if len(medians) != 4 {
+		t.Errorf("medians %v; want 4 (no row of the unknown cell)", medians)
+	}
+}
+
+func TestOrderings(t *testing.T) {
+	r, _, expect := analyzeComparedRun(t)
+	rows := OrderingTable(r, "trace", expect)
+	// trace trimmed mean: ostrich 1.1, log 1.6 (analysistest.CampaignRun); the "*"
+	// ordering names fcfs, which trace lacks: undefined, not held.
+	if len(rows) != 3 {
+		t.Fatalf("%d orderings %+v; want 3", len(rows), rows)
+	}
+	for i, want := range []struct {
+		text        string
+		left, right float64
+		holds       bool
+	}{
+		{"ostrich < log", 1.1, 1.6, true},
+		{"ostrich >= log", 1.1, 1.6, false},
+		{"ostrich < fcfs", 0.001, math.NaN(), false},
+	} {
+		o := rows[i]
+		if o.Ordering.String() != want.text || o.LeftMean != want.left || !(o.RightMean == want.right || math.IsNaN(want.right) && math.IsNaN(o.RightMean)) || o.Holds != want.holds {
+			t.Errorf("ordering %d: %+v; want %s %v %v holds %v", i, o, want.text, want.left, want.right, want.holds)
+		}
+	}
+	synth := OrderingTable(r, "synth", expect)
+	if len(synth) != 1 || !synth[0].Holds || synth[0].LeftMean != 0.02 || synth[0].RightMean != 0.45 {
+		t.Errorf("synth orderings %+v; want ostrich < fcfs on the over-20 share, 0.02 < 0.45, held", synth)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"expect:\n  orderings:\n    trace:\n      campaign_stretch_trimmed_mean: ostrich << log\n", `line 4: "ostrich << log": want two different policies`},
+		{"expect:\n  orderings:\n    trace:\n      campaign_stretch_trimmed_mean: ostrich < ostrich\n", `want two different policies`},
+		{"expect:\n  orderings:\n    trace:\n      stretch: ostrich < log\n", `line 4: expect.orderings.trace: unknown metric "stretch"`},
+	} {
+		if _, _, err := analysis.ParseManifestSections([]byte(bad.text), "m.yaml"); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v; want one containing %q", bad.text, err, bad.want)
+		}
+	}
+}
+
+// TestTrimmedQuantile: the rank-count quantile of a resample equals
+// Quantile of the resample's sorted stretches <= 1000, on 200 resamples
+// of a sample with ties, an infinite stretch and outliers.
+func TestTrimmedQuantile(t *testing.T) {
+	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001}
+	for _, p := range []float64{0, 0.5, 0.9, 0.99, 1} {
+		q := trimmedQuantile(stretch, p)
+		stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
+			var kept []float64
+			for _, i := range indices {
+				if stretch[i] <= mcampaign.OutlierStretch {
+					kept = append(kept, stretch[i])
+				}
+			}
+			slices.Sort(kept)
+			want, got := stats.Quantile(kept, p), q(indices)
+			if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("p %v, resample %d %v: %v; want %v", p, r, indices, got, want)
+			}
+		})
+	}
+}

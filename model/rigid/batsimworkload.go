@@ -1,0 +1,142 @@
+package rigid
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload/batsim"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// batsimSource is a Batsim JSON workload (workload/batsim: delay profiles)
+// replayed whole as rigid jobs, every job measured:
+//
+//   - trace: workloads/w.json
+//     format: batsim
+//     estimates: [R]        # R (default): the walltime; T: the run time
+type batsimSource struct {
+	workload *rigid.Workload
+	canon    string
+	variants []rigid.Variant
+	own      []Policy // the model's Go policies
+}
+
+func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error) {
+	if err := w.CheckOptions("format", "estimates"); err != nil {
+		return nil, err
+	}
+	if w.Instances > 1 || len(w.Set) > 0 {
+		return nil, fmt.Errorf("a Batsim workload is one workload: leave out instances and set")
+	}
+	w.Instances = 1
+	path := env.Path(w.Trace)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	bw, err := batsim.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	var estimates []string
+	if _, err := w.Option("estimates", &estimates); err != nil {
+		return nil, err
+	}
+	if len(estimates) == 0 {
+		estimates = []string{rigid.EstimateRequested.String()}
+	}
+	s := &batsimSource{workload: bw}
+	for _, e := range estimates {
+		v, err := rigid.ParseVariant(e)
+		if err != nil {
+			return nil, fmt.Errorf("estimates: %w", err)
+		}
+		if slices.Contains(s.variants, v) {
+			return nil, fmt.Errorf("estimates: %s listed twice", e)
+		}
+		s.variants = append(s.variants, v)
+	}
+	sum := sha256.Sum256(data)
+	s.canon = "batsim sha256=" + hex.EncodeToString(sum[:])
+	return s, nil
+}
+
+func (s *batsimSource) Describe(label string, _ int) string {
+	return fmt.Sprintf("%s (Batsim workload, %d jobs x %d estimates)", label, len(s.workload.Jobs), len(s.variants))
+}
+
+func (s *batsimSource) Report() string { return "" }
+
+func (s *batsimSource) Allows(string) error { return nil }
+
+func (s *batsimSource) CheckPlatform(name string, p *platform.Platform) error {
+	if len(p.Clusters) != 1 {
+		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:%d (the workload's nb_res), not %s", s.workload.Procs, name)
+	}
+	return nil
+}
+
+// Groups returns the workload's cells in replicate 0, one group: per
+// estimate variant (in the label), platform and policy.
+func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
+	if ax.Replicate > 0 {
+		return nil
+	}
+	var cells []model.Cell
+	for _, v := range s.variants {
+		for _, plat := range ax.Platforms {
+			for _, pol := range ax.Policies {
+				c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Unit: v}
+				c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
+					"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
+				cells = append(cells, c)
+			}
+		}
+	}
+	return [][]model.Cell{cells}
+}
+
+func (s *batsimSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
+	return &batsimPrepared{src: s, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
+}
+
+type batsimPrepared struct {
+	src       *batsimSource
+	platforms map[string]*platform.Platform
+	policyRunner
+}
+
+// Simulate runs the whole workload on the cell's cluster; jobs wider than
+// it are left out and counted.
+func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
+	procs := p.platforms[c.Platform].TotalCores()
+	w := *p.src.workload
+	w.Procs = procs
+	w.Jobs = nil
+	dropped := 0
+	for _, j := range p.src.workload.Jobs {
+		if j.Procs > procs {
+			dropped++
+			continue
+		}
+		w.Jobs = append(w.Jobs, j)
+	}
+	if len(w.Jobs) == 0 {
+		return nil, fmt.Errorf("every job of %s is wider than %s's %d processors", w.Name, c.Platform, procs)
+	}
+	// Every job is measured: the window runs from the first submit to
+	// just after the last.
+	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
+	v := c.Unit.(rigid.Variant)
+	sched, err := p.schedule(ctx, c.Policy, &w, v)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Variant: v, Workload: &w, Schedule: sched, DroppedWide: dropped}, nil
+}

@@ -1,0 +1,246 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/moldable"
+	emoldable "github.com/sweep-sched/sweep/engine/moldable"
+)
+
+// moldablePage is the report of a moldable-task run (seed 002).
+type moldablePage struct {
+	Workloads []moldableWorkload
+	Time      *figure // DEMT's run time against n, when the run has DEMT
+	Claims    []analysis.Claim
+	Held      int
+	Notes     string
+}
+
+type moldableWorkload struct {
+	Name    string
+	Figures []figure
+}
+
+// errorPoints are averages with their min-max range as error bars.
+type errorPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// WriteMoldable renders the report of a moldable run as
+// DIR/report/index.html: per workload, the paper's figures (performance
+// ratio against n, one panel per criterion, the average of every
+// algorithm with bars from the smallest to the largest per-instance
+// ratio), then the text's claims and whether they hold.
+func WriteMoldable(dir string, r *moldable.Result) (string, error) {
+	p := &moldablePage{Claims: r.Claims}
+	for _, c := range r.Claims {
+		if c.Holds {
+			p.Held++
+		}
+	}
+	var notes bytes.Buffer
+	if err := PrintMoldable(&notes, r); err != nil {
+		return "", err
+	}
+	p.Notes = notes.String()
+	for _, g := range r.Generators {
+		w := moldableWorkload{Name: moldable.ShortWorkload(g)}
+		for _, c := range []struct {
+			title, label string
+			of           func(moldable.Point) moldable.RatioSummary
+		}{
+			{"C_max", "C_max / lambda*", func(p moldable.Point) moldable.RatioSummary { return p.Cmax }},
+			{"minsum", "sum wC / interval LP", func(p moldable.Point) moldable.RatioSummary { return p.SumWC }},
+		} {
+			fig, err := ratioPlot(r, g, c.label, c.of)
+			if err != nil {
+				return "", fmt.Errorf("building the report: %s %s: %w", g, c.title, err)
+			}
+			svg, err := svgOf(fig, 16*vg.Centimeter, 10*vg.Centimeter)
+			if err != nil {
+				return "", fmt.Errorf("building the report: %s %s: %w", g, c.title, err)
+			}
+			w.Figures = append(w.Figures, figure{Title: w.Name + ": " + c.title + " ratio against n", SVG: svg})
+		}
+		p.Workloads = append(p.Workloads, w)
+	}
+	if slices.Contains(r.Algorithms, emoldable.AlgDEMT) {
+		fig, err := runTimePlot(r)
+		if err != nil {
+			return "", fmt.Errorf("building the report: run time: %w", err)
+		}
+		svg, err := svgOf(fig, 16*vg.Centimeter, 10*vg.Centimeter)
+		if err != nil {
+			return "", fmt.Errorf("building the report: run time: %w", err)
+		}
+		p.Time = &figure{Title: "Run time of DEMT against n (lambda* included; machine-dependent)", SVG: svg}
+	}
+	return writeHTML(dir, moldableTemplate, p)
+}
+
+// runTimePlot draws the paper's last figure: DEMT's mean run time per
+// workload against n, with bars to the slowest instance.
+func runTimePlot(r *moldable.Result) (*plot.Plot, error) {
+	p := plot.New()
+	p.X.Label.Text = "n (tasks)"
+	p.Y.Label.Text = "seconds"
+	p.Legend.Top, p.Legend.Left = true, true
+	var xs []float64
+	for i, g := range r.Generators {
+		var pts errorPoints
+		for _, n := range r.Sizes(g) {
+			pt, ok := r.Point(g, n, emoldable.AlgDEMT)
+			if !ok {
+				continue
+			}
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(n), Y: pt.RunSecondsMean})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{0, pt.RunSecondsMax - pt.RunSecondsMean})
+			if !slices.Contains(xs, float64(n)) {
+				xs = append(xs, float64(n))
+			}
+		}
+		if err := addRange(p, i, moldable.ShortWorkload(g), pts); err != nil {
+			return nil, err
+		}
+	}
+	p.Y.Min = 0
+	slices.Sort(xs)
+	p.X.Tick.Marker = constantTicks(everyOther(xs))
+	return p, nil
+}
+
+// everyOther keeps every other tick of a long axis, so labels stay
+// readable.
+func everyOther(xs []float64) []float64 {
+	if len(xs) <= 8 {
+		return xs
+	}
+	var every []float64
+	for i := 0; i < len(xs); i += 2 {
+		every = append(every, xs[i])
+	}
+	return every
+}
+
+// ratioPlot draws one panel: the ratio of every algorithm against n. The
+// y axis ends above the largest ratio of every algorithm but Gang, whose
+// ratios can be ten times the others' (the paper leaves it out of range
+// too); a clipped line says so in the legend.
+func ratioPlot(r *moldable.Result, generator, label string, of func(moldable.Point) moldable.RatioSummary) (*plot.Plot, error) {
+	p := plot.New()
+	p.X.Label.Text = "n (tasks)"
+	p.Y.Label.Text = label
+	p.Legend.Top = true
+	top := 1.0
+	for _, pt := range r.Points {
+		if pt.Generator == generator && pt.Algorithm != emoldable.AlgGang {
+			top = max(top, of(pt).Max)
+		}
+	}
+	sizes := r.Sizes(generator)
+	step := 1.0
+	if len(sizes) > 1 {
+		step = float64(sizes[1]-sizes[0]) / float64(2*len(r.Algorithms))
+	}
+	for i, alg := range r.Algorithms {
+		var pts errorPoints
+		clipped := false
+		for _, n := range sizes {
+			pt, ok := r.Point(generator, n, alg)
+			if !ok {
+				continue
+			}
+			s := of(pt)
+			// Spread the algorithms a little along x so the bars do not
+			// hide each other.
+			x := float64(n) + (float64(i)-float64(len(r.Algorithms)-1)/2)*step
+			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: s.Average})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{s.Average - s.Min, s.Max - s.Average})
+			clipped = clipped || s.Average > top*1.05
+		}
+		name := alg
+		if clipped {
+			name += " (off scale)"
+		}
+		if err := addRange(p, i, name, pts); err != nil {
+			return nil, err
+		}
+	}
+	// Headroom above the data keeps the legend off the lines.
+	p.Y.Min, p.Y.Max = 1, math.Ceil(top*1.4*10)/10
+	xs := make([]float64, len(sizes))
+	for i, n := range sizes {
+		xs[i] = float64(n)
+	}
+	p.X.Tick.Marker = constantTicks(everyOther(xs))
+	return p, nil
+}
+
+var moldableTemplate = template.Must(template.New("moldable").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>sweep report: moldable tasks</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 72em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+.yes { color: #080; font-weight: bold; } .no { color: #b00; font-weight: bold; }
+.figures { display: flex; flex-wrap: wrap; gap: 1.5em; }
+figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+</style>
+</head>
+<body>
+<h1>sweep report: moldable tasks (seed 002)</h1>
+<p>Performance ratios against the lower bounds: C_max over lambda* (the MRT dual test), sum w_i C_i
+over the safe interval LP. Each point is the average ratio (sum of values over sum of bounds, as the
+paper computes it), its bar runs from the smallest to the largest per-instance ratio.</p>
+<h2>The paper's claims (Sec. 5): {{.Held}} of {{len .Claims}} hold</h2>
+<table>
+<tr><th>workload</th><th>claim</th><th>holds</th><th>evidence</th></tr>
+{{range .Claims}}<tr><td>{{.Workload}}</td><td>{{.Text}}</td><td>{{if .Holds}}<span class="yes">yes</span>{{else}}<span class="no">no</span>{{end}}</td><td>{{.Evidence}}</td></tr>
+{{end}}</table>
+{{range .Workloads}}<h2>{{.Name}}</h2>
+<div class="figures">
+{{range .Figures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{end}}</div>
+{{end}}
+{{with .Time}}<h2>Run time</h2>
+<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{end}}
+<h2>Tables</h2>
+<pre>{{.Notes}}</pre>
+</body>
+</html>
+`))
+
+// addRange draws series i as a line through its averages, named in the
+// legend, with a bar from each point's minimum to its maximum.
+func addRange(p *plot.Plot, i int, name string, pts errorPoints) error {
+	if err := addLine(p, &p.Legend, i, name, pts.XYs); err != nil {
+		return err
+	}
+	if len(pts.XYs) == 0 {
+		return nil
+	}
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	bars.Color = plotutil.Color(i)
+	p.Add(bars)
+	return nil
+}

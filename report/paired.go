@@ -1,0 +1,37 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/campaign"
+	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/sweep/store"
+)
+
+// Paired is what the text and HTML reports of a run whose cells are
+// compared across policies draw: the comparison, the paper values of the
+// manifest, and the part of each model of the run that builds on the
+// comparison.
+type Paired struct {
+	Comparison *analysis.Result
+	Expect     analysis.Expectations
+	// Grid is seed 004's part, nil when the run has no grid cells.
+	Grid *grid.Result
+	// Campaign is seeds 000 and 001's part, nil when the run has no
+	// campaign cells.
+	Campaign *campaign.Result
+}
+
+// problems returns the unreadable part files of every table read: cells,
+// then volume deciles or jobs, then campaigns.
+func (run Paired) problems() []store.Problem {
+	problems := slices.Clone(run.Comparison.Problems)
+	if run.Grid != nil {
+		problems = append(problems, run.Grid.Problems...)
+	}
+	if run.Campaign != nil {
+		problems = append(problems, run.Campaign.Problems...)
+	}
+	return problems
+}

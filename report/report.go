@@ -1,0 +1,446 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/sweep-sched/sweep/analysis/campaign"
+	"github.com/sweep-sched/sweep/analysis/grid"
+	mgrid "github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/stats"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/sweep-sched/sweep/analysis"
+)
+
+// Dir is the report's directory under the results directory.
+const Dir = "report"
+
+// boxFigures are seed 004's box plots, one box per policy over every cell
+// of the run (all loads and workloads pooled, as the paper's figures have
+// one box per policy).
+var boxFigures = []struct{ title, metric, label string }{
+	{"Fig. 6: standard deviation of SLR by policy", "slr_sd", "SD of SLR"},
+	{"Fig. 8: worst-case SLR by policy", "slr_max", "worst-case SLR"},
+	{"Fig. 10: average utilisation by policy", "utilisation", "utilisation (fraction)"},
+	{"Fig. 11: cumulative completion by policy", "cumulative_completion", "cumulative completion"},
+	{"Fig. 12: peak in-flight jobs by policy", "peak_in_flight", "peak in-flight jobs"},
+}
+
+// figure is a titled inline SVG.
+type figure struct {
+	Title string
+	SVG   template.HTML
+}
+
+// tableCell is one cell of a dominance table on the page.
+type tableCell struct {
+	Ours, Interval, Paper, Diff string
+	OursNS, PaperNS             bool
+	// Compared says both values exist; Far then says the paper's value
+	// lies outside our interval.
+	Compared, Far bool
+}
+
+type tableRow struct {
+	Policy string
+	Cells  []tableCell
+}
+
+type dominanceTable struct {
+	Title, Metric, Summary string
+	Rows                   []tableRow
+}
+
+type meanRow struct {
+	Policy string
+	Cells  []string
+}
+
+// figureCell is one policy's cell of a figures-of-merit row.
+type figureCell struct {
+	Ours, Paper, Mark string
+	Miss              bool // a paper value that ours does not satisfy
+}
+
+type figureRow struct {
+	Label, Metric string
+	Cells         []figureCell
+}
+
+// figureTable is the figures of merit of one campaign workload.
+type figureTable struct {
+	Workload  string
+	Instances int
+	Policies  []string
+	Rows      []figureRow
+	Summary   string
+}
+
+type page struct {
+	// DAG says whether the run has DAG cells (with a load), which seed
+	// 004's tables and figures describe.
+	DAG       bool
+	Reference string
+	Alpha     float64
+	Holm      bool
+	Resamples int
+	Loads     []string
+	Notes     string
+	Tables    []dominanceTable
+	Tests     []testTable
+	// Replicates is the number of replicates; Spreads has the paper
+	// tables across them when there are two or more.
+	Replicates int
+	Spreads    []spreadTable
+	Means      []meanRow
+	Figures    []figure
+	DecileLoad string
+
+	// Gantts link each policy's worst cell to its Gantt chart.
+	Gantts []GanttLink
+
+	FigureTables []figureTable
+	// CampaignFigures are the campaign plots; NoCampaignRows says that the
+	// run has campaign cells but did not record the campaigns table.
+	CampaignFigures []figure
+	NoCampaignRows  bool
+
+	// FairShare says the run is of fair-share cells (seed 003), whose
+	// FairShareFigures are per-user dev bars; NoUserRows says that it did
+	// not record the users table.
+	FairShare        bool
+	FairShareFigures []figure
+	NoUserRows       bool
+}
+
+// Write renders the report of r as DIR/report/index.html and returns its
+// path; the campaign plots read DIR's campaigns table; gantts, when given,
+// are listed with links to their charts. The page is built in a temporary
+// file and renamed into place.
+func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
+	p, err := build(run)
+	if err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
+	p.Gantts = gantts
+	if c := run.Campaign; c != nil && len(c.Workloads) > 0 {
+		r := run.Comparison
+		samples, problems, err := campaign.ReadSamples(dir, r)
+		if err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		for _, problem := range problems {
+			p.Notes += fmt.Sprintf("skipped unreadable part file %s\n", problem.Error())
+		}
+		if err := addCampaigns(p, r, c, samples); err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		counts, err := workloadUsers(dir)
+		if err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+		if err := addUserCountFigures(p, r, c, counts); err != nil {
+			return "", fmt.Errorf("building the report: %w", err)
+		}
+	}
+	return writePage(dir, p)
+}
+
+// writePage renders p as DIR/report/index.html.
+func writePage(dir string, p *page) (string, error) { return writeHTML(dir, pageTemplate, p) }
+
+// writeHTML renders data with tmpl as DIR/report/index.html.
+func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
+	var html bytes.Buffer
+	if err := tmpl.Execute(&html, data); err != nil {
+		return "", fmt.Errorf("rendering the report: %w", err)
+	}
+	reportDir := filepath.Join(dir, Dir)
+	if err := os.MkdirAll(reportDir, 0o755); err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	temp, err := os.CreateTemp(reportDir, ".index-*.html")
+	if err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	defer os.Remove(temp.Name()) // fails harmlessly once renamed
+	_, err = temp.Write(html.Bytes())
+	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
+	path := filepath.Join(reportDir, "index.html")
+	if err == nil {
+		err = os.Rename(temp.Name(), path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("writing the report: %w", err)
+	}
+	return path, nil
+}
+
+func build(run Paired) (*page, error) {
+	r, expect := run.Comparison, run.Expect
+	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha, Holm: r.Settings.Adjust == analysis.AdjustHolm,
+		Resamples: stats.BootstrapResamples}
+	var notes bytes.Buffer
+	if err := Print(&notes, run); err != nil {
+		return nil, err
+	}
+	p.Notes = notes.String()
+	p.DAG = run.Grid != nil
+	if !p.DAG {
+		return p, nil
+	}
+	for _, load := range r.Loads {
+		p.Loads = append(p.Loads, FormatLoad(load))
+	}
+	for _, t := range grid.PaperTables {
+		p.Tables = append(p.Tables, dominance(r, t, expect))
+		p.Tests = append(p.Tests, rankTests(r, t))
+		if len(r.Replicates) > 1 {
+			p.Spreads = append(p.Spreads, spreads(r, t, expect))
+		}
+	}
+	p.Replicates = len(r.Replicates)
+	for _, policy := range r.Policies {
+		row := meanRow{Policy: policy}
+		for _, load := range r.Loads {
+			cell := "-"
+			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+				cell = FormatMean(m.Mean, (m.High-m.Low)/2)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		p.Means = append(p.Means, row)
+	}
+
+	for _, f := range boxFigures {
+		svg, err := boxPlot(r, f.metric, f.label)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.title, err)
+		}
+		p.Figures = append(p.Figures, figure{Title: f.title, SVG: svg})
+	}
+	svg, err := meanByLoad(r)
+	if err != nil {
+		return nil, fmt.Errorf("Fig. 9: %w", err)
+	}
+	p.Figures = append(p.Figures, figure{Title: "Fig. 9: mean worst-case SLR by load", SVG: svg})
+	if d := run.Grid.Deciles; d != nil && len(r.Loads) > 0 {
+		highest := r.Loads[len(r.Loads)-1]
+		p.DecileLoad = FormatLoad(highest)
+		svg, err := decilePlot(r, d, highest)
+		if err != nil {
+			return nil, fmt.Errorf("Fig. 7: %w", err)
+		}
+		p.Figures = append(p.Figures, figure{Title: "Fig. 7: mean SLR by decile of job volume at load " + p.DecileLoad, SVG: svg})
+	}
+	return p, nil
+}
+
+func dominance(r *analysis.Result, t grid.PaperTable, expect analysis.Expectations) dominanceTable {
+	policies, cells := grid.DominanceGrid(r, t.Metric, expect)
+	table := dominanceTable{Title: t.Title, Metric: t.Metric}
+	var agree, withPaper int
+	for i, policy := range policies {
+		row := tableRow{Policy: policy}
+		for _, c := range cells[i] {
+			cell := tableCell{Ours: "-", Paper: "-", Diff: ""}
+			if c.Ours != nil {
+				cell.Ours = fmt.Sprintf("%.1f", c.Ours.Percent)
+				cell.Interval = fmt.Sprintf("%.1f-%.1f", c.Ours.Low, c.Ours.High)
+				cell.OursNS = !c.Ours.Significant
+			}
+			if c.HasPaper {
+				withPaper++
+				cell.Paper = FormatPercent(c.Paper)
+				cell.PaperNS = !c.PaperSignificant
+				if c.Ours != nil {
+					cell.Diff = fmt.Sprintf("%+.1f", c.Ours.Percent-c.Paper)
+					cell.Compared, cell.Far = true, !c.Agrees()
+				}
+				if c.Agrees() {
+					agree++
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		table.Rows = append(table.Rows, row)
+	}
+	if withPaper > 0 {
+		table.Summary = fmt.Sprintf("the paper's value lies inside our 95%% interval in %d of %d cells", agree, withPaper)
+	}
+	return table
+}
+
+// svgOf draws p as an SVG element for inlining.
+func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
+	canvas := vgsvg.New(width, height)
+	p.Draw(draw.New(canvas))
+	var out bytes.Buffer
+	if _, err := canvas.WriteTo(&out); err != nil {
+		return "", err
+	}
+	return inlineSVG(out.Bytes()), nil
+}
+
+// boxPlot draws one box per policy from the pooled box-plot summaries, so
+// the figure shows exactly the quartiles and whiskers of boxplot.parquet
+// (gonum's own box plot uses other quartiles).
+func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
+	p := plot.New()
+	p.Y.Label.Text = label
+	var boxes []stats.Box
+	var names []string
+	for _, box := range r.Boxes {
+		if box.Metric == metric && box.Pooled {
+			boxes = append(boxes, box.Box)
+			names = append(names, box.Policy)
+		}
+	}
+	if err := addBoxes(p, boxes, names); err != nil {
+		return "", err
+	}
+	return svgOf(p, figureWidth, figureHeight)
+}
+
+// addBoxes adds one box per summary, named on the x axis, and switches to
+// a log scale when the values are wide apart.
+func addBoxes(p *plot.Plot, boxes []stats.Box, names []string) error {
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, box := range boxes {
+		lowest, highest = min(lowest, box.Min), max(highest, box.Max)
+		// The values are the outliers, then the whisker ends; the box
+		// statistics are then set from the summary.
+		values := append(append(plotter.Values{}, box.Outliers...), box.WhiskerLow, box.WhiskerHigh)
+		b, err := plotter.NewBoxPlot(vg.Points(20), float64(i), values)
+		if err != nil {
+			return err
+		}
+		b.Median, b.Quartile1, b.Quartile3 = box.Median, box.Q1, box.Q3
+		b.AdjLow, b.AdjHigh, b.Min, b.Max = box.WhiskerLow, box.WhiskerHigh, box.Min, box.Max
+		b.Outside = b.Outside[:0]
+		for i := range box.Outliers {
+			b.Outside = append(b.Outside, i)
+		}
+		p.Add(b)
+	}
+	p.NominalX(names...)
+	logScaleIfWide(p, lowest, highest)
+	return nil
+}
+
+// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR.
+func meanByLoad(r *analysis.Result) (template.HTML, error) {
+	p := plot.New()
+	p.X.Label.Text = "load ratio"
+	p.Y.Label.Text = "mean worst-case SLR"
+	legend := plot.NewLegend()
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, policy := range r.Policies {
+		var xys plotter.XYs
+		for _, load := range r.Loads {
+			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+				xys = append(xys, plotter.XY{X: load, Y: m.Mean})
+			}
+		}
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
+			return "", err
+		}
+		for _, xy := range xys {
+			lowest, highest = min(lowest, xy.Y), max(highest, xy.Y)
+		}
+	}
+	p.X.Tick.Marker = constantTicks(r.Loads)
+	logScaleIfWide(p, lowest, highest)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
+}
+
+// logScaleIfWide switches the y axis to a log scale when the values span
+// more than two decades and are all positive, so one policy's extremes do
+// not flatten the others; the axis label says so.
+func logScaleIfWide(p *plot.Plot, lowest, highest float64) {
+	if !(lowest > 0) || highest/lowest <= 100 {
+		return
+	}
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
+	p.Y.Label.Text += " (log scale)"
+}
+
+// constantTicks labels exactly the given x values.
+func constantTicks(xs []float64) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)}
+	}
+	return ticks
+}
+
+// decilePlot draws Fig. 7: mean SLR per decile at load, log y-axis.
+func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (template.HTML, error) {
+	p := plot.New()
+	p.X.Label.Text = "decile of job volume (1 = smallest jobs)"
+	p.Y.Label.Text = "mean SLR (log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	legend := plot.NewLegend()
+	lowest, highest := math.Inf(1), math.Inf(-1)
+	for i, policy := range r.Policies {
+		var xys plotter.XYs
+		for _, row := range d.Rows {
+			// A log axis cannot show 0; SLR is at least 1 for valid jobs.
+			if row.Load == load && row.Policy == policy && row.SLRMean > 0 {
+				xys = append(xys, plotter.XY{X: float64(row.Decile), Y: row.SLRMean})
+				lowest, highest = min(lowest, row.SLRMean), max(highest, row.SLRMean)
+			}
+		}
+		if err := addLine(p, &legend, i, policy, xys); err != nil {
+			return "", err
+		}
+	}
+	if math.IsInf(lowest, 1) {
+		return "", fmt.Errorf("no positive mean SLR at load %v", load)
+	}
+	// A margin of a factor 1.5 keeps the lines off the frame and gives a
+	// range even when every value is equal (gonum's log ticks need one).
+	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
+	p.X.Min, p.X.Max = 0.5, mgrid.DecileCount+0.5
+	deciles := make([]float64, mgrid.DecileCount)
+	for i := range deciles {
+		deciles[i] = float64(i + 1)
+	}
+	p.X.Tick.Marker = constantTicks(deciles)
+	return svgWithLegend(p, legend, figureWidth, figureHeight)
+}
+
+// addLine adds a policy's line with points, in the policy's colour and
+// dashes, and its entry in legend; an empty line is skipped.
+func addLine(p *plot.Plot, legend *plot.Legend, i int, name string, xys plotter.XYs) error {
+	if len(xys) == 0 {
+		return nil
+	}
+	line, points, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	line.Color = plotutil.Color(i)
+	line.Dashes = plotutil.Dashes(i)
+	points.Color = plotutil.Color(i)
+	points.Shape = plotutil.Shape(i)
+	p.Add(line, points)
+	legend.Add(name, line, points)
+	return nil
+}

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/campaign"
+)
+
+// userCountFigures are the figures of merit that the report plots against
+// the number of users of the synthetic study (seed 001; DESIGN.md section
+// 4: the paper does not state its user count).
+var userCountFigures = []string{
+	"campaign_stretch_over20_share",
+	"short_user_max_stretch_mean",
+	"long_user_max_stretch_mean",
+}
+
+// workloadUsers reads the results directory's manifest.yaml and returns
+// the `users` parameter of each workload entry that sets one, by label
+// (the label a manifest leaves out is the generator's last path element,
+// as the runner names it). No manifest, no counts.
+func workloadUsers(dir string) (map[string]int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.yaml"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Workloads []struct {
+			Label     string            `yaml:"label"`
+			Generator string            `yaml:"generator"`
+			Set       map[string]string `yaml:"set"`
+		} `yaml:"workloads"`
+	}
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("reading the workloads of %s: %w", filepath.Join(dir, "manifest.yaml"), err)
+	}
+	counts := map[string]int{}
+	for _, w := range m.Workloads {
+		users, err := strconv.Atoi(strings.TrimSpace(w.Set["users"]))
+		if err != nil {
+			continue
+		}
+		label := w.Label
+		if label == "" {
+			label = w.Generator[strings.LastIndexByte(w.Generator, '/')+1:]
+		}
+		counts[label] = users
+	}
+	return counts, nil
+}
+
+// addUserCountFigures plots, when the campaign workloads with a user count
+// have at least two different counts, each of userCountFigures under every
+// policy against the number of users: one point per count, the mean over
+// the instances of the workloads with that count (each workload's mean
+// weighted by its instances).
+func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts map[string]int) error {
+	type key struct {
+		metric, policy string
+		users          int
+	}
+	type sum struct {
+		weighted  float64
+		instances int
+	}
+	sums := map[key]sum{}
+	var users []int
+	for _, workload := range c.Workloads {
+		n, ok := counts[workload]
+		if !ok {
+			continue
+		}
+		if !slices.Contains(users, n) {
+			users = append(users, n)
+		}
+		for _, row := range c.FiguresOf(workload) {
+			if slices.Contains(userCountFigures, row.Metric) && row.HasOurs() {
+				k := key{row.Metric, row.Policy, n}
+				sums[k] = sum{sums[k].weighted + row.Mean*float64(row.N), sums[k].instances + row.N}
+			}
+		}
+	}
+	if len(users) < 2 {
+		return nil
+	}
+	slices.Sort(users)
+	for _, metric := range userCountFigures {
+		pl := plot.New()
+		pl.X.Label.Text = "users (half of them short)"
+		pl.Y.Label.Text = campaign.FigureLabel(metric)
+		pl.Legend.Top = true
+		pl.Legend.Left = true
+		drawn := false
+		for i, policy := range r.Policies {
+			var line plotter.XYs
+			for _, n := range users {
+				if s := sums[key{metric, policy, n}]; s.instances > 0 {
+					line = append(line, plotter.XY{X: float64(n), Y: s.weighted / float64(s.instances)})
+				}
+			}
+			if len(line) == 0 {
+				continue
+			}
+			l, points, err := plotter.NewLinePoints(line)
+			if err != nil {
+				return fmt.Errorf("%s against users: %w", metric, err)
+			}
+			l.Color, points.Color = plotutil.Color(i), plotutil.Color(i)
+			l.Dashes = plotutil.Dashes(i)
+			points.Shape = plotutil.Shape(i)
+			pl.Add(l, points)
+			pl.Legend.Add(policy, l, points)
+			drawn = true
+		}
+		if !drawn {
+			continue
+		}
+		pl.Add(plotter.NewGrid())
+		svg, err := svgOf(pl, 14*vg.Centimeter, 9*vg.Centimeter)
+		if err != nil {
+			return fmt.Errorf("%s against users: %w", metric, err)
+		}
+		p.CampaignFigures = append(p.CampaignFigures, figure{
+			Title: fmt.Sprintf("%s against the number of users (seed 001's study; the paper does not state its count): "+
+				"mean over the instances of each count", campaign.FigureLabel(metric)),
+			SVG: svg,
+		})
+	}
+	return nil
+}
