@@ -25,6 +25,9 @@ type PolicyEntry struct {
 	// resolved from the manifest's folder. It is not part of the cell
 	// id, so that moving the experiment's folder keeps its cells.
 	Argv []string
+	// Dir is the manifest's folder, the working directory of a
+	// pipe-protocol process (a Batsim scheduler runs in a private one).
+	Dir string
 	// FileSHA256 are the SHA-256 of the files the command names, in
 	// argument order ("" for arguments that name no file): a changed
 	// script is a changed policy.

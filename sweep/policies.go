@@ -69,6 +69,9 @@ func (m *Manifest) resolvePolicies() error {
 			return fmt.Errorf("%s: model %s runs no %s policies", where, md.Name(), kind)
 		}
 		e.Command, e.Batsim = spec.Command, spec.Batsim
+		if e.Dir, err = filepath.Abs(m.pathOf(".")); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
 		if spec.Timeout != "" {
 			e.DecisionTimeout, _ = time.ParseDuration(spec.Timeout) // checked by checkExternal
 		}

@@ -246,8 +246,9 @@ func TestExternalPolicyFaultFailsItsCellsOnly(t *testing.T) {
 		t.Skip("python3 is absent")
 	}
 	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
-	crash := "import sys\nsys.stdin.readline()\nsys.stderr.write('my policy is broken\\n')\nsys.exit(3)\n"
-	m, out, sum := externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: crash, command: [python3, crash.py]}]`, map[string]string{"crash.py": crash})
+	// It runs from the manifest's folder: it reads a file beside it.
+	crash := "import sys\nsys.stdin.readline()\nsys.stderr.write(open('note.txt').read())\nsys.exit(3)\n"
+	m, out, sum := externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: crash, command: [python3, crash.py]}]`, map[string]string{"crash.py": crash, "note.txt": "my policy is broken\n"})
 	if sum.Ran != 2 || sum.Failed != 1 {
 		t.Fatalf("ran %d, failed %d: want 2, 1", sum.Ran, sum.Failed)
 	}

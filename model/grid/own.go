@@ -40,7 +40,7 @@ func (p *prepared) simulate(ctx context.Context, policy string, in *engine.Insta
 	entry := p.entries[policy]
 	if entry.Command != nil {
 		d, sctx, err := pipe.StartDAG(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-			DecisionTimeout: entry.DecisionTimeout}, in)
+			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, in)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Work
 		return batsimSchedule(ctx, entry, w, v)
 	case entry.Command != nil:
 		r, err := pipe.StartRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-			DecisionTimeout: entry.DecisionTimeout}, w.Procs, len(w.Jobs), v.String(), w.Name)
+			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, w.Procs, len(w.Jobs), v.String(), w.Name)
 		if err != nil {
 			return nil, err
 		}
