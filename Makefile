@@ -1,10 +1,10 @@
-# sweep: make build | test | test-slurm | check-parquet | notebooks | bench | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-python | examples | test-slurm | check-parquet | notebooks | bench | bench-all | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
 
-.PHONY: build test test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce clean
+.PHONY: build test test-python examples test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce clean
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
@@ -17,14 +17,34 @@ test: lint
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./sweep/...
 
+# The Python client of the pipe protocol (python/): installed as a
+# researcher installs it, then its pytest suite (pinned in
+# python/requirements-test.txt). PYTHON may name a virtualenv's python.
+PYTHON ?= python3
+test-python:
+	$(PYTHON) -m pip install -q -r python/requirements-test.txt ./python
+	$(PYTHON) -m pytest -q python/tests
+
+# The example module (examples/ownpolicy): its own sweep binary with Go
+# policies registered beside the built-ins, its tests (each Go policy and
+# its Python twin agree cell for cell), then both manifests run and
+# analysed like any built-in. The Python policies find the client on
+# PYTHONPATH.
+examples:
+	cd examples/ownpolicy && $(GO) vet ./... && $(GO) build -o ../../bin/ownsweep .
+	cd examples/ownpolicy && PYTHONPATH=$(CURDIR)/python $(GO) test -count=1 ./...
+	cd examples/ownpolicy && for m in rigid dag; do \
+		PYTHONPATH=$(CURDIR)/python ../../bin/ownsweep run $$m.yaml --out ../../results/ownpolicy-$$m && \
+		../../bin/ownsweep analyze ../../results/ownpolicy-$$m || exit 1; done
+
 # The job-array script on a real one-node Slurm (scripts/slurm-local installs
 # and starts it; root on Debian). Skips, saying why, where Slurm cannot start.
 test-slurm:
-	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cmd/sweep
+	$(GO) test -tags slurm -count=1 -v -timeout 20m -run '^TestSlurmJobArray$$' ./cli
 
 lint:
 	$(GO) vet ./...
-	$(GO) vet -tags slurm ./cmd/sweep
+	$(GO) vet -tags slurm ./cli
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 bench:

@@ -11,7 +11,7 @@ import (
 
 // paperInstance compiles instance 0 of a Table 2 preset on burkimsher2013
 // with arrivals at the given load ratio.
-func paperInstance(b *testing.B, preset string, load float64) *engine.Instance {
+func paperInstance(b testing.TB, preset string, load float64) *engine.Instance {
 	b.Helper()
 	p, err := gen.Lookup(preset)
 	if err != nil {

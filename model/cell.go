@@ -73,8 +73,10 @@ func FormatLoad(l float64) string { return strconv.FormatFloat(l, 'g', -1, 64) }
 // InstanceCells expands the cells of one generated workload instance:
 // per platform, load (one 0 load when loads is empty) and policy, each
 // identified as "sweep-cell", version, experiment, root seed, source
-// canon, instance, load, platform canon, settings canon and policy (with
-// the replicate when > 0), the identity every generated workload has had.
+// canon, instance, load, platform canon, settings canon and policy (its
+// name, with its parameters or command when the manifest gives them;
+// with the replicate when > 0), the identity every generated workload
+// has had.
 func InstanceCells(ax Axes, version, canon, settings string, instance int, seed [2]uint64) []Cell {
 	loads := ax.Loads
 	if len(loads) == 0 {
@@ -88,7 +90,7 @@ func InstanceCells(ax Axes, version, canon, settings string, instance int, seed 
 				c := Cell{Workload: ax.Label, Generator: ax.Generator, Instance: instance, Replicate: ax.Replicate,
 					RootSeed: ax.RootSeed, Load: load, Platform: plat, Policy: pol, WorkloadSeed: seed}
 				meaning := []string{"sweep-cell", version, ax.Experiment, fmt.Sprint(ax.RootSeed), canon, fmt.Sprint(instance),
-					FormatLoad(load), pc, settings, pol}
+					FormatLoad(load), pc, settings, ax.Env.PolicyMeaning(pol)}
 				if ax.Replicate > 0 {
 					meaning = append(meaning, fmt.Sprintf("replicate=%d", ax.Replicate))
 				}

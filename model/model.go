@@ -156,6 +156,8 @@ type Env struct {
 	Platforms map[string]*platform.Platform
 	// Settings are the model's parsed section.
 	Settings Settings
+	// Policies are the manifest's policy entries by name.
+	Policies map[string]PolicyEntry
 }
 
 // Axes are the manifest's axes a source's cells range over in one
@@ -202,10 +204,15 @@ func (r *Registry) Register(m Model) error {
 			return fmt.Errorf("model %q: section %q is model %q's", m.Name(), s, old.Name())
 		}
 	}
+	seen := map[string]bool{}
 	for _, p := range m.Policies() {
 		if owner := r.PolicyModel(p.Name); owner != nil {
 			return fmt.Errorf("model %q: policy %q is model %q's", m.Name(), p.Name, owner.Name())
 		}
+		if seen[p.Name] {
+			return fmt.Errorf("model %q: policy %q listed twice (a policy of its own named like a built-in?)", m.Name(), p.Name)
+		}
+		seen[p.Name] = true
 	}
 	r.models = append(r.models, m)
 	return nil

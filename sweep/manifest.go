@@ -56,6 +56,10 @@ type Manifest struct {
 	sources  []resolvedSource // per workload spec
 	settings map[string]model.Settings
 	lines    map[string]int
+	// entries are the policies resolved by name; external the models of
+	// the external ones.
+	entries  map[string]model.PolicyEntry
+	external map[string]model.Model
 }
 
 // A resolvedSource is a workload entry with the model that takes it.
@@ -65,11 +69,24 @@ type resolvedSource struct {
 }
 
 // A PolicySpec is one entry of a manifest's policies: a name, or a mapping
-// {name: N, params: {...}} for a policy that takes parameters.
+// {name: N, params: {...}} for a policy that takes parameters, or an
+// external decision process: {name: N, command: [ARGV...], params: {...}}
+// speaking sweep's pipe protocol (docs/protocol.md), or {name: N, batsim:
+// [ARGV...]} a Batsim scheduler (docs/batsim.md). An external entry
+// belongs to the model of the workloads, or to the one named by model.
 type PolicySpec struct {
-	Name   string            `yaml:"name"`
-	Params map[string]string `yaml:"params,omitempty"`
+	Name    string            `yaml:"name"`
+	Params  map[string]string `yaml:"params,omitempty"`
+	Command []string          `yaml:"command,omitempty"`
+	Batsim  []string          `yaml:"batsim,omitempty"`
+	Model   string            `yaml:"model,omitempty"`
+	// Timeout bounds each decision of an external policy, as a Go
+	// duration (default 30s): a fault limit, not part of the cell id.
+	Timeout string `yaml:"timeout,omitempty"`
 }
+
+// policyKeys are the keys of a policies mapping.
+var policyKeys = []string{"name", "params", "command", "batsim", "model", "timeout"}
 
 // UnmarshalYAML takes a policy name or a mapping.
 func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
@@ -81,8 +98,8 @@ func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
 	var q plain
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
-			if k := v.Content[i]; k.Value != "name" && k.Value != "params" {
-				return fmt.Errorf("line %d: policies: unknown key %q; valid keys: name, params", k.Line, k.Value)
+			if k := v.Content[i]; !slices.Contains(policyKeys, k.Value) {
+				return fmt.Errorf("line %d: policies: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(policyKeys, ", "))
 			}
 		}
 	}
@@ -96,12 +113,15 @@ func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
 // MarshalYAML writes a policy without parameters as its name, so that the
 // manifest's canonical form (Hash) does not depend on how it was written.
 func (p PolicySpec) MarshalYAML() (any, error) {
-	if len(p.Params) == 0 {
+	if len(p.Params) == 0 && p.Command == nil && p.Batsim == nil && p.Model == "" && p.Timeout == "" {
 		return p.Name, nil
 	}
 	type plain PolicySpec
 	return plain(p), nil
 }
+
+// external reports whether the entry defines a decision process.
+func (p PolicySpec) external() bool { return p.Command != nil || p.Batsim != nil }
 
 // PolicyNames returns the manifest's policy names, in order.
 func (m *Manifest) PolicyNames() []string {
@@ -244,7 +264,7 @@ func (m *Manifest) at(key string) string {
 // (reading files relative to the manifest), and crossCheck checks what
 // depends on the sources.
 func (m *Manifest) validate() error {
-	for _, step := range []func() error{m.normalise, m.checkFields, m.resolve, m.crossCheck} {
+	for _, step := range []func() error{m.normalise, m.checkFields, m.resolve, m.resolvePolicies, m.crossCheck} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -311,17 +331,29 @@ func (m *Manifest) checkFields() error {
 	seenPolicy := map[string]bool{}
 	for _, spec := range m.Policies {
 		p := spec.Name
-		policy, _, ok := m.models.Policy(p)
-		if !ok {
-			return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
-		}
-		if err := checkParams(policy, spec.Params); err != nil {
-			return fmt.Errorf("%s: %w", m.at("policies"), err)
+		if p == "" {
+			return fmt.Errorf("%s: an entry without a name; give name: NAME", m.at("policies"))
 		}
 		if seenPolicy[p] {
 			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
 		}
 		seenPolicy[p] = true
+		if spec.external() {
+			if err := m.checkExternal(spec); err != nil {
+				return fmt.Errorf("%s: policy %q: %w", m.at("policies"), p, err)
+			}
+			continue
+		}
+		if spec.Model != "" || spec.Timeout != "" {
+			return fmt.Errorf("%s: policy %q: model and timeout apply to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), p)
+		}
+		policy, _, ok := m.models.Policy(p)
+		if !ok {
+			return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+		}
+		if err := checkParams(policy, spec.Params); err != nil {
+			return fmt.Errorf("%s: %w", m.at("policies"), err)
+		}
 	}
 	labels := map[string]int{}
 	for i, w := range m.Workloads {
@@ -396,7 +428,7 @@ func (m *Manifest) resolve() error {
 
 // env is what the model md's sources may read.
 func (m *Manifest) env(md model.Model) model.Env {
-	return model.Env{Path: m.pathOf, Platforms: m.platform, Settings: m.settings[md.Name()]}
+	return model.Env{Path: m.pathOf, Platforms: m.platform, Settings: m.settings[md.Name()], Policies: m.entries}
 }
 
 // crossCheck checks what depends on the sources, before anything runs:
@@ -426,7 +458,7 @@ func (m *Manifest) crossCheck() error {
 			if m.excludedPair(w.Label, p) {
 				continue
 			}
-			owner := m.models.PolicyModel(p)
+			owner := m.policyModel(p)
 			if owner.Name() != rs.model.Name() {
 				return fmt.Errorf("%s: workload %q is a %s workload, and policy %q is a %s policy; %s workloads take %s (or exclude the pair)",
 					m.at("policies"), w.Label, rs.model.Name(), p, owner.Name(), rs.model.Name(), strings.Join(policyNames(rs.model), ", "))

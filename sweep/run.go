@@ -128,6 +128,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		"sweep.experiment":      m.Experiment,
 		"sweep.shard":           opts.Shard.Label(),
 	}
+	for name, canon := range m.PolicyEntries() {
+		meta["sweep.policy."+name] = canon
+	}
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report
 	}

@@ -89,6 +89,9 @@ type Policy struct {
 	// Planner, when not nil, replaces Allocation by the Tradeoff-fs
 	// search; Order is then its branching heuristic.
 	Planner *Tradeoff
+	// Decider, when not nil, replaces Order, Allocation and Planner: a
+	// policy written outside this package decides every pass.
+	Decider Decider
 }
 
 // Objective is how Tradeoff-fs compares two plans.
@@ -142,6 +145,9 @@ func FCFSEasy() Policy { return Policy{Order: OrderFCFS} }
 func TradeoffFS() Policy { return Policy{Order: OrderRelShare, Planner: DefaultTradeoff()} }
 
 func (p *Policy) validate() error {
+	if p.Decider != nil && (p.Planner != nil || p.Allocation == AllocConservative) {
+		return fmt.Errorf("policy: a Decider replaces the planner and conservative backfilling; give one or the other")
+	}
 	if p.Order > OrderFCFS {
 		return fmt.Errorf("policy: order %d: want relshare or fcfs", p.Order)
 	}

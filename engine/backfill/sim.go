@@ -85,6 +85,9 @@ type sim struct {
 	userOf []int   // dense user index per job
 	users  int
 
+	variant rigid.Variant
+	err     error // a Decider's refusal, which ends the run
+
 	now        int64
 	free       int
 	nextArrive int
@@ -107,7 +110,7 @@ type sim struct {
 
 func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim {
 	n := len(w.Jobs)
-	s := &sim{w: w, jobs: w.Jobs, policy: p, free: w.Procs,
+	s := &sim{w: w, jobs: w.Jobs, policy: p, variant: v, free: w.Procs,
 		est: make([]int64, n), userOf: make([]int, n), runningPos: make([]int, n)}
 	dense := map[int64]int{}
 	for i := range w.Jobs {
@@ -169,6 +172,9 @@ func (s *sim) run(ctx context.Context) error {
 			s.nextArrive++
 		}
 		s.pass()
+		if s.err != nil {
+			return s.err
+		}
 	}
 	return nil
 }
@@ -226,8 +232,12 @@ func (s *sim) pass() {
 		return
 	}
 	s.sched.Stats.Passes++
-	s.sortQueue()
+	if s.policy.Decider == nil {
+		s.sortQueue()
+	}
 	switch {
+	case s.policy.Decider != nil:
+		s.err = s.decide()
 	case s.planner != nil:
 		s.planner.plan()
 	case s.policy.Allocation == AllocStrict:

@@ -20,7 +20,7 @@ import (
 // ReadFile reads a DAG workload JSON file (package workload's format). Its
 // cells run at its own arrivals, or at a load ratio's when the axes have
 // one. It takes no options.
-func (Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
+func (m Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
 	if len(options) > 0 {
 		return nil, model.InputError{Err: fmt.Errorf("%s: a DAG workload file takes no options; got %v", path, slices.Sorted(maps.Keys(options)))}
 	}
@@ -33,7 +33,7 @@ func (Model) ReadFile(path string, options map[string]string, env model.Env) (mo
 		return nil, model.InputError{Err: err}
 	}
 	sum := sha256.Sum256(data)
-	return &fileSource{source: source{}, w: w, canon: "file sha256=" + hex.EncodeToString(sum[:])}, nil
+	return &fileSource{source: source{own: m.Own}, w: w, canon: "file sha256=" + hex.EncodeToString(sum[:])}, nil
 }
 
 // fileSource is one DAG workload read from a file.
@@ -55,7 +55,7 @@ func (s *fileSource) Prepare(ctx context.Context, c model.Cell, env model.Env) (
 		return nil, model.InputError{Err: fmt.Errorf("some jobs have no arrival; give every job an \"arrival\" or a load ratio")}
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, ownArrivals: c.Load == 0}
+	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, ownArrivals: c.Load == 0, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
 		in, err := engine.Compile(s.w, env.Platforms[name], net)
 		if err != nil {

@@ -26,7 +26,11 @@ const Version = "1"
 // Model is the grid DAG model of seed 004: open-loop DAG jobs from the
 // Table 2 generators, routed over a tree of clusters with network delays,
 // list-scheduled under an ordering policy.
-type Model struct{}
+type Model struct {
+	// Own are ordering policies of the researcher's own module, offered
+	// beside the built-in ones.
+	Own []Order
+}
 
 // policyDocs are the one-line docs of the engine's ordering policies.
 var policyDocs = map[string]string{
@@ -47,10 +51,13 @@ func (Model) Version() string { return Version }
 func (Model) Section() string { return "network" }
 func (Model) UsesLoads() bool { return true }
 
-func (Model) Policies() []model.Policy {
+func (m Model) Policies() []model.Policy {
 	var out []model.Policy
 	for _, name := range engine.Policies() {
 		out = append(out, model.Policy{Name: name, Doc: policyDocs[name]})
+	}
+	for _, o := range m.Own {
+		out = append(out, model.Policy{Name: o.Name, Doc: o.Doc, Params: o.Params})
 	}
 	return out
 }
@@ -119,9 +126,14 @@ func (Model) Tables(rec model.Record) []store.Schema {
 	return append(out, table.VolumeDecilesSchema())
 }
 
-func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
 	if w.Generator == wfcommons.Preset {
-		return newWorkflowSource(w, env)
+		s, err := newWorkflowSource(w, env)
+		if err != nil {
+			return nil, err
+		}
+		s.own = m.Own
+		return s, nil
 	}
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
@@ -139,11 +151,14 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 	if err := params.Validate(); err != nil {
 		return nil, err
 	}
-	return &source{params: params}, nil
+	return &source{params: params, own: m.Own}, nil
 }
 
 // source is a generator preset with its parameters.
-type source struct{ params gen.Params }
+type source struct {
+	params gen.Params
+	own    []Order
+}
 
 func (s *source) Describe(label string, instances int) string {
 	return fmt.Sprintf("%s (%d instances)", label, instances)
@@ -203,8 +218,13 @@ func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (mode
 		return nil, fmt.Errorf("generating %s instance %d: %w", c.Workload, c.Instance, err)
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms}
+	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
+		// A platform the workload cannot run on (one of another model's
+		// workloads, excluded for this one) fails only the cells on it.
+		if err := s.CheckPlatform(name, env.Platforms[name]); err != nil {
+			continue
+		}
 		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
 			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)
 		}
@@ -222,6 +242,10 @@ type prepared struct {
 	// ownArrivals runs the instance at the arrivals it was read with (a
 	// workload file), not at a load ratio's.
 	ownArrivals bool
+	// entries are the manifest's policy entries; own the model's Go
+	// orders.
+	entries map[string]model.PolicyEntry
+	own     []Order
 
 	mu       sync.Mutex
 	arrivals map[arrivalKey][]int64
@@ -254,6 +278,9 @@ func (p *prepared) arrivalsOf(c model.Cell, in *engine.Instance) ([]int64, error
 
 func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	in := p.compiled[c.Platform]
+	if in == nil {
+		return nil, fmt.Errorf("%s instance %d cannot run on platform %s", c.Workload, c.Instance, c.Platform)
+	}
 	opts := engine.Options{Policy: c.Policy, Seed: c.PolicySeed}
 	if !p.ownArrivals {
 		arrivals, err := p.arrivalsOf(c, in)
@@ -262,7 +289,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 		}
 		opts.Release = engine.OpenLoop(arrivals)
 	}
-	s, err := engine.Simulate(ctx, in, opts)
+	s, err := p.simulate(ctx, c.Policy, in, opts)
 	if err != nil {
 		return nil, err
 	}

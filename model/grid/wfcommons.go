@@ -28,6 +28,7 @@ type workflowSource struct {
 	canon  string
 	kinds  []string // the task kinds the mapping gives
 	cores  int      // the widest task
+	own    []Order  // the model's Go orders
 }
 
 func newWorkflowSource(w *model.WorkloadSpec, env model.Env) (*workflowSource, error) {
@@ -129,7 +130,7 @@ func (s *workflowSource) Prepare(ctx context.Context, c model.Cell, env model.En
 		return nil, fmt.Errorf("drawing %s instance %d: %w", c.Workload, c.Instance, err)
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms}
+	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
 		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
 			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)

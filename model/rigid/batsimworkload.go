@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/batsim"
@@ -25,6 +24,7 @@ type batsimSource struct {
 	workload *rigid.Workload
 	canon    string
 	variants []rigid.Variant
+	own      []Policy // the model's Go policies
 }
 
 func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error) {
@@ -94,7 +94,7 @@ func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 			for _, pol := range ax.Policies {
 				c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Unit: v}
 				c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-					"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), pol})
+					"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
 				cells = append(cells, c)
 			}
 		}
@@ -103,13 +103,13 @@ func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 }
 
 func (s *batsimSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &batsimPrepared{src: s, platforms: env.Platforms, settings: env.Settings.(Settings)}, nil
+	return &batsimPrepared{src: s, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 type batsimPrepared struct {
 	src       *batsimSource
 	platforms map[string]*platform.Platform
-	settings  Settings
+	policyRunner
 }
 
 // Simulate runs the whole workload on the cell's cluster; jobs wider than
@@ -134,7 +134,7 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 	// just after the last.
 	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
 	v := c.Unit.(rigid.Variant)
-	sched, err := backfill.Simulate(ctx, &w, v, p.settings.Policy(c.Policy))
+	sched, err := p.schedule(ctx, c.Policy, &w, v)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 
 // ReadFile reads an SWF trace for one month-cell: the options month
 // (YYYY-MM, required) and estimate (T, the default, or R).
-func (Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
+func (m Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
 	for _, key := range slices.Sorted(maps.Keys(options)) {
 		if key != "month" && key != "estimate" {
 			return nil, model.InputError{Err: fmt.Errorf("%s: option %q; an SWF trace takes month=YYYY-MM and estimate=T|R", path, key)}
@@ -59,6 +59,6 @@ func (Model) ReadFile(path string, options map[string]string, env model.Env) (mo
 			return nil, model.InputError{Err: fmt.Errorf("estimate: %w", err)}
 		}
 	}
-	return &source{trace: trace, months: []swf.Month{month}, variants: []rigid.Variant{v},
+	return &source{own: m.Own, trace: trace, months: []swf.Month{month}, variants: []rigid.Variant{v},
 		canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
 }

@@ -40,7 +40,11 @@ const Version = "1"
 // Model is the rigid-job model of seed 003: an SWF trace replayed month by
 // month as rigid jobs on one cluster, under RelShare, Tradeoff-fs or FCFS
 // with EASY backfilling.
-type Model struct{}
+type Model struct {
+	// Own are policies of the researcher's own module, offered beside
+	// the built-in ones.
+	Own []Policy
+}
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
@@ -50,12 +54,16 @@ func (Model) Version() string { return Version }
 func (Model) Section() string { return "fairshare" }
 func (Model) UsesLoads() bool { return false }
 
-func (Model) Policies() []model.Policy {
-	return []model.Policy{
+func (m Model) Policies() []model.Policy {
+	out := []model.Policy{
 		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling"},
 		{Name: PolicyTradeoffFS, Doc: "Tradeoff-fs: a bounded search over placements weighing starvation past Tw against average bounded slowdown"},
 		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling"},
 	}
+	for _, p := range m.Own {
+		out = append(out, model.Policy{Name: p.Name, Doc: p.Doc, Params: p.Params})
+	}
+	return out
 }
 
 func (Model) Generators() []string { return nil }
@@ -221,6 +229,7 @@ type source struct {
 	trace    *swf.RigidTrace // every job, whatever its width
 	months   []swf.Month
 	variants []rigid.Variant
+	own      []Policy
 }
 
 // unit is a cell's month and estimate variant.
@@ -230,9 +239,14 @@ type unit struct {
 }
 
 // NewSource checks a trace workload with months.
-func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
 	if IsBatsimWorkload(w) {
-		return newBatsimSource(w, env)
+		s, err := newBatsimSource(w, env)
+		if err != nil {
+			return nil, err
+		}
+		s.own = m.Own
+		return s, nil
 	}
 	if err := w.CheckOptions("months", "estimates", "window"); err != nil {
 		return nil, err
@@ -267,7 +281,7 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 	if err != nil {
 		return nil, fmt.Errorf("months: to: %w", err)
 	}
-	rs := &source{}
+	rs := &source{own: m.Own}
 	for m := from; !m.Start().After(to.Start()); {
 		rs.months = append(rs.months, m)
 		next := m.End()
@@ -351,7 +365,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 					c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: mi, Period: month.String(), Platform: plat,
 						Policy: pol, RootSeed: ax.RootSeed, Unit: unit{month, v}}
 					c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), pol})
+						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
 					cells = append(cells, c)
 				}
 			}
@@ -363,7 +377,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 // Prepare shares the trace among the cells of a run, cut to each cluster
 // size on first use.
 func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &prepared{all: s.trace, platforms: env.Platforms, settings: env.Settings.(Settings)}, nil
+	return &prepared{all: s.trace, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 // prepared cuts a rigid source's trace to each cluster size once and
@@ -371,7 +385,7 @@ func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.
 type prepared struct {
 	all       *swf.RigidTrace
 	platforms map[string]*platform.Platform
-	settings  Settings
+	policyRunner
 
 	mu     sync.Mutex
 	bySize map[int]*rigidTrace
@@ -409,7 +423,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	sched, err := backfill.Simulate(ctx, &mw.Workload, u.variant, p.settings.Policy(c.Policy))
+	sched, err := p.schedule(ctx, c.Policy, &mw.Workload, u.variant)
 	if err != nil {
 		return nil, err
 	}

@@ -163,14 +163,26 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p := &Process{cmd: cmd, command: strings.Join(argv, " "), timeout: timeout,
 		exited: make(chan struct{}), stderrOK: make(chan struct{}), tail: make([]string, lines)}
+	var childEnds []*os.File // closed here once the child has them
 	if opts.Pipes {
-		var err error
-		if p.stdin, err = cmd.StdinPipe(); err != nil {
-			return nil, fmt.Errorf("starting %s: %w", p.command, err)
+		// Blocking pipes, not exec's: a decision is a write and a read
+		// that blocks until the answer, which then costs one system call
+		// instead of a read, a park on the poller and a read again. A
+		// read ends when the child's group is killed (Exchange's
+		// deadline), as the child holds the only write end.
+		inR, inW, err := blockingPipe()
+		if err != nil {
+			return nil, fmt.Errorf("starting %s: stdin pipe: %w", p.command, err)
 		}
-		if p.stdout, err = cmd.StdoutPipe(); err != nil {
-			return nil, fmt.Errorf("starting %s: %w", p.command, err)
+		outR, outW, err := blockingPipe()
+		if err != nil {
+			inR.Close()
+			inW.Close()
+			return nil, fmt.Errorf("starting %s: stdout pipe: %w", p.command, err)
 		}
+		cmd.Stdin, cmd.Stdout = inR, outW
+		p.stdin, p.stdout = inW, outR
+		childEnds = []*os.File{inR, outW}
 	}
 	// An *os.File, not a pipe exec copies from: Wait must not wait for a
 	// grandchild that holds stderr open.
@@ -179,9 +191,17 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 		return nil, fmt.Errorf("starting %s: stderr pipe: %w", p.command, err)
 	}
 	cmd.Stderr = stderrW
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	for _, f := range childEnds {
+		f.Close()
+	}
+	if err != nil {
 		stderrR.Close()
 		stderrW.Close()
+		if p.stdin != nil {
+			p.stdin.Close()
+			p.stdout.Close()
+		}
 		return nil, fmt.Errorf("starting %s: %w", p.command, err)
 	}
 	stderrW.Close()
@@ -372,5 +392,19 @@ func (p *Process) Close() error {
 	p.stopCtx()
 	p.kill()
 	<-p.exited
+	if p.stdin != nil {
+		p.stdin.Close()
+		p.stdout.Close()
+	}
 	return nil
+}
+
+// blockingPipe returns a pipe whose ends block in read and write rather
+// than park on the runtime's poller (os.Pipe's).
+func blockingPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }

@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/fidelity"
+	"github.com/sweep-sched/sweep/report"
+)
+
+// analysisFlags are the flags `sweep analyze` and `sweep report` share; they
+// override the manifest's analysis section.
+type analysisFlags struct {
+	reference *string
+	alpha     *float64
+	base      *int64
+	adjust    *string
+}
+
+func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
+	return analysisFlags{
+		reference: fs.String("reference", "", "reference policy (default: the manifest's analysis.reference, else "+analysis.DefaultReference+")"),
+		alpha:     fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
+		base:      fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
+		adjust:    fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
+	}
+}
+
+// parseDirArgs parses flags given before or after the one DIR argument.
+func parseDirArgs(fs *flag.FlagSet, args []string) (string, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return "", err
+	}
+	if fs.NArg() == 0 {
+		return "", usageError{fmt.Errorf("%s: missing DIR, the results directory of a `sweep run`", fs.Name())}
+	}
+	if fs.NArg() > 1 {
+		return "", usageError{fmt.Errorf("%s: unexpected arguments %q after DIR", fs.Name(), fs.Args()[1:])}
+	}
+	return fs.Arg(0), nil
+}
+
+// compareRun reads the results directory dir (with its manifest.yaml when
+// present) and compares its cells across policies; note receives remarks
+// for the user.
+func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysis.Result, analysis.Expectations, error) {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil, analysis.Expectations{}, usageError{fmt.Errorf("%s: %s is not a directory; give the results directory of a `sweep run`", name, dir)}
+	}
+	settings, expect := analysis.Settings{}, analysis.Expectations{}
+	manifest := filepath.Join(dir, "manifest.yaml")
+	data, err := os.ReadFile(manifest)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(note, "%s: no %s, so no paper values to compare with\n", name, manifest)
+	case err != nil:
+		return nil, expect, fmt.Errorf("%s: %w", name, err)
+	default:
+		settings, expect, err = analysis.ParseManifestSections(data, manifest)
+		if err != nil {
+			return nil, expect, usageError{fmt.Errorf("%s: %w", name, err)}
+		}
+	}
+	if *flags.reference != "" {
+		settings.Reference = *flags.reference
+	}
+	if *flags.alpha != 0 {
+		settings.Alpha = *flags.alpha
+	}
+	if *flags.base >= 0 {
+		settings.BaseTicks = flags.base
+	}
+	if *flags.adjust != "" {
+		settings.Adjust = *flags.adjust
+	}
+	if err := settings.WithDefaults().Validate(); err != nil {
+		return nil, expect, usageError{fmt.Errorf("%s: %w", name, err)}
+	}
+	r, err := analysis.Analyze(dir, settings)
+	if errors.Is(err, analysis.ErrNoCells) {
+		return nil, expect, usageError{fmt.Errorf("%s: %w; cells/*.parquet is empty or missing: run `sweep run` first", name, err)}
+	}
+	if err != nil {
+		return nil, expect, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, expect, nil
+}
+
+// runAnalyze implements `sweep analyze DIR`: it runs the analysis of every
+// model of the run, writes DIR/analysis/*.parquet and prints the papers'
+// tables beside their values.
+func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	flags := addAnalysisFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]")
+		fs.PrintDefaults()
+	}
+	dir, err := parseDirArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	run, err := analyzeModels(ctx, "sweep analyze", dir, flags, stderr)
+	if err != nil {
+		return err
+	}
+	claims, err := run.claims()
+	if err != nil {
+		return err
+	}
+	var tables []analysis.Table
+	writes := false
+	for _, s := range run.sections {
+		if t := s.tables(); t != nil {
+			tables, writes = append(tables, t...), true
+		}
+	}
+	if len(claims) > 0 {
+		tables, writes = append(tables, fidelity.Table(claims)), true
+	}
+	var paths []string
+	if writes {
+		if paths, err = analysis.WriteDir(dir, tables); err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
+	}
+	for i, s := range run.sections {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err := s.print(stdout); err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
+	}
+	if len(claims) > 0 {
+		fmt.Fprintln(stdout)
+		if err := report.PrintClaims(stdout, claims); err != nil {
+			return fmt.Errorf("sweep analyze: %w", err)
+		}
+	}
+	if writes {
+		fmt.Fprintln(stdout)
+	}
+	for _, path := range paths {
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return nil
+}
+
+// analysisRun is the analysis of one results directory: the sections the
+// models of the run contributed, in registry order.
+type analysisRun struct {
+	name, dir string
+	flags     analysisFlags
+	note      io.Writer
+	// probed says that the run recorded no models (analysis.ModelsKey),
+	// so that they were told from its columns.
+	probed   bool
+	sections []section
+	// paired is the section of the grid and campaign models, which share
+	// one comparison of the cells; nil until one of them asks for it.
+	paired *pairedSection
+}
+
+// A section is what one analysis contributes to `sweep analyze` (text and
+// tables) and `sweep report` (a page).
+type section interface {
+	print(w io.Writer) error
+	// tables returns the section's analysis tables; nil for a section
+	// that writes none.
+	tables() []analysis.Table
+	// claims returns the papers' claims the section checks, with the
+	// status the data gives.
+	claims() []fidelity.Claim
+	// page writes DIR/report/index.html, with claims, and returns its
+	// path.
+	page(ctx context.Context, gantts bool, claims []fidelity.Claim) (string, error)
+}
+
+// analyzeModels runs the analysis of each model of the results directory
+// dir: the models its cells part files record, else (a run written before
+// they recorded them) the models told from its columns.
+func analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*analysisRun, error) {
+	run := &analysisRun{name: name, dir: dir, flags: flags, note: note}
+	models, recorded, err := analysis.RecordedModels(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if !recorded {
+		run.probed = true
+		if models, err = probeModels(run); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range modelAnalyses {
+		if !slices.Contains(models, m.model) {
+			continue
+		}
+		if err := m.analyze(run); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	for _, model := range models {
+		if !slices.ContainsFunc(modelAnalyses, func(m modelAnalysis) bool { return m.model == model }) {
+			fmt.Fprintf(note, "%s: no analysis for model %q; its cells are left out\n", name, model)
+		}
+	}
+	if len(run.sections) == 0 {
+		return nil, usageError{fmt.Errorf("%s: %s records the models %q, none of which has an analysis", name, dir, models)}
+	}
+	return run, nil
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/model"
+)
+
+// exportFormats are the schedule formats `sweep export` writes.
+var exportFormats = []string{"swf", "batsim-csv", "json"}
+
+// exportable is an outcome whose schedule can be written out.
+type exportable interface {
+	ExportSchedule() (*export.Schedule, error)
+}
+
+// runExport implements `sweep export DIR CELL --format F [-o FILE]`: it
+// simulates one cell of a results directory again (as show does, checked
+// against its stored row) and writes its schedule.
+func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "swf", "schedule format: "+strings.Join(exportFormats, ", "))
+	out := fs.String("o", "", "output file (default: standard output)")
+	manifest := fs.String("manifest", "", "the manifest the run came from (default: DIR/manifest.yaml)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: sweep export DIR CELL [--format swf|batsim-csv|json] [-o FILE] [--manifest M]")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	bad := func(format string, a ...any) error { return usageError{fmt.Errorf("sweep export: "+format, a...)} }
+	if fs.NArg() != 2 {
+		return bad("want DIR and CELL, the results directory of a `sweep run` and one of its cells (got %d arguments)", fs.NArg())
+	}
+	if !slices.Contains(exportFormats, *format) {
+		return bad("--format %q: want one of %s", *format, strings.Join(exportFormats, ", "))
+	}
+	replayer, err := a.newReplayer(fs.Arg(0), *manifest)
+	if err != nil {
+		return err
+	}
+	cell, replayed, _, err := replayer.replay(ctx, fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	return writeExport(replayed.Outcome, replayer.m.ModelOf(cell), *format, *out, stdout)
+}
+
+// writeExport writes an outcome's schedule in format to the file path, or
+// to stdout when path is empty.
+func writeExport(outcome model.Outcome, md model.Model, format, path string, stdout io.Writer) error {
+	e, ok := outcome.(exportable)
+	if !ok {
+		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet (grid, campaign and rigid ones can)", md.Name())}
+	}
+	s, err := e.ExportSchedule()
+	if err != nil {
+		return fmt.Errorf("sweep export: %w", err)
+	}
+	w := stdout
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("sweep export: %w", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	switch format {
+	case "swf":
+		err = export.WriteSWF(w, s)
+	case "batsim-csv":
+		err = export.WriteBatsimCSV(w, s)
+	default:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(s)
+	}
+	if err != nil {
+		return fmt.Errorf("sweep export: %w", err)
+	}
+	if f, ok := w.(*os.File); ok && path != "" {
+		return f.Close()
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// runPolicies implements `sweep policies`: every model with its policies,
+// their one-line docs and parameters.
+func (a *app) runPolicies(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep policies", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("sweep policies: unexpected arguments %q", fs.Args())}
+	}
+	for i, md := range a.models.Models() {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s (version %s): %s\n", md.Name(), md.Version(), md.Doc())
+		if gens := md.Generators(); len(gens) > 0 {
+			fmt.Fprintf(stdout, "  generators: %s\n", strings.Join(gens, ", "))
+		}
+		if s := md.Section(); s != "" {
+			fmt.Fprintf(stdout, "  settings:   the manifest's %s section\n", s)
+		}
+		for _, p := range md.Policies() {
+			fmt.Fprintf(stdout, "  %-12s %s\n", p.Name, p.Doc)
+			for _, q := range p.Params {
+				fmt.Fprintf(stdout, "  %-12s   %s: %s (default %s)\n", "", q.Name, q.Doc, q.Default)
+			}
+		}
+	}
+	return nil
+}

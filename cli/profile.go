@@ -1,0 +1,23 @@
+package cli
+
+import (
+	"os"
+	"runtime/pprof"
+)
+
+// startCPUProfile profiles the process's CPU into the file path until the
+// returned function is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/report"
+	"github.com/sweep-sched/sweep/report/gantt"
+)
+
+// runReport implements `sweep report DIR`: it analyses the run (as `sweep
+// analyze` does, without writing Parquet) and writes DIR/report/index.html.
+func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	flags := addAnalysisFlags(fs)
+	gantts := fs.Bool("gantt", true, "draw each policy's worst cell (largest worst-case SLR) as a Gantt chart, simulating it again, and link it from the report")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false]")
+		fs.PrintDefaults()
+	}
+	dir, err := parseDirArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	run, err := analyzeModels(ctx, "sweep report", dir, flags, stderr)
+	if err != nil {
+		return err
+	}
+	// The report is one page: the first section's. Sections of the other
+	// models of a mixed run are printed by `sweep analyze`.
+	if len(run.sections) > 1 {
+		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(run.sections))
+	}
+	if run.paired != nil {
+		run.paired.models = a.models
+	}
+	claims, err := run.claims()
+	if err != nil {
+		return err
+	}
+	path, err := run.sections[0].page(ctx, *gantts, claims)
+	if err != nil {
+		return fmt.Errorf("sweep report: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
+}
+
+// worstGantts simulates each policy's worst cell (largest worst-case SLR)
+// of the results directory dir again, checks it against its stored row,
+// and draws it as DIR/report/gantt-<policy>.svg. A directory whose
+// manifest cannot be loaded again (a trace moved since the run) gets no
+// charts, with a note.
+func worstGantts(ctx context.Context, models *model.Registry, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
+	p, err := (&app{models: models}).newReplayer(dir, "")
+	if err != nil {
+		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, report.Dir), 0o755); err != nil {
+		return nil, err
+	}
+	var links []report.GanttLink
+	for _, w := range grid.WorstCells(r, "slr_max") {
+		cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := replayed.Outcome.(engineSchedule)
+		if !ok {
+			continue
+		}
+		file := "gantt-" + w.Policy + ".svg"
+		opts := gantt.Options{Title: fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)}
+		if err := writeGantt(filepath.Join(dir, report.Dir, file), s.EngineSchedule(), opts, note); err != nil {
+			return nil, err
+		}
+		links = append(links, report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file})
+	}
+	return links, nil
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sweep-sched/sweep/sweep"
+)
+
+// version is the tool version written into results; release builds set it
+// with -ldflags "-X main.version=...".
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// manifestArg loads the one manifest named on the command line.
+func (a *app) manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error) {
+	if fs.NArg() != 1 {
+		return nil, usageError{fmt.Errorf("sweep %s: want exactly one manifest, e.g. experiments/burkimsher2013.yaml (got %d arguments)", name, fs.NArg())}
+	}
+	m, err := a.loadManifest(fs.Arg(0))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return m, nil
+}
+
+// runPlan implements `sweep plan M`.
+func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "results directory (default results/<experiment>)")
+	shard := fs.String("shard", "", "plan only shard i/n")
+	retry := fs.Bool("retry-failed", false, "count failed cells as to run")
+	replicates := addReplicatesFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	m, err := a.manifestArg(fs, "plan")
+	if err != nil {
+		return err
+	}
+	if err := setReplicates(m, "plan", *replicates); err != nil {
+		return err
+	}
+	sh, err := optionalShard(*shard)
+	if err != nil {
+		return err
+	}
+	p, err := m.Plan(m.OutDir(*out), sh, *retry)
+	if err != nil {
+		return err
+	}
+	p.Write(stdout)
+	return nil
+}
+
+func addReplicatesFlag(fs *flag.FlagSet) *int {
+	return fs.Int("replicates", 0, "run the experiment under this many root seeds, an axis of cells (default: the manifest's replicates, else 1)")
+}
+
+// setReplicates applies a --replicates flag (0: not given) to m.
+func setReplicates(m *sweep.Manifest, name string, k int) error {
+	if k == 0 {
+		return nil
+	}
+	if err := m.SetReplicates(k); err != nil {
+		return usageError{fmt.Errorf("sweep %s: --%w", name, err)}
+	}
+	return nil
+}
+
+func optionalShard(s string) (sweep.Shard, error) {
+	if s == "" {
+		return sweep.Shard{}, nil
+	}
+	sh, err := sweep.ParseShard(s)
+	if err != nil {
+		return sh, usageError{err}
+	}
+	return sh, nil
+}
+
+// gcPercent is sweep run's garbage-collection target (see runRun).
+const gcPercent = 400
+
+// runRun implements `sweep run M`.
+func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jobs := fs.Int("j", 0, "cells simulated at once (default: every core the process may use, runtime.GOMAXPROCS)")
+	out := fs.String("out", "", "results directory (default results/<experiment>)")
+	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
+	failFast := fs.Bool("fail-fast", false, "stop launching cells at the first failure")
+	retry := fs.Bool("retry-failed", false, "run again the cells recorded as failed")
+	replicates := addReplicatesFlag(fs)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run into this file (go tool pprof reads it)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return usageError{fmt.Errorf("sweep run: --cpuprofile: %w", err)}
+		}
+		defer stop()
+	}
+	m, err := a.manifestArg(fs, "run")
+	if err != nil {
+		return err
+	}
+	if err := setReplicates(m, "run", *replicates); err != nil {
+		return err
+	}
+	if *jobs < 0 {
+		return usageError{fmt.Errorf("sweep run: -j %d: want >= 1 (or 0 for every core)", *jobs)}
+	}
+	sh, err := optionalShard(*shard)
+	if err != nil {
+		return err
+	}
+	for _, t := range m.TraceReports() {
+		fmt.Fprintf(stderr, "trace workload %s: %s", t.Workload, t.Report)
+	}
+	if os.Getenv("GOGC") == "" {
+		// A run allocates rows at a high rate over a small live heap, so
+		// the collector's default pacing (GOGC 100) takes a tenth of the
+		// CPU. 400 cuts that to about 2% for about twice the peak memory
+		// (seed 004 at -j 2: 199 instead of 180 cells/s, 269 instead of
+		// 129 MiB). GOGC in the environment still decides.
+		debug.SetGCPercent(gcPercent)
+	}
+	var progress sweep.Progress = &lineProgress{w: stderr, every: 10 * time.Second}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		progress = &barProgress{w: stderr}
+	}
+	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
+		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
+		Version: toolVersion(), Progress: progress,
+	})
+	for _, w := range sum.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d cells in the manifest, %d in this shard, %d already done, %d ran (%d failed) in %s",
+		m.Experiment, sum.Cells, sum.InShard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Wall.Round(time.Millisecond))
+	if sum.Ran > 0 {
+		fmt.Fprintf(stdout, ", %.1f cells/s", float64(sum.Ran)/sum.Wall.Seconds())
+		busy := sum.CellTime + sum.WriterTime
+		fmt.Fprintf(stdout, "\nworkers: %d, %s computing cells, %s in the writer (%.2f%% of their time)",
+			sum.Workers, sum.CellTime.Round(time.Millisecond), sum.WriterTime.Round(time.Millisecond),
+			100*sum.WriterTime.Seconds()/busy.Seconds())
+	}
+	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
+	if err := sum.Err(); err != nil {
+		if sum.Interrupted {
+			resume := "sweep run " + strings.Join(args, " ")
+			return fmt.Errorf("%v\nresume with: %s", err, resume)
+		}
+		return err
+	}
+	return nil
+}
+
+// barProgress draws a progress bar on a terminal.
+type barProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (p *barProgress) Start(total int) {
+	p.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription("cells"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("cells"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionFullWidth(),
+	)
+}
+
+func (p *barProgress) Update(done, failed int) {
+	if failed > 0 {
+		p.bar.Describe(fmt.Sprintf("cells (%d failed)", failed))
+	}
+	_ = p.bar.Set(done)
+}
+
+func (p *barProgress) Finish(done, failed int) {
+	p.Update(done, failed)
+	fmt.Fprintln(p.w)
+}
+
+// lineProgress prints a plain line every so often, for logs and batch jobs.
+type lineProgress struct {
+	w     io.Writer
+	every time.Duration
+	total int
+	start time.Time
+	last  time.Time
+}
+
+func (p *lineProgress) Start(total int) {
+	p.total, p.start, p.last = total, time.Now(), time.Now()
+	fmt.Fprintf(p.w, "sweep: %d cells to run\n", total)
+}
+
+func (p *lineProgress) Update(done, failed int) {
+	if time.Since(p.last) < p.every {
+		return
+	}
+	p.last = time.Now()
+	p.line(done, failed)
+}
+
+func (p *lineProgress) line(done, failed int) {
+	elapsed := time.Since(p.start)
+	rate := float64(done) / elapsed.Seconds()
+	eta := "?"
+	if rate > 0 {
+		eta = time.Duration(float64(p.total-done) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "sweep: %d/%d cells (%.1f%%), %.1f cells/s, ETA %s, %d failed\n",
+		done, p.total, 100*float64(done)/float64(max(p.total, 1)), rate, eta, failed)
+}
+
+func (p *lineProgress) Finish(done, failed int) { p.line(done, failed) }

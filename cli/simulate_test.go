@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSimulateGantt draws Graham's example (9 tasks; the layout is tested
+// in analysis/gantt) and checks the file has one bar per task.
+func TestSimulateGantt(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "g.svg")
+	var stdout, stderr bytes.Buffer
+	args := []string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json",
+		"--policy", "fifo-task", "--gantt", out, "--gantt-window", "0:12"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	svg, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(svg), `class="task"`); n != 9 {
+		t.Errorf("%d task bars; want 9", n)
+	}
+	if want := "gantt: wrote " + out + ": 9 of 9 tasks in ticks 0-12 drawn"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q; want %q", stderr.String(), want)
+	}
+	if !strings.Contains(stdout.String(), `"makespan": 12`) {
+		t.Errorf("stdout lacks the metrics: %s", stdout.String())
+	}
+
+	for _, bad := range [][]string{{"--gantt-window", "5:5", "--gantt", out}, {"--gantt-window", "0:10"}} {
+		stderr.Reset()
+		args := append([]string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json", "--policy", "fifo-task"}, bad...)
+		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--gantt-window") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming --gantt-window", bad, code, stderr.String())
+		}
+	}
+}
+
+// TestSimulateEveryModel: sweep simulate runs a workload file of every
+// model and gives the measures a manifest run stores for the same cell:
+// the campaign generator's instance 1 under ostrich, a moldable instance
+// under Gang (DEMT's shuffles draw from the cell's seed), and a trace
+// month under fcfs-easy. Both paths prepare and measure through the seam,
+// but simulate reads the workload from the file gen wrote.
+func TestSimulateEveryModel(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		manifest, cell string
+		gen            []string // sweep gen arguments; nil for a trace
+		simulate       []string
+	}{
+		{"../sweep/testdata/campaigns.yaml", "synth/i001/L-/single:8/ostrich",
+			[]string{"--preset", "ostrich2013/profiles", "--seed", "11", "--instance", "1", "--set", "jobs=400", "--set", "users=4", "--set", "short-users=2"},
+			[]string{"--platform", "single:8", "--policy", "ostrich"}},
+		{"../sweep/testdata/moldable.yaml", "cb-n20/i001/L-/single:16/Gang",
+			[]string{"--preset", "dutot2004/cirne-berman", "--seed", "2004", "--instance", "1", "--set", "tasks=20", "--set", "processors=16"},
+			[]string{"--platform", "single:16", "--policy", "Gang", "--with", "anchor=cmax", "--with", "shuffles=3"}},
+		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", nil,
+			[]string{"--platform", "single:4", "--policy", "fcfs-easy", "--workload", "../sweep/testdata/norequest.swf.txt", "--option", "month=1970-01"}},
+	}
+	for _, tt := range tests {
+		out := filepath.Join(dir, filepath.Base(tt.manifest))
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"run", tt.manifest, "--out", out}, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %s: exit %d: %s", tt.manifest, code, stderr.String())
+		}
+		stdout.Reset()
+		if code := run(context.Background(), []string{"show", out, tt.cell}, &stdout, &stderr); code != 0 {
+			t.Fatalf("show %s: exit %d: %s", tt.cell, code, stderr.String())
+		}
+		var stored showOutput
+		if err := json.Unmarshal(stdout.Bytes(), &stored); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"simulate"}, tt.simulate...)
+		if tt.gen != nil {
+			file := filepath.Join(dir, "w.json")
+			if code := run(context.Background(), append(append([]string{"gen"}, tt.gen...), "-o", file), &stdout, &stderr); code != 0 {
+				t.Fatalf("gen %v: exit %d: %s", tt.gen, code, stderr.String())
+			}
+			args = append(args, "--workload", file)
+		}
+		stdout.Reset()
+		if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("simulate %v: exit %d: %s", args, code, stderr.String())
+		}
+		var got struct {
+			Model   string   `json:"model"`
+			Metrics measures `json:"metrics"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Model != stored.Model || !slices.Equal(got.Metrics.names, stored.Metrics.names) {
+			t.Fatalf("%s: simulate gave model %s measures %v; the run %s %v", tt.cell, got.Model, got.Metrics.names, stored.Model, stored.Metrics.names)
+		}
+		for i, name := range got.Metrics.names {
+			if name != "run_seconds" && !got.Metrics.values[i].Equal(stored.Metrics.values[i]) {
+				t.Errorf("%s: %s = %v by simulate, %v in the run", tt.cell, name, got.Metrics.values[i], stored.Metrics.values[i])
+			}
+		}
+	}
+}

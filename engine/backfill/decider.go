@@ -1,0 +1,158 @@
+package backfill
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// A Decider is a scheduling policy written outside this package (a Go
+// policy of a researcher's own module, or a decision process over pipes):
+// it replaces Order and Allocation. The simulator asks it at each
+// decision point, with the same event loop as the built-in policies:
+// after every completion and then every arrival of an instant, and only
+// when some waiting job fits the free processors (nothing else could
+// start). It answers with the waiting jobs to start now, in the order
+// they start; each must fit what the jobs before it left free.
+type Decider interface {
+	Decide(st *State) (start []int, err error)
+}
+
+// State is what a Decider sees at a decision point. Its slices belong to
+// the simulator and change after Decide returns: copy what you keep.
+type State struct {
+	NowSeconds int64
+	Procs      int // the cluster's processors
+	FreeProcs  int
+	// Waiting are the submitted, unstarted jobs in submit order (then
+	// job number); Running the running jobs, in no particular order.
+	Waiting, Running []int
+
+	s *sim
+}
+
+// A JobInfo is what a policy may know of a job: its estimate is the run
+// time of variant T or the requested time of variant R.
+type JobInfo struct {
+	Number          int64 // SWF job number
+	User            int64
+	SubmitSeconds   int64
+	Procs           int
+	EstimateSeconds int64
+	StartSeconds    int64 // -1 while not started
+}
+
+// Job describes job j.
+func (st *State) Job(j int) JobInfo {
+	job := &st.s.jobs[j]
+	return JobInfo{Number: job.Number, User: job.User, SubmitSeconds: job.SubmitSeconds, Procs: job.Procs,
+		EstimateSeconds: st.s.est[j], StartSeconds: st.s.sched.StartSeconds[j]}
+}
+
+// Jobs is the number of jobs in the workload, submitted or not.
+func (st *State) Jobs() int { return len(st.s.jobs) }
+
+// Workload is the workload's name and size, for messages.
+func (st *State) Workload() (name string, jobs int) { return st.s.w.Name, len(st.s.jobs) }
+
+// Variant returns the estimate variant the simulation runs under.
+func (st *State) Variant() rigid.Variant { return st.s.variant }
+
+// decide runs one pass of the policy's Decider, refusing a start the
+// model cannot carry out.
+func (s *sim) decide() error {
+	st := &State{NowSeconds: s.now, Procs: s.w.Procs, FreeProcs: s.free, Waiting: s.queue, Running: s.running, s: s}
+	starts, err := s.policy.Decider.Decide(st)
+	if err != nil {
+		return fmt.Errorf("simulating %s: decision at %d s: %w", s.w.Name, s.now, err)
+	}
+	for _, j := range starts {
+		if err := s.canStart(j); err != nil {
+			return fmt.Errorf("simulating %s: decision at %d s: the policy starts %w", s.w.Name, s.now, err)
+		}
+		s.start(j)
+	}
+	return nil
+}
+
+// canStart checks that job j waits and fits the free processors.
+func (s *sim) canStart(j int) error {
+	switch {
+	case j < 0 || j >= len(s.jobs):
+		return fmt.Errorf("job %d, which does not exist (jobs are 0 to %d)", j, len(s.jobs)-1)
+	case j >= s.nextArrive:
+		return fmt.Errorf("job %d before it is submitted (at %d s)", j, s.jobs[j].SubmitSeconds)
+	case s.sched.StartSeconds[j] >= 0:
+		return fmt.Errorf("job %d, already started at %d s", j, s.sched.StartSeconds[j])
+	case s.jobs[j].Procs > s.free:
+		return fmt.Errorf("job %d, which does not fit: it needs %d processors and %d are free", j, s.jobs[j].Procs, s.free)
+	}
+	return nil
+}
+
+// EASY returns the jobs EASY backfilling starts now from the waiting jobs
+// in the given priority order (a permutation of st.Waiting, or part of
+// it): from the head while they fit; then the first job that does not
+// fit is promised its shadow time (when enough running jobs are
+// estimated to have ended, every job ending then counted), and later jobs
+// start if they fit now and either end by the shadow or use only the
+// processors the head leaves spare then. It is the rule of the built-in
+// policies (design note fairshare.md section 3), for a Decider that
+// brings its own order.
+func (st *State) EASY(order []int) []int {
+	var starts []int
+	free := st.FreeProcs
+	k := 0
+	for ; k < len(order) && st.s.jobs[order[k]].Procs <= free; k++ {
+		free -= st.s.jobs[order[k]].Procs
+		starts = append(starts, order[k])
+	}
+	if k == len(order) {
+		return starts
+	}
+	// The shadow of the head against the running jobs, those just started
+	// included.
+	type end struct {
+		seconds int64
+		procs   int
+	}
+	var ends []end
+	for _, j := range st.Running {
+		ends = append(ends, end{st.s.sched.StartSeconds[j] + st.s.est[j], st.s.jobs[j].Procs})
+	}
+	for _, j := range starts {
+		ends = append(ends, end{st.NowSeconds + st.s.est[j], st.s.jobs[j].Procs})
+	}
+	slices.SortFunc(ends, func(a, b end) int { return cmp.Compare(a.seconds, b.seconds) })
+	need := st.s.jobs[order[k]].Procs
+	avail, i := free, 0
+	for ; i < len(ends); i++ {
+		avail += ends[i].procs
+		if avail >= need {
+			break
+		}
+	}
+	shadow := ends[i].seconds
+	for i++; i < len(ends) && ends[i].seconds == shadow; i++ {
+		avail += ends[i].procs
+	}
+	extra := avail - need
+	for _, j := range order[k+1:] {
+		n := st.s.jobs[j].Procs
+		if n > free {
+			continue
+		}
+		switch {
+		case st.NowSeconds+st.s.est[j] <= shadow:
+		case n <= extra:
+			extra -= n
+		default:
+			continue
+		}
+		free -= n
+		starts = append(starts, j)
+	}
+	return starts
+}

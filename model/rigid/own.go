@@ -1,0 +1,128 @@
+package rigid
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/batsim"
+	"github.com/sweep-sched/sweep/engine/verify"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/policy/pipe"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// A Policy is a rigid-job policy written in Go in a researcher's own
+// module, added to the model with Model.Own:
+//
+//	reg := builtin.Registry(rigid.Model{Own: []rigid.Policy{{Name: "sjf-easy", New: newSJF}}})
+//
+// It runs engine/backfill's event loop (package backfill's Decider), so
+// its cells pair with the built-in policies' cell for cell; its schedules
+// go through engine/verify.Rigid.
+type Policy struct {
+	Name string
+	Doc  string // one line, for `sweep policies`
+	// Params are the parameters a manifest may set ({name: N, params:
+	// {...}}); New gets every one, defaults filled in.
+	Params []model.Param
+	// New makes the policy's Decider for one cell. It is called once per
+	// cell: the Decider may keep state across the cell's decisions.
+	New func(params map[string]string) (backfill.Decider, error)
+}
+
+// ExternalKinds says the model runs pipe-protocol policies and Batsim
+// schedulers.
+func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
+
+// policyRunner runs a cell's policy: built-in, the model's own (Go), a
+// pipe-protocol process or a Batsim scheduler.
+type policyRunner struct {
+	settings Settings
+	// entries are the manifest's policy entries; own the model's Go
+	// policies.
+	entries map[string]model.PolicyEntry
+	own     []Policy
+}
+
+func newPolicyRunner(env model.Env, own []Policy) policyRunner {
+	return policyRunner{settings: env.Settings.(Settings), entries: env.Policies, own: own}
+}
+
+// schedule simulates workload w under the cell's policy.
+func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
+	entry := p.entries[policy]
+	var decider backfill.Decider
+	switch {
+	case entry.Batsim != nil:
+		return batsimSchedule(ctx, entry, w, v)
+	case entry.Command != nil:
+		r, err := pipe.StartRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
+			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, w.Procs, len(w.Jobs), v.String(), w.Name)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		decider = r
+	default:
+		own, ok := p.ownPolicy(policy)
+		if !ok {
+			return backfill.Simulate(ctx, w, v, p.settings.Policy(policy))
+		}
+		params := map[string]string{}
+		for _, q := range own.Params {
+			params[q.Name] = q.Default
+		}
+		maps.Copy(params, entry.Params)
+		var err error
+		if decider, err = own.New(params); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", policy, err)
+		}
+	}
+	sched, err := backfill.Simulate(ctx, w, v, backfill.Policy{Decider: decider})
+	if err != nil {
+		return nil, err
+	}
+	if err := verify.Rigid(w, v, sched); err != nil {
+		return nil, fmt.Errorf("policy %s: invalid schedule: %w", policy, err)
+	}
+	return sched, nil
+}
+
+func (p policyRunner) ownPolicy(name string) (Policy, bool) {
+	for _, o := range p.own {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Policy{}, false
+}
+
+// batsimSchedule runs a Batsim scheduler through engine/batsim (which
+// validates its placements) and returns its schedule in whole seconds for
+// the model's measures: a start between two seconds counts at the next
+// one, as the integer-second built-in simulator would have started it.
+func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
+	bs, err := batsim.Simulate(ctx, w, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
+		WalltimeIsRunTime: v == rigid.EstimateExact})
+	if err != nil {
+		return nil, err
+	}
+	const ns = 1_000_000_000
+	n := len(w.Jobs)
+	sched := &backfill.Schedule{StartSeconds: make([]int64, n), EndSeconds: make([]int64, n)}
+	for i := range n {
+		sched.StartSeconds[i], sched.EndSeconds[i] = -1, -1
+		if s := bs.StartNanos[i]; s >= 0 {
+			sched.StartSeconds[i] = (s + ns - 1) / ns
+			sched.EndSeconds[i] = sched.StartSeconds[i] + w.Jobs[i].RunSeconds
+		}
+	}
+	sched.Stats.Events = bs.Counts.Requests
+	sched.Stats.Passes = bs.Counts.Requests
+	if err := verify.Rigid(w, v, sched); err != nil {
+		return nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
+	}
+	return sched, nil
+}

@@ -1,0 +1,152 @@
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sweep-sched/sweep/model"
+)
+
+// checkExternal checks an external policy entry on its own.
+func (m *Manifest) checkExternal(spec PolicySpec) error {
+	switch {
+	case spec.Command != nil && spec.Batsim != nil:
+		return errors.New("give command (sweep's pipe protocol) or batsim (a Batsim scheduler), not both")
+	case len(spec.Command) == 0 && len(spec.Batsim) == 0:
+		return errors.New("empty command; want the decision process's argv, e.g. [python3, policies/sjf.py]")
+	case spec.Batsim != nil && len(spec.Params) > 0:
+		return errors.New("params go to a pipe-protocol policy's handshake; a Batsim scheduler takes its options in its argv")
+	}
+	if _, owner, ok := m.models.Policy(spec.Name); ok {
+		return fmt.Errorf("the name is model %s's built-in policy; give your policy another name", owner.Name())
+	}
+	if spec.Timeout != "" {
+		if d, err := time.ParseDuration(spec.Timeout); err != nil || d <= 0 {
+			return fmt.Errorf("timeout %q: want a positive Go duration such as 30s or 5m (the limit of each decision)", spec.Timeout)
+		}
+	}
+	if spec.Model != "" && m.models.Lookup(spec.Model) == nil {
+		var names []string
+		for _, md := range m.models.Models() {
+			names = append(names, md.Name())
+		}
+		return fmt.Errorf("model %q: unknown; valid models: %s", spec.Model, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// resolvePolicies resolves every policy entry: the model of each external
+// one (named, or that of the workloads it runs) and the files its command
+// names, taken from the manifest's folder and hashed.
+func (m *Manifest) resolvePolicies() error {
+	m.entries = map[string]model.PolicyEntry{}
+	m.external = map[string]model.Model{}
+	for _, spec := range m.Policies {
+		e := model.PolicyEntry{Name: spec.Name, Params: spec.Params}
+		if !spec.external() {
+			m.entries[spec.Name] = e
+			continue
+		}
+		where := fmt.Sprintf("%s: policy %q", m.at("policies"), spec.Name)
+		md, err := m.externalModel(spec)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		kind, argv := "command", spec.Command
+		if spec.Batsim != nil {
+			kind, argv = "batsim", spec.Batsim
+		}
+		taker, ok := md.(model.ExternalTaker)
+		if !ok || !slices.Contains(taker.ExternalKinds(), kind) {
+			return fmt.Errorf("%s: model %s runs no %s policies", where, md.Name(), kind)
+		}
+		e.Command, e.Batsim = spec.Command, spec.Batsim
+		if e.Dir, err = filepath.Abs(m.pathOf(".")); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		if spec.Timeout != "" {
+			e.DecisionTimeout, _ = time.ParseDuration(spec.Timeout) // checked by checkExternal
+		}
+		e.Argv = slices.Clone(argv)
+		e.FileSHA256 = make([]string, len(argv))
+		for i, arg := range argv {
+			path := m.pathOf(arg)
+			if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || (i == 0 && !strings.ContainsRune(arg, '/')) {
+				continue // a program found on PATH, or an option
+			}
+			sum, err := fileSHA256(path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			if e.Argv[i], err = filepath.Abs(path); err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			e.FileSHA256[i] = sum
+		}
+		m.entries[spec.Name] = e
+		m.external[spec.Name] = md
+	}
+	return nil
+}
+
+// externalModel is the model of an external policy: the one named, or the
+// one every workload belongs to.
+func (m *Manifest) externalModel(spec PolicySpec) (model.Model, error) {
+	if spec.Model != "" {
+		return m.models.Lookup(spec.Model), nil
+	}
+	var md model.Model
+	for _, rs := range m.sources {
+		if md != nil && md.Name() != rs.model.Name() {
+			return nil, fmt.Errorf("the workloads are of models %s and %s: say which this policy is for with model: NAME (and exclude the other workloads)", md.Name(), rs.model.Name())
+		}
+		md = rs.model
+	}
+	if md == nil {
+		return nil, errors.New("no workload to infer its model from; give model: NAME")
+	}
+	return md, nil
+}
+
+// policyModel returns the model of a manifest policy, built-in or
+// external.
+func (m *Manifest) policyModel(name string) model.Model {
+	if md, ok := m.external[name]; ok {
+		return md
+	}
+	return m.models.PolicyModel(name)
+}
+
+// PolicyEntries returns the manifest's policy entries that change cell
+// ids (parameters, commands) with their canonical form, for the Parquet
+// metadata.
+func (m *Manifest) PolicyEntries() map[string]string {
+	out := map[string]string{}
+	for name, e := range m.entries {
+		if c := e.Canonical(); c != "" {
+			out[name] = c
+		}
+	}
+	return out
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hashing %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

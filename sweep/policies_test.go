@@ -1,0 +1,317 @@
+package sweep
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/builtin"
+	"github.com/sweep-sched/sweep/model/rigid"
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// externalManifest writes a manifest with the tiny trace and a policy
+// script into a new folder and loads it.
+func externalManifest(t *testing.T, policies, script string) (*Manifest, error) {
+	t.Helper()
+	dir := t.TempDir()
+	trace, err := os.ReadFile("testdata/norequest.swf.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "policies"), 0o755)
+	os.WriteFile(filepath.Join(dir, "norequest.swf.txt"), trace, 0o644)
+	os.WriteFile(filepath.Join(dir, "policies", "mine.py"), []byte(script), 0o644)
+	text := `experiment: ext
+seed: 1
+platform: single:4
+workloads:
+  - trace: norequest.swf.txt
+    label: tiny
+    months: {from: 1970-01, to: 1970-01}
+    estimates: [T]
+policies: ` + policies + "\n"
+	path := filepath.Join(dir, "m.yaml")
+	os.WriteFile(path, []byte(text), 0o644)
+	return LoadManifest(path)
+}
+
+// cellIDs maps a manifest's cell names to their ids.
+func cellIDs(t *testing.T, m *Manifest) map[string]string {
+	ids := map[string]string{}
+	for _, c := range m.Cells() {
+		ids[c.Policy] = c.ID
+	}
+	return ids
+}
+
+// An external policy's command, params and script content are its
+// identity; built-in policies keep their ids, and moving the folder
+// keeps every id.
+func TestExternalPolicyIdentity(t *testing.T) {
+	load := func(policies, script string) map[string]string {
+		m, err := externalManifest(t, policies, script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cellIDs(t, m)
+	}
+	const mine = `[fcfs-easy, {name: mine, command: [python3, policies/mine.py], params: {k: "1"}}]`
+	base := load(`[fcfs-easy]`, "")
+	a := load(mine, "print(1)\n")
+	if a["fcfs-easy"] != base["fcfs-easy"] {
+		t.Errorf("an external entry changed fcfs-easy's id")
+	}
+	if again := load(mine, "print(1)\n"); again["mine"] != a["mine"] {
+		t.Errorf("the same manifest in another folder changed the policy's id")
+	}
+	for what, ids := range map[string]map[string]string{
+		"script": load(mine, "print(2)\n"),
+		"params": load(strings.Replace(mine, `"1"`, `"2"`, 1), "print(1)\n"),
+		"argv":   load(strings.Replace(mine, "python3", "python3.12", 1), "print(1)\n"),
+	} {
+		if ids["mine"] == a["mine"] {
+			t.Errorf("a changed %s kept the policy's id", what)
+		}
+		if ids["fcfs-easy"] != base["fcfs-easy"] {
+			t.Errorf("a changed %s changed fcfs-easy's id", what)
+		}
+	}
+	m, err := externalManifest(t, mine, "print(1)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.entries["mine"]
+	if !filepath.IsAbs(e.Argv[1]) || e.Argv[0] != "python3" || e.FileSHA256[1] == "" || e.FileSHA256[0] != "" {
+		t.Errorf("argv %q, hashes %q: want python3 from PATH and the script resolved and hashed", e.Argv, e.FileSHA256)
+	}
+	// The Parquet metadata's form; the hash of "print(1)\n" by sha256sum.
+	want := "param \"k\"=\"1\"\ncommand \"python3\" \"policies/mine.py\"@sha256:cc42155088fca5730758db72b2a5bca33112a941dfaa2d43098ec422ce4ea213\n"
+	if got := m.PolicyEntries()["mine"]; got != want {
+		t.Errorf("metadata %q, want %q", got, want)
+	}
+}
+
+func TestExternalPolicyErrors(t *testing.T) {
+	tests := []struct{ policies, want string }{
+		{`[{name: x, command: [a], batsim: [b]}]`, "give command (sweep's pipe protocol) or batsim (a Batsim scheduler), not both"},
+		{`[{name: x, command: []}]`, "empty command"},
+		{`[{name: fcfs-easy, command: [a]}]`, `policy "fcfs-easy": the name is model rigid's built-in policy`},
+		{`[{name: x, command: [a], model: nope}]`, `model "nope": unknown; valid models: grid, campaign, moldable, rigid`},
+		{`[{name: x, command: [a], model: campaign}]`, "model campaign runs no command policies"},
+		{`[{name: x, command: [a], timeout: soon}]`, `timeout "soon": want a positive Go duration`},
+		{`[{name: x, batsim: [a], params: {k: v}}]`, "a Batsim scheduler takes its options in its argv"},
+		{`[{name: fcfs-easy, timeout: 5s}]`, "model and timeout apply to external policies"},
+		{`[{name: x, commands: [a]}]`, `unknown key "commands"; valid keys: name, params, command, batsim, model, timeout`},
+		{`[{name: x, command: [a], model: grid}]`, `workload "tiny" is a rigid workload, and policy "x" is a grid policy`},
+	}
+	for _, tt := range tests {
+		_, err := externalManifest(t, tt.policies, "")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.policies, err, tt.want)
+		}
+	}
+}
+
+// externalRun writes a manifest of one rigid trace month under policies
+// into a new folder (scripts beside it) and runs it.
+func externalRun(t *testing.T, trace, month, policies string, scripts map[string]string, opts ...Option) (*Manifest, string, *Summary) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range scripts {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	text := `experiment: ext
+seed: 1
+platform: single:` + map[bool]string{true: "100", false: "4"}[strings.Contains(trace, "KTH")] + `
+workloads:
+  - trace: ` + trace + `
+    label: t
+    months: {from: ` + month + `, to: ` + month + `}
+    estimates: ` + map[bool]string{true: "[T, R]", false: "[T]"}[strings.Contains(trace, "KTH")] + `
+policies: ` + policies + "\n"
+	path := filepath.Join(dir, "m.yaml")
+	os.WriteFile(path, []byte(text), 0o644)
+	m, err := LoadManifest(path, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	sum, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, out, sum
+}
+
+// measuresByPolicy reads every cell's status, error and measures, keyed
+// by workload and then policy.
+func measuresByPolicy(t *testing.T, m *Manifest, out string) map[string]map[string]string {
+	t.Helper()
+	names := []string{table.Workload, table.Policy, table.Status, table.Error}
+	for _, ms := range m.models.Lookup("rigid").Measures() {
+		names = append(names, ms.Name)
+	}
+	cols, _, err := store.ReadColumns(out, table.Cells, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]string{}
+	for i := range cols.Rows {
+		w := cols.Column(table.Workload).Strings[i]
+		if got[w] == nil {
+			got[w] = map[string]string{}
+		}
+		var row []string
+		for _, c := range cols.Columns[2:] {
+			row = append(row, fmt.Sprint(c.Value(i)))
+		}
+		got[w][cols.Column(table.Policy).Strings[i]] = strings.Join(row, " ")
+	}
+	return got
+}
+
+// The Python EASY example through the runner gives fcfs-easy's cells,
+// every measure equal, on KTH-SP2 1996-10 (the hand-made fixture when the
+// trace is absent); a Batsim scheduler's cells are measured by the same
+// Outcome (on the fixture, where pybatsim's easyBackfill and fcfs-easy
+// coincide).
+func TestExternalPoliciesInTheRunner(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent: the Python example cannot run")
+	}
+	python, _ := filepath.Abs("../python")
+	t.Setenv("PYTHONPATH", python)
+	easy := filepath.Join(python, "examples", "easy.py")
+	trace, _ := filepath.Abs("testdata/norequest.swf.txt")
+	month := "1970-01"
+	if abs, _ := filepath.Abs(kthTrace); fileExists(abs) && !testing.Short() {
+		trace, month = abs, "1996-10"
+	} else {
+		t.Logf("%s is absent: the hand-made fixture only", kthTrace)
+	}
+	m, out, sum := externalRun(t, trace, month, `[fcfs-easy, {name: py-easy, command: [python3, `+easy+`]}]`, nil)
+	if sum.Failed != 0 || sum.Ran != len(m.Cells()) {
+		t.Fatalf("ran %d, failed %d: want %d, 0", sum.Ran, sum.Failed, len(m.Cells()))
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") || byPolicy["py-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: py-easy %q\nfcfs-easy %q", w, byPolicy["py-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+	// The Parquet metadata records the policy with its script's hash.
+	script, err := os.ReadFile(easy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("command \"python3\" %q@sha256:%x\n", easy, sha256.Sum256(script))
+	parts, _, err := store.ListParts(out, table.Cells)
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("parts %v: %v", parts, err)
+	}
+	for _, p := range parts {
+		if got := p.Metadata["sweep.policy.py-easy"]; got != want {
+			t.Errorf("%s: sweep.policy.py-easy %q, want %q", p.Path, got, want)
+		}
+	}
+	pyb := os.Getenv("SWEEP_PYBATSIM")
+	if pyb == "" {
+		t.Log("SWEEP_PYBATSIM is not set (scripts/install-pybatsim): the Batsim cell is not run")
+		return
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	m, out, sum = externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: pyb-easy, batsim: [`+pyb+`, -v, warning, easyBackfill]}]`, nil)
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if byPolicy["pyb-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: pyb-easy %q\nfcfs-easy %q", w, byPolicy["pyb-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+}
+
+// A policy that crashes fails its cells with its stderr; the built-in's
+// cells go on; --retry-failed runs the failed cells again.
+func TestExternalPolicyFaultFailsItsCellsOnly(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	// It runs from the manifest's folder: it reads a file beside it.
+	crash := "import sys\nsys.stdin.readline()\nsys.stderr.write(open('note.txt').read())\nsys.exit(3)\n"
+	m, out, sum := externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: crash, command: [python3, crash.py]}]`, map[string]string{"crash.py": crash, "note.txt": "my policy is broken\n"})
+	if sum.Ran != 2 || sum.Failed != 1 {
+		t.Fatalf("ran %d, failed %d: want 2, 1", sum.Ran, sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") {
+			t.Errorf("%s: fcfs-easy %q", w, byPolicy["fcfs-easy"])
+		}
+		want := "decision 1 (hello) at 0 s: the decision process exited with status 3"
+		if !strings.Contains(byPolicy["crash"], want) || !strings.Contains(byPolicy["crash"], "my policy is broken") {
+			t.Errorf("%s: crash %q, want %q and its stderr", w, byPolicy["crash"], want)
+		}
+	}
+	again, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 2, RetryFailed: true})
+	if err != nil || again.Ran != 1 || again.Failed != 1 {
+		t.Fatalf("retry: ran %d, failed %d (%v): want the failed cell run again", again.Ran, again.Failed, err)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// goEasy is FCFS-EASY as a researcher's Go policy: backfill's EASY
+// helper over the waiting jobs in submit order.
+type goEasy struct{}
+
+func (goEasy) Decide(st *backfill.State) ([]int, error) { return st.EASY(st.Waiting), nil }
+
+// A Go policy registered on the rigid model runs like a built-in: its
+// cells equal fcfs-easy's measure for measure; its params reach New with
+// defaults filled in and enter the cell id.
+func TestOwnGoPolicyInTheRunner(t *testing.T) {
+	var got []map[string]string
+	own := rigid.Policy{Name: "go-easy", Params: []model.Param{{Name: "note", Default: "none"}},
+		New: func(params map[string]string) (backfill.Decider, error) {
+			got = append(got, params)
+			return goEasy{}, nil
+		}}
+	reg := builtin.Registry(rigid.Model{Own: []rigid.Policy{own}})
+	trace, _ := filepath.Abs("testdata/norequest.swf.txt")
+	month := "1970-01"
+	if abs, _ := filepath.Abs(kthTrace); fileExists(abs) && !testing.Short() {
+		trace, month = abs, "1996-10"
+	}
+	m, out, sum := externalRun(t, trace, month, `[fcfs-easy, go-easy]`, nil, WithModels(reg))
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	for w, byPolicy := range measuresByPolicy(t, m, out) {
+		if byPolicy["go-easy"] != byPolicy["fcfs-easy"] {
+			t.Errorf("%s: go-easy %q\nfcfs-easy %q", w, byPolicy["go-easy"], byPolicy["fcfs-easy"])
+		}
+	}
+	if len(got) == 0 || got[0]["note"] != "none" {
+		t.Errorf("params given to New: %v, want the default note=none", got)
+	}
+	plain := cellIDs(t, m)["go-easy"]
+	m2, _, _ := externalRun(t, trace, month, `[fcfs-easy, {name: go-easy, params: {note: x}}]`, nil, WithModels(reg))
+	if cellIDs(t, m2)["go-easy"] == plain {
+		t.Error("params did not change the cell id")
+	}
+	if _, err := externalManifest(t, `[{name: go-easy, params: {nope: x}}]`, ""); err == nil {
+		t.Error("the built-in registry knows go-easy")
+	}
+}
