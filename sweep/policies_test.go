@@ -223,8 +223,13 @@ func TestExternalPoliciesInTheRunner(t *testing.T) {
 		}
 	}
 	pyb := os.Getenv("SWEEP_PYBATSIM")
+	if venv, err := filepath.Abs("../.venv-batsim/bin/pybatsim"); pyb == "" && err == nil {
+		if _, err := os.Stat(venv); err == nil {
+			pyb = venv // make pybatsim's virtual environment
+		}
+	}
 	if pyb == "" {
-		t.Log("SWEEP_PYBATSIM is not set (scripts/install-pybatsim): the Batsim cell is not run")
+		t.Log("pybatsim is not installed (make pybatsim, or SWEEP_PYBATSIM): the Batsim cell is not run")
 		return
 	}
 	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
