@@ -145,9 +145,16 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	volume := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "volume_total" })]
 	campaigns := slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == mcampaign.CampaignsColumn })
 
-	cells := make([]Cell, set.Rows)
-	for r := range cells {
-		c := &cells[r]
+	cells := make([]Cell, 0, set.Rows)
+	for r := range set.Rows {
+		if statuses[r] == table.StatusOK && allNull(metricData, r) {
+			// A cell of another model (a rigid or moldable workload in
+			// a mixed run) has none of these measures: its own
+			// analysis reads it.
+			continue
+		}
+		cells = append(cells, Cell{})
+		c := &cells[len(cells)-1]
 		*c = Cell{
 			ID: ids[r], Workload: workloads[r], Generator: generators[r], Instance: instances.Int64s[r],
 			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
@@ -184,6 +191,16 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 		cells[i].Replicate = replicates[cells[i].ID]
 	}
 	return oneRowPerCell(cells), problems, nil
+}
+
+// allNull reports whether row r is null in every column.
+func allNull(columns []*store.ColumnData, r int) bool {
+	for _, c := range columns {
+		if !c.IsNull(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneRowPerCell keeps one row per cell id, in first-read order. An ok row

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/model/builtin"
+	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
+)
+
+// TestMixedModels: one manifest with a rigid trace month and a grid
+// generator runs 1 + 2 x 2 cells into one cells table, the grid cells with
+// null fair-share measures and the rigid cell with null grid metrics, and
+// analyze prints both models' sections (the grid comparison reads only
+// grid cells: 2 pair groups of pslr and srtf).
+func TestMixedModels(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	reg := builtin.Registry()
+	if code := Main(context.Background(), []string{"run", "../sweep/testdata/mixed.yaml", "--out", out}, &stdout, &stderr, reg); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	cells, _, err := store.ReadColumns(out, table.Cells, []string{table.Workload, "makespan", table.FairMonth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells.Rows != 5 {
+		t.Fatalf("%d cells; want 5", cells.Rows)
+	}
+	for r := range cells.Rows {
+		grid := cells.Columns[0].Strings[r] == "fan"
+		if cells.Columns[1].IsNull(r) == grid || cells.Columns[2].IsNull(r) != grid {
+			t.Errorf("cell %d (%s): makespan null %v, month null %v", r, cells.Columns[0].Strings[r], cells.Columns[1].IsNull(r), cells.Columns[2].IsNull(r))
+		}
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"analyze", out}, &stdout, &stderr, reg); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"reference pslr, alpha 0.05; 2 pair groups, 2 policies, 1 load", "tiny: waits (hours) and mean bounded slowdown"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("analyze output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
