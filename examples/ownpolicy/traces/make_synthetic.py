@@ -1,6 +1,6 @@
-"""Writes synthetic.swf.txt.txt: 380 rigid jobs in January 1970 on 32 processors,
+"""Writes synthetic.swf.txt: 380 rigid jobs in January 1970 on 32 processors,
 from a fixed linear congruential generator (no real trace is committed).
-Run: python3 make_synthetic.py > synthetic.swf.txt.txt"""
+Run: python3 make_synthetic.py > synthetic.swf.txt"""
 state = 12345
 
 
