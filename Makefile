@@ -3,11 +3,17 @@ GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
+# sweep's version as results record it (sweep version; tool_version in every
+# Parquet file): git's description of the checkout, stamped into the binary
+# so that it holds where Go records no VCS information (-buildvcs=false, a
+# copy without .git, a worktree Go cannot read).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
 
 .PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/sweep
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/sweep
 
 # The README's test command; .ci/run runs exactly this. The runner and the
 # Parquet store are concurrent, so they run again under the race detector.

@@ -14,6 +14,7 @@
 //	sweep slurm     M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH] [--out DIR] [--retry-failed]
 //	sweep status    DIR [--manifest M] [--window 10m]
 //	sweep policies
+//	sweep version
 //
 // Run `sweep COMMAND -h` for a command's flags.
 package main
@@ -47,6 +48,7 @@ func commands() []command {
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", runSlurm},
 		{"status", "show how far a results directory has come, per shard, while shards write", runStatus},
 		{"policies", "list every model with its policies, their docs and parameters", runPolicies},
+		{"version", "print sweep's version (also --version)", runVersion},
 	}
 }
 
@@ -104,24 +106,34 @@ func interruptContext() (context.Context, context.CancelFunc) {
 // 1 a failure while working, 2 bad input, 130 interrupted.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: sweep COMMAND [flags]\n\ncommands:")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: sweep COMMAND [flags]\n\ncommands:")
 		for _, c := range cmds {
-			fmt.Fprintf(stderr, "  %-9s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 		}
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout) // asked for: it is the output, not a complaint
 		return 0
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	for _, c := range cmds {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(ctx, args[1:], stdout, stderr)
+		errs := stderr
+		if asksForHelp(args[1:]) {
+			// The flag package prints the usage a -h asks for on the
+			// flag set's output, which every command sets to stderr.
+			errs = stdout
+		}
+		err := c.run(ctx, args[1:], stdout, errs)
 		var ue usageError
 		var fe flagError
 		switch {
@@ -142,6 +154,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "sweep: unknown command %q\n", args[0])
-	usage()
+	usage(stderr)
 	return 2
+}
+
+// asksForHelp says whether args hold -h or --help before any "--".
+func asksForHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// runVersion implements `sweep version`: the version stamped at build
+// time (the Makefile's -X main.version from git), else the module
+// version Go recorded, else "dev".
+func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("sweep version: takes no arguments, got %q", args)}
+	}
+	fmt.Fprintf(stdout, "sweep %s\n", toolVersion())
+	return nil
 }
