@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/rigid"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -26,12 +27,16 @@ var fairSharePolicies = []string{"relshare", "tradeoff-fs", "fcfs-easy"}
 // DIR/report/index.html: the tables of `sweep analyze` and, when the run
 // recorded the users table, each month's dev of its highest-demand users
 // under every policy.
-func WriteFairShare(dir string, r *rigid.Result) (string, error) {
+func WriteFairShare(dir string, r *rigid.Result, prov *analysis.Provenance) (string, error) {
 	var notes bytes.Buffer
 	if err := PrintFairShare(&notes, r); err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
 	p := &page{Reference: "relshare", FairShare: true, Notes: notes.String(), NoUserRows: !r.HasUsers()}
+	var err error
+	if p.Provenance, err = provenanceHTML(prov); err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
 	if r.HasUsers() {
 		for _, trace := range r.Traces() {
 			for _, month := range r.Months(trace) {

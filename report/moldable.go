@@ -19,11 +19,12 @@ import (
 
 // moldablePage is the report of a moldable-task run (seed 002).
 type moldablePage struct {
-	Workloads []moldableWorkload
-	Time      *figure // DEMT's run time against n, when the run has DEMT
-	Claims    []analysis.Claim
-	Held      int
-	Notes     string
+	Provenance template.HTML
+	Workloads  []moldableWorkload
+	Time       *figure // DEMT's run time against n, when the run has DEMT
+	Claims     []analysis.Claim
+	Held       int
+	Notes      string
 }
 
 type moldableWorkload struct {
@@ -42,8 +43,12 @@ type errorPoints struct {
 // ratio against n, one panel per criterion, the average of every
 // algorithm with bars from the smallest to the largest per-instance
 // ratio), then the text's claims and whether they hold.
-func WriteMoldable(dir string, r *moldable.Result) (string, error) {
+func WriteMoldable(dir string, r *moldable.Result, prov *analysis.Provenance) (string, error) {
 	p := &moldablePage{Claims: r.Claims}
+	var err error
+	if p.Provenance, err = provenanceHTML(prov); err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
 	for _, c := range r.Claims {
 		if c.Holds {
 			p.Held++
@@ -201,10 +206,12 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertica
 .figures { display: flex; flex-wrap: wrap; gap: 1.5em; }
 figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+` + provenanceStyle + `
 </style>
 </head>
 <body>
 <h1>sweep report: moldable tasks (seed 002)</h1>
+{{.Provenance}}
 <p>Performance ratios against the lower bounds: C_max over lambda* (the MRT dual test), sum w_i C_i
 over the safe interval LP. Each point is the average ratio (sum of values over sum of bounds, as the
 paper computes it), its bar runs from the smallest to the largest per-instance ratio.</p>

@@ -21,6 +21,8 @@ type Paired struct {
 	// Campaign is seeds 000 and 001's part, nil when the run has no
 	// campaign cells.
 	Campaign *campaign.Result
+	// Provenance opens the page; nil for none.
+	Provenance *analysis.Provenance
 }
 
 // problems returns the unreadable part files of every table read: cells,

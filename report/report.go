@@ -14,6 +14,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/grid"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -90,6 +91,8 @@ type figureTable struct {
 }
 
 type page struct {
+	// Provenance is the block that opens the page.
+	Provenance template.HTML
 	// DAG says whether the run has DAG cells (with a load), which seed
 	// 004's tables and figures describe.
 	DAG       bool
@@ -136,6 +139,9 @@ func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
 	p.Gantts = gantts
+	if p.Provenance, err = provenanceHTML(run.Provenance); err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
 	if c := run.Campaign; c != nil && len(c.Workloads) > 0 {
 		r := run.Comparison
 		samples, problems, err := campaign.ReadSamples(dir, r)
@@ -172,13 +178,13 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	if err := os.MkdirAll(reportDir, 0o755); err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}
-	temp, err := os.CreateTemp(reportDir, ".index-*.html")
+	temp, err := store.CreateTemp(reportDir, ".index-")
 	if err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}
 	defer os.Remove(temp.Name()) // fails harmlessly once renamed
 	_, err = temp.Write(html.Bytes())
-	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
+	err = errors.Join(err, temp.Close())
 	path := filepath.Join(reportDir, "index.html")
 	if err == nil {
 		err = os.Rename(temp.Name(), path)

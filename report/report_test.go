@@ -136,7 +136,7 @@ func TestReportFiguresMoldable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := WriteMoldable(dir, r)
+	path, err := WriteMoldable(dir, r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

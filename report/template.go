@@ -28,10 +28,12 @@ figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.3em
 figure svg { max-width: 100%; height: auto; }
 dl.defs dt { font-weight: bold; margin-top: 0.7em; } dl.defs dd { margin-left: 1.5em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+` + provenanceStyle + `
 </style>
 </head>
 <body>
 <h1>sweep report: {{if .FairShare}}fair share, month by month{{else}}{{.Reference}} against every policy{{end}}</h1>
+{{.Provenance}}
 <nav class="toc"><b>Contents</b><ol>
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>

@@ -125,7 +125,7 @@ func TestFairShareMonths(t *testing.T) {
 		}
 	}
 	// The report draws the dev bars of each month and variant: 4 figures.
-	path, err := report.WriteFairShare(one, analyzed)
+	path, err := report.WriteFairShare(one, analyzed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

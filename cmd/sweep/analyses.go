@@ -59,7 +59,7 @@ func analyzeRigid(run *analysisRun) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.name, err)
 	}
-	run.sections = append(run.sections, &rigidSection{dir: run.dir, result: r})
+	run.sections = append(run.sections, &rigidSection{dir: run.dir, result: r, provenance: run.provenance})
 	return nil
 }
 
@@ -70,7 +70,7 @@ func analyzeMoldable(run *analysisRun) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.name, err)
 	}
-	run.sections = append(run.sections, &moldableSection{dir: run.dir, result: r})
+	run.sections = append(run.sections, &moldableSection{dir: run.dir, result: r, provenance: run.provenance})
 	return nil
 }
 
@@ -119,15 +119,16 @@ func (run *analysisRun) pairedSection() (*pairedSection, error) {
 	if err != nil {
 		return nil, err
 	}
-	run.paired = &pairedSection{dir: run.dir, note: run.note, run: report.Paired{Comparison: r, Expect: expect}}
+	run.paired = &pairedSection{dir: run.dir, note: run.note, run: report.Paired{Comparison: r, Expect: expect, Provenance: run.provenance}}
 	run.sections = append(run.sections, run.paired)
 	return run.paired, nil
 }
 
 // rigidSection is seed 003's fair-share analysis; it writes no tables.
 type rigidSection struct {
-	dir    string
-	result *rigid.Result
+	dir        string
+	result     *rigid.Result
+	provenance *analysis.Provenance
 }
 
 func (s *rigidSection) print(w io.Writer) error { return report.PrintFairShare(w, s.result) }
@@ -135,13 +136,14 @@ func (s *rigidSection) print(w io.Writer) error { return report.PrintFairShare(w
 func (s *rigidSection) tables() []analysis.Table { return nil }
 
 func (s *rigidSection) page(context.Context, bool) (string, error) {
-	return report.WriteFairShare(s.dir, s.result)
+	return report.WriteFairShare(s.dir, s.result, s.provenance)
 }
 
 // moldableSection is seed 002's moldable-task analysis.
 type moldableSection struct {
-	dir    string
-	result *moldable.Result
+	dir        string
+	result     *moldable.Result
+	provenance *analysis.Provenance
 }
 
 func (s *moldableSection) print(w io.Writer) error { return report.PrintMoldable(w, s.result) }
@@ -149,7 +151,7 @@ func (s *moldableSection) print(w io.Writer) error { return report.PrintMoldable
 func (s *moldableSection) tables() []analysis.Table { return s.result.Tables() }
 
 func (s *moldableSection) page(context.Context, bool) (string, error) {
-	return report.WriteMoldable(s.dir, s.result)
+	return report.WriteMoldable(s.dir, s.result, s.provenance)
 }
 
 // pairedSection is the comparison of the cells across policies with the

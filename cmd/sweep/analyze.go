@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/report"
 )
 
 // analysisFlags are the flags `sweep analyze` and `sweep report` share; they
@@ -21,6 +22,7 @@ type analysisFlags struct {
 	alpha     *float64
 	base      *int64
 	adjust    *string
+	partial   *bool
 }
 
 func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
@@ -29,6 +31,7 @@ func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 		alpha:     fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
 		base:      fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
 		adjust:    fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
+		partial:   fs.Bool("partial", false, "analyse an unfinished run (cells of the manifest not done); every output then says partial and names the incomplete workloads"),
 	}
 }
 
@@ -101,7 +104,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]")
+		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--partial]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
@@ -121,14 +124,15 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var paths []string
 	if writes {
-		if paths, err = analysis.WriteDir(dir, tables); err != nil {
+		if paths, err = analysis.WriteDir(dir, run.provenance.WithMetadata(tables)); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}
-	for i, s := range run.sections {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
+	if err := report.PrintProvenance(stdout, run.provenance); err != nil {
+		return fmt.Errorf("sweep analyze: %w", err)
+	}
+	for _, s := range run.sections {
+		fmt.Fprintln(stdout)
 		if err := s.print(stdout); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
@@ -152,6 +156,8 @@ type analysisRun struct {
 	// so that they were told from its columns.
 	probed   bool
 	sections []section
+	// provenance opens every output.
+	provenance *analysis.Provenance
 	// paired is the section of the grid and campaign models, which share
 	// one comparison of the cells; nil until one of them asks for it.
 	paired *pairedSection
@@ -176,6 +182,14 @@ func analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, n
 	models, recorded, err := analysis.RecordedModels(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if run.provenance, err = runProvenance(dir, *flags.partial); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// A directory without cells is left to the analyses, which say to
+	// run first.
+	if done, failed, _ := run.provenance.Totals(); done+failed > 0 && len(run.provenance.Incomplete()) > 0 && !*flags.partial {
+		return nil, unfinishedError(name, dir, run.provenance)
 	}
 	if !recorded {
 		run.probed = true

@@ -22,7 +22,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	flags := addAnalysisFlags(fs)
 	gantts := fs.Bool("gantt", true, "draw each policy's worst cell (largest worst-case SLR) as a Gantt chart, simulating it again, and link it from the report")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false]")
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false] [--partial]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
