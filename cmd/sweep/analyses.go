@@ -160,6 +160,8 @@ type pairedSection struct {
 	dir  string
 	note io.Writer
 	run  report.Paired
+	// ganttFull draws the worst cells' whole schedules (report --gantt-full).
+	ganttFull bool
 }
 
 func (s *pairedSection) print(w io.Writer) error { return report.Print(w, s.run) }
@@ -190,7 +192,7 @@ func (s *pairedSection) page(ctx context.Context, gantts bool) (string, error) {
 	var links []report.GanttLink
 	if gantts && s.run.Grid != nil && s.run.Comparison.HasLoads() {
 		var err error
-		if links, err = worstGantts(ctx, s.dir, s.run.Comparison, s.note); err != nil {
+		if links, err = worstGantts(ctx, s.dir, s.run.Comparison, s.ganttFull, s.note); err != nil {
 			return "", err
 		}
 	}
