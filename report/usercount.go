@@ -12,8 +12,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -71,7 +69,7 @@ func workloadUsers(dir string) (map[string]int, error) {
 // policy against the number of users: one point per count, the mean over
 // the instances of the workloads with that count (each workload's mean
 // weighted by its instances).
-func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts map[string]int) error {
+func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts map[string]int, files *figureFiles) error {
 	type key struct {
 		metric, policy string
 		users          int
@@ -102,46 +100,44 @@ func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts
 	}
 	slices.Sort(users)
 	for _, metric := range userCountFigures {
-		pl := plot.New()
+		pl := newPlot()
 		pl.X.Label.Text = "users (half of them short)"
-		pl.Y.Label.Text = campaign.FigureLabel(metric)
-		pl.Legend.Top = true
-		pl.Legend.Left = true
+		pl.Y.Label.Text = campaign.FigureLabel(metric) + " (" + userCountUnits[metric] + ")"
+		legend := plot.NewLegend()
 		drawn := false
-		for i, policy := range r.Policies {
+		for _, policy := range r.Policies {
 			var line plotter.XYs
 			for _, n := range users {
 				if s := sums[key{metric, policy, n}]; s.instances > 0 {
 					line = append(line, plotter.XY{X: float64(n), Y: s.weighted / float64(s.instances)})
 				}
 			}
-			if len(line) == 0 {
-				continue
-			}
-			l, points, err := plotter.NewLinePoints(line)
-			if err != nil {
+			if err := addLine(pl, &legend, policy, styleOf(policy), line); err != nil {
 				return fmt.Errorf("%s against users: %w", metric, err)
 			}
-			l.Color, points.Color = plotutil.Color(i), plotutil.Color(i)
-			l.Dashes = plotutil.Dashes(i)
-			points.Shape = plotutil.Shape(i)
-			pl.Add(l, points)
-			pl.Legend.Add(policy, l, points)
-			drawn = true
+			drawn = drawn || len(line) > 0
 		}
 		if !drawn {
 			continue
 		}
 		pl.Add(plotter.NewGrid())
-		svg, err := svgOf(pl, 14*vg.Centimeter, 9*vg.Centimeter)
+		ch := chart{name: "users-" + metric, plot: pl, legend: &legend}
+		svg, err := files.add(ch)
 		if err != nil {
 			return fmt.Errorf("%s against users: %w", metric, err)
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("%s against the number of users (seed 001's study; the paper does not state its count): "+
 				"mean over the instances of each count", campaign.FigureLabel(metric)),
-			SVG: svg,
+			SVG: svg, File: ch.name,
 		})
 	}
 	return nil
+}
+
+// userCountUnits are the units of userCountFigures.
+var userCountUnits = map[string]string{
+	"campaign_stretch_over20_share": "fraction of campaigns",
+	"short_user_max_stretch_mean":   "ratio",
+	"long_user_max_stretch_mean":    "ratio",
 }

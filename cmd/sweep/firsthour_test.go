@@ -57,10 +57,12 @@ func TestResultsModesFollowUmask(t *testing.T) {
 			t.Fatalf("umask %03o: exit %d: %s", tt.umask, code, stderr.String())
 		}
 		for path, want := range map[string]os.FileMode{
-			filepath.Join(out, "manifest.yaml"):             tt.file,
-			filepath.Join(out, "analysis"):                  tt.directory,
-			filepath.Join(out, "analysis", "ttest.parquet"): tt.file,
-			filepath.Join(out, "report", "index.html"):      tt.file,
+			filepath.Join(out, "manifest.yaml"):                                              tt.file,
+			filepath.Join(out, "analysis"):                                                   tt.directory,
+			filepath.Join(out, "analysis", "ttest.parquet"):                                  tt.file,
+			filepath.Join(out, "report", "index.html"):                                       tt.file,
+			filepath.Join(out, "report", "figures"):                                          tt.directory,
+			filepath.Join(out, "report", "figures", "fig09-mean-worst-case-slr-by-load.pdf"): tt.file,
 		} {
 			info, err := os.Stat(path)
 			if err != nil {
