@@ -136,7 +136,7 @@ func stretchECDF(samples []campaign.Sample) (chart, error) {
 	p.X.Label.Text = "campaign stretch (ratio, log scale)"
 	p.Y.Label.Text = "share of campaigns with stretch <= x (fraction)"
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = logTicks{}
 	p.Y.Min, p.Y.Max = 0, 1
 	legend := plot.NewLegend()
 	highest := 2.0

@@ -6,10 +6,10 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/moldable"
@@ -78,7 +78,6 @@ func WriteMoldable(dir string, r *moldable.Result, prov *analysis.Provenance) (s
 				return "", fmt.Errorf("building the report: %s %s: %w", g, c.title, err)
 			}
 			ch.name = "moldable-" + w.Name + "-" + c.title
-			ch.width, ch.height = pageWidth/2-5*vg.Millimeter, 10*vg.Centimeter
 			svg, err := files.add(ch)
 			if err != nil {
 				return "", fmt.Errorf("building the report: %s %s: %w", g, c.title, err)
@@ -192,6 +191,14 @@ func ratioPlot(r *moldable.Result, generator, label string, of func(moldable.Poi
 		}
 	}
 	p.Y.Min, p.Y.Max = 1, math.Ceil(top*1.05*10)/10
+	if p.Y.Max > 4 {
+		// A baseline far above the rest (Sequential at small n) would
+		// flatten DEMT and the list algorithms near 1: ratios go on a
+		// log axis.
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = ratioTicks{}
+		p.Y.Label.Text += ", log scale"
+	}
 	p.Y.Label.Text += fmt.Sprintf(" (axis cut at %g)", p.Y.Max)
 	xs := make([]float64, len(sizes))
 	for i, n := range sizes {
@@ -199,6 +206,22 @@ func ratioPlot(r *moldable.Result, generator, label string, of func(moldable.Poi
 	}
 	p.X.Tick.Marker = constantTicks(everyOther(xs))
 	return chart{plot: p, legend: &legend}, nil
+}
+
+// ratioTicks label a log axis of ratios at round values (1, 1.5, 2, 3,
+// 5, 10, ...) within its range.
+type ratioTicks struct{}
+
+func (ratioTicks) Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	for decade := 1.0; decade <= max; decade *= 10 {
+		for _, m := range []float64{1, 1.5, 2, 3, 5, 7} {
+			if v := m * decade; v >= min && v <= max {
+				ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return ticks
 }
 
 var moldableTemplate = template.Must(template.New("moldable").Funcs(template.FuncMap{"file": fileName}).Parse(`<!DOCTYPE html>
@@ -213,7 +236,7 @@ table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
 .yes { color: #080; font-weight: bold; } .no { color: #b00; font-weight: bold; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; }
-.figures figure { flex: 1 1 45%; } figure svg { max-width: 100%; height: auto; }
+.figures figure { flex: 1 1 100%; } figure svg { max-width: 100%; height: auto; }
 figure.half { display: inline-block; width: 48%; margin-right: 1.5%; vertical-align: top; }
 .files { font-weight: normal; font-size: 0.85em; }
 figure { margin: 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }

@@ -248,7 +248,11 @@ func build(run Paired, files *figureFiles) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Fig. 9: %w", err)
 	}
-	if err := p.addFigure(files, "Fig. 9: mean worst-case SLR by load, with 95% confidence intervals (the table above)", ch); err != nil {
+	title := "Fig. 9: mean worst-case SLR by load, with 95% confidence intervals (the table above)"
+	if _, log := ch.plot.Y.Scale.(plot.LogScale); log {
+		title += "; log scale, intervals reaching below the axis are cut at it"
+	}
+	if err := p.addFigure(files, title, ch); err != nil {
 		return nil, err
 	}
 	if d := run.Grid.Deciles; d != nil && len(r.Loads) > 0 {
@@ -368,7 +372,7 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names, policies []string) error {
 // with the 95% confidence interval of the table beside it as bars; the
 // policies are spread a little along x so that equal means stay visible.
 // Means spanning decades take a log axis, on which an interval reaching
-// below the axis is cut there, as the axis label says.
+// below the axis is cut there (the caption says so).
 func meanByLoad(r *analysis.Result) (chart, error) {
 	p := newPlot()
 	p.X.Label.Text = "load ratio (offered work / platform capacity)"
@@ -394,16 +398,12 @@ func meanByLoad(r *analysis.Result) (chart, error) {
 	logScaleIfWide(p, lowestMean, highestMean)
 	if _, log := p.Y.Scale.(plot.LogScale); log {
 		p.Y.Max = highest * 1.5
-		cut := false
 		for i := range series {
 			for k, xy := range series[i].XYs {
 				if xy.Y-series[i].YErrors[k].Low < p.Y.Min {
-					series[i].YErrors[k].Low, cut = xy.Y-p.Y.Min, true
+					series[i].YErrors[k].Low = xy.Y - p.Y.Min
 				}
 			}
-		}
-		if cut {
-			p.Y.Label.Text += "; intervals cut at the axis"
 		}
 	}
 	for i, policy := range r.Policies {
@@ -436,7 +436,7 @@ func logScaleIfWide(p *plot.Plot, lowest, highest float64) {
 		return
 	}
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
 	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
 	p.Y.Label.Text += " (log scale)"
 }
@@ -457,7 +457,7 @@ func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (chart, error
 	p.X.Label.Text = "decile of job volume (1 = smallest jobs)"
 	p.Y.Label.Text = "mean SLR (ratio, log scale)"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
 	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {

@@ -112,7 +112,22 @@ func newPlot() *plot.Plot {
 	p.X.Tick.Label.Font, p.Y.Tick.Label.Font = sans(tickPoints), sans(tickPoints)
 	p.Legend.TextStyle.Font = sans(tickPoints)
 	p.X.Padding, p.Y.Padding = vg.Points(4), vg.Points(4)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	return p
+}
+
+// plainTicks are gonum's default ticks labelled with the fewest digits
+// that tell them apart (2.5, not 2.50).
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 6, 64)
+		}
+	}
+	return ticks
 }
 
 // Figure sizes: the page's text column (about 1,150 px), so a figure is
@@ -133,6 +148,23 @@ type chart struct {
 
 // draw draws the chart on c.
 func (ch chart) draw(c draw.Canvas) {
+	// Room above the axis for its top tick label.
+	c = draw.Crop(c, 0, 0, 0, -2*vg.Millimeter)
+	if _, log := ch.plot.Y.Scale.(plot.LogScale); log && ch.plot.Y.Label.Text != "" {
+		// gonum places a y label's room at the arithmetic middle of the
+		// axis range, near the top of a log axis, and shrinks the data
+		// area to make room: the label is drawn here instead, beside the
+		// axis.
+		label := ch.plot.Y.Label
+		ch.plot.Y.Label.Text = ""
+		defer func() { ch.plot.Y.Label.Text = label.Text }()
+		style := label.TextStyle
+		style.Rotation = math.Pi / 2
+		style.XAlign, style.YAlign = draw.XCenter, draw.YCenter
+		room := style.Height(label.Text) + label.Padding
+		c.FillText(style, vg.Point{X: c.Min.X + room/2, Y: (c.Min.Y + c.Max.Y) / 2}, label.Text)
+		c = draw.Crop(c, room, 0, 0, 0)
+	}
 	if ch.legend == nil {
 		ch.plot.Draw(c)
 		return
@@ -144,7 +176,7 @@ func (ch chart) draw(c draw.Canvas) {
 	box := l.Rectangle(c)
 	legendWidth := box.Max.X - box.Min.X + 6*vg.Millimeter
 	ch.plot.Draw(draw.Crop(c, 0, -legendWidth, 0, 0))
-	l.Draw(draw.Crop(c, ch.width-legendWidth+3*vg.Millimeter, 0, 0, -4*vg.Millimeter))
+	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-legendWidth+3*vg.Millimeter, 0, 0, -4*vg.Millimeter))
 }
 
 // figureFiles writes every chart of a report as DIR/report/figures/
@@ -259,4 +291,20 @@ func (s scaledTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// logTicks are gonum's log-scale ticks without those beyond the axis:
+// gonum returns the powers of ten around the range, and the plot pads its
+// data area to make room for their labels, squeezing the data into a part
+// of the figure.
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	var in []plot.Tick
+	for _, t := range (plot.LogTicks{Prec: -1}).Ticks(min, max) {
+		if t.Value >= min && t.Value <= max {
+			in = append(in, t)
+		}
+	}
+	return in
 }

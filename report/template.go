@@ -103,7 +103,9 @@ range and i when it lies in the interval (shown clipped to 0-100); red cells hav
 {{end}}</table>
 {{if .Gantts}}<h2 id="worst">Each policy's worst cell, as a Gantt chart</h2>
 <p>The cell with the largest worst-case SLR of each policy, simulated again from its identity (its metrics
-equal its stored row) and drawn one bar per task, in its job's colour, on rows of cores per cluster.</p>
+equal its stored row) and drawn one bar per task on a lane of cores per cluster, over the life of the cell's
+worst job (its arrival to its finish, a fifth wider on each side): that job in red, every other job in grey, time
+in hours from the cell's start. <code>sweep report --gantt-full</code> draws the whole schedules.</p>
 <table>
 <tr><th>policy</th><th>cell</th><th>worst-case SLR</th><th>Gantt chart</th></tr>
 {{range .Gantts}}<tr><td>{{.Policy}}</td><td class="name" title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>

@@ -121,6 +121,11 @@ func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts
 			continue
 		}
 		pl.Add(plotter.NewGrid())
+		counts := make([]float64, len(users))
+		for i, n := range users {
+			counts[i] = float64(n)
+		}
+		pl.X.Tick.Marker = constantTicks(counts)
 		ch := chart{name: "users-" + metric, plot: pl, legend: &legend}
 		svg, err := files.add(ch)
 		if err != nil {
