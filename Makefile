@@ -1,4 +1,4 @@
-# sweep: make build | test | test-slurm | check-parquet | bench | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-slurm | check-parquet | bench | bench-reproduce | lint | reproduce | screenshots | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
@@ -10,7 +10,7 @@ JOBS      ?= 0
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce clean
+.PHONY: build test test-slurm check-parquet lint bench bench-reproduce reproduce screenshots clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/sweep
@@ -49,6 +49,16 @@ reproduce: build
 	$(BIN) run experiments/burkimsher2013.yaml --out $(RESULTS) $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
 	$(BIN) analyze $(RESULTS)
 	$(BIN) report $(RESULTS)
+
+# The five studies at a reduced size, each report rendered by headless
+# Chromium (Debian's chromium) at 1400 px width: results/screenshots/png/
+# <study>.png (the whole page) and <study>-NN.png (one screen each).
+SHOTS ?= results/screenshots
+screenshots: build
+	rm -rf $(SHOTS)
+	scripts/small-studies $(SHOTS)
+	scripts/screenshots $(SHOTS)/png $(SHOTS)/burkimsher2013 $(SHOTS)/dutot2004 \
+		$(SHOTS)/ostrich2013-lpc-egee $(SHOTS)/ostrich2013-synthetic $(SHOTS)/vasupongayya2012
 
 clean:
 	rm -rf bin
