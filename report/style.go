@@ -202,12 +202,16 @@ func newFigureFiles(dir string) (*figureFiles, error) {
 	return &figureFiles{dir: figures, names: map[string]bool{}}, nil
 }
 
-// add writes ch as SVG and PDF and returns its SVG for inlining. A nil
-// receiver only renders.
+// add writes ch as SVG and PDF and returns its SVG for inlining.
 func (f *figureFiles) add(ch chart) (template.HTML, error) {
 	if ch.width == 0 {
 		ch.width, ch.height = pageWidth, pageHeight
 	}
+	name := fileName(ch.name)
+	if name == "" || f.names[name] {
+		return "", fmt.Errorf("figure file name %q is empty or taken", name)
+	}
+	f.names[name] = true
 	svgCanvas := vgsvg.New(ch.width, ch.height)
 	ch.draw(draw.New(svgCanvas))
 	var svg bytes.Buffer
@@ -215,24 +219,17 @@ func (f *figureFiles) add(ch chart) (template.HTML, error) {
 		return "", err
 	}
 	out := withFontFallback(svg.Bytes())
-	if f != nil {
-		name := fileName(ch.name)
-		if name == "" || f.names[name] {
-			return "", fmt.Errorf("figure file name %q is empty or taken", name)
-		}
-		f.names[name] = true
-		pdfCanvas := vgpdf.New(ch.width, ch.height)
-		ch.draw(draw.New(pdfCanvas))
-		var pdf bytes.Buffer
-		if _, err := pdfCanvas.WriteTo(&pdf); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(f.dir, name+".svg"), out, 0o666); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(f.dir, name+".pdf"), pdf.Bytes(), 0o666); err != nil {
-			return "", err
-		}
+	pdfCanvas := vgpdf.New(ch.width, ch.height)
+	ch.draw(draw.New(pdfCanvas))
+	var pdf bytes.Buffer
+	if _, err := pdfCanvas.WriteTo(&pdf); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, name+".svg"), out, 0o666); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, name+".pdf"), pdf.Bytes(), 0o666); err != nil {
+		return "", err
 	}
 	return inlineSVG(out), nil
 }
