@@ -43,10 +43,10 @@ type Provenance struct {
 	// Partial says the analysis was asked for (--partial) on a run with
 	// incomplete workloads.
 	Partial bool
-	// WallSeconds is the run's wall time: for each session that wrote
-	// cells (a run, a resume, a shard), from its start to its last part
-	// file, summed; Sessions counts them (0: written before sweep recorded
-	// its start). CellSeconds is the cells' simulation times summed, each
+	// WallSeconds is the run's wall time: the time covered by the
+	// sessions that wrote cells (a run, a resume, shards), each from its
+	// start to its last part file; Sessions counts them (0: written before
+	// sweep recorded its start). CellSeconds is the cells' simulation times summed, each
 	// cell on one core: the run's CPU time less writing and start-up.
 	// Workers is the largest number of cells a session ran at once.
 	WallSeconds, CellSeconds float64
@@ -131,10 +131,25 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 			s.workers = max(s.workers, n)
 		}
 	}
+	// The wall time is the length of the union of the sessions' spans:
+	// a resume adds its own, shards running at once count once.
+	var spans []session
 	for _, s := range sessions {
 		p.Sessions++
-		p.WallSeconds += max(0, s.last.Sub(s.start).Seconds())
 		p.Workers = max(p.Workers, s.workers)
+		spans = append(spans, *s)
+	}
+	slices.SortFunc(spans, func(a, b session) int { return a.start.Compare(b.start) })
+	var covered time.Time
+	for _, s := range spans {
+		from := s.start
+		if from.Before(covered) {
+			from = covered
+		}
+		if s.last.After(from) {
+			p.WallSeconds += s.last.Sub(from).Seconds()
+			covered = s.last
+		}
 	}
 	slices.Sort(p.SweepVersions)
 	slices.Sort(p.ModelVersions)

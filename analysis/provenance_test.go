@@ -10,12 +10,13 @@ import (
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-// TestReadProvenance: two sessions of one run (a first run, then a
-// resume on 3 workers) wrote cells of two workloads; the manifest plans
-// 3 cells of "a" and 2 of "b". Hand-computed: "a" has 2 done (a1 failed
-// first, then ok on resume) of 3, "b" 1 done and 1 failed of 2; wall time
-// 90 s + 30 s (each session from its start to its last part), CPU time
-// the cells' 1.5 + 2.5 + 0.5 + 4 + 1 s, 3 cores.
+// TestReadProvenance: three sessions of one run (a first run; an hour
+// later a resume on 3 workers and, 10 s after it, a shard beside it)
+// wrote cells of two workloads; the manifest plans 3 cells of "a" and 2
+// of "b". Hand-computed: "a" has 3 done (a1 failed first, then ok on
+// resume) of 3, "b" 1 done and 1 failed of 2; wall time 90 s, then
+// [3600 s, 3630 s] and [3610 s, 3650 s] covering 50 s: 140 s; CPU time
+// the cells' 1.5 + 2.5 + 0.5 + 4 + 1 + 2 s, 3 cores.
 func TestReadProvenance(t *testing.T) {
 	dir := t.TempDir()
 	schema := store.Schema{Table: table.Cells, Columns: []store.Column{
@@ -47,24 +48,25 @@ func TestReadProvenance(t *testing.T) {
 	}
 	write("s1", start, "2", 90*time.Second, [][]any{{"a0", "a", "ok", 1500}, {"a1", "a", "failed", 2500}, {"b0", "b", "ok", 500}})
 	write("s2", start.Add(time.Hour), "3", 30*time.Second, [][]any{{"a1", "a", "ok", 4000}, {"b1", "b", "failed", 1000}})
+	write("s3", start.Add(time.Hour+10*time.Second), "1", 40*time.Second, [][]any{{"a2", "a", "ok", 2000}})
 	planned := []PlannedCell{{"a0", "a"}, {"a1", "a"}, {"a2", "a"}, {"b0", "b"}, {"b1", "b"}}
 	p, err := ReadProvenance(dir, planned, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []WorkloadProgress{{"a", 2, 0, 3}, {"b", 1, 1, 2}}
+	want := []WorkloadProgress{{"a", 3, 0, 3}, {"b", 1, 1, 2}}
 	if len(p.Workloads) != 2 || p.Workloads[0] != want[0] || p.Workloads[1] != want[1] {
 		t.Errorf("workloads %+v, want %+v", p.Workloads, want)
 	}
-	if p.WallSeconds != 120 || p.CellSeconds != 9.5 || p.Workers != 3 || p.Sessions != 2 {
-		t.Errorf("wall %v s, CPU %v s, %d cores, %d sessions; want 120, 9.5, 3, 2", p.WallSeconds, p.CellSeconds, p.Workers, p.Sessions)
+	if p.WallSeconds != 140 || p.CellSeconds != 11.5 || p.Workers != 3 || p.Sessions != 3 {
+		t.Errorf("wall %v s, CPU %v s, %d cores, %d sessions; want 140, 11.5, 3, 3", p.WallSeconds, p.CellSeconds, p.Workers, p.Sessions)
 	}
-	if len(p.Incomplete()) != 2 {
-		t.Errorf("incomplete %+v, want both workloads", p.Incomplete())
+	if inc := p.Incomplete(); len(inc) != 1 || inc[0].Workload != "b" {
+		t.Errorf("incomplete %+v, want b alone", inc)
 	}
 	md := p.Metadata()
-	for k, v := range map[string]string{"provenance.cells_done": "3", "provenance.cells_planned": "5", "provenance.cells_failed": "1",
-		"provenance.run_wall_seconds": "120.000", "provenance.run_cpu_seconds": "9.500", "provenance.run_cores": "3",
+	for k, v := range map[string]string{"provenance.cells_done": "4", "provenance.cells_planned": "5", "provenance.cells_failed": "1",
+		"provenance.run_wall_seconds": "140.000", "provenance.run_cpu_seconds": "11.500", "provenance.run_cores": "3",
 		"provenance.experiment": "x", "provenance.sweep_version": "v1", "provenance.partial": "false"} {
 		if md[k] != v {
 			t.Errorf("metadata %s = %q, want %q", k, md[k], v)
