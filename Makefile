@@ -1,15 +1,21 @@
-# sweep: make build | test | test-python | examples | test-slurm | check-parquet | notebooks | bench | bench-all | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-python | examples | test-slurm | check-parquet | notebooks | screenshots | bench | bench-all | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
 JOBS      ?= 0
+# sweep's version as results record it (sweep version; tool_version in every
+# Parquet file): git's description of the checkout, stamped into the binary
+# so that it holds where Go records no VCS information (-buildvcs=false, a
+# copy without .git, a worktree Go cannot read).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/sweep-sched/sweep/cli.version=$(VERSION)
 
-.PHONY: build test test-python examples test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce clean
+.PHONY: build test test-python examples test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce screenshots clean
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
 build:
-	$(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/sweep
+	$(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN) ./cmd/sweep
 
 # The README's test command; .ci/run runs exactly this. The runner and the
 # Parquet store are concurrent, so they run again under the race detector.
@@ -87,6 +93,16 @@ reproduce: build
 	$(BIN) run experiments/burkimsher2013.yaml --out $(RESULTS) $(if $(filter-out 0,$(JOBS)),-j $(JOBS))
 	$(BIN) analyze $(RESULTS)
 	$(BIN) report $(RESULTS)
+
+# The five studies at a reduced size, each report rendered by headless
+# Chromium (Debian's chromium) at 1400 px width: results/screenshots/png/
+# <study>.png (the whole page) and <study>-NN.png (one screen each).
+SHOTS ?= results/screenshots
+screenshots: build
+	rm -rf $(SHOTS)
+	scripts/small-studies $(SHOTS)
+	scripts/screenshots $(SHOTS)/png $(SHOTS)/burkimsher2013 $(SHOTS)/dutot2004 \
+		$(SHOTS)/ostrich2013-lpc-egee $(SHOTS)/ostrich2013-synthetic $(SHOTS)/vasupongayya2012
 
 clean:
 	rm -rf bin

@@ -168,7 +168,7 @@ type Table struct {
 // old analysis or the new one, never a mix (between the two renames,
 // DIR/analysis is briefly absent).
 func WriteDir(dir string, tables []Table) ([]string, error) {
-	temp, err := os.MkdirTemp(dir, ".analysis-new-")
+	temp, err := store.MkdirTemp(dir, ".analysis-new-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
@@ -189,7 +189,7 @@ func WriteDir(dir string, tables []Table) ([]string, error) {
 		names = append(names, t.Schema.Table+".parquet")
 	}
 	final := filepath.Join(dir, AnalysisDir)
-	aside, err := os.MkdirTemp(dir, ".analysis-old-")
+	aside, err := store.MkdirTemp(dir, ".analysis-old-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}

@@ -61,7 +61,7 @@ func analyzeRigid(run *analysisRun) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.name, err)
 	}
-	run.sections = append(run.sections, &rigidSection{dir: run.dir, result: r})
+	run.sections = append(run.sections, &rigidSection{dir: run.dir, result: r, provenance: run.provenance})
 	return nil
 }
 
@@ -72,7 +72,7 @@ func analyzeMoldable(run *analysisRun) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.name, err)
 	}
-	run.sections = append(run.sections, &moldableSection{dir: run.dir, result: r})
+	run.sections = append(run.sections, &moldableSection{dir: run.dir, result: r, provenance: run.provenance})
 	return nil
 }
 
@@ -121,7 +121,7 @@ func (run *analysisRun) pairedSection() (*pairedSection, error) {
 	if err != nil {
 		return nil, err
 	}
-	run.paired = &pairedSection{dir: run.dir, note: run.note, run: report.Paired{Comparison: r, Expect: expect}}
+	run.paired = &pairedSection{dir: run.dir, note: run.note, run: report.Paired{Comparison: r, Expect: expect, Provenance: run.provenance}}
 	run.sections = append(run.sections, run.paired)
 	return run.paired, nil
 }
@@ -129,8 +129,9 @@ func (run *analysisRun) pairedSection() (*pairedSection, error) {
 // rigidSection is seed 003's fair-share analysis; it writes no tables of
 // its own (its claims go to the claims table).
 type rigidSection struct {
-	dir    string
-	result *rigid.Result
+	dir        string
+	result     *rigid.Result
+	provenance *analysis.Provenance
 }
 
 func (s *rigidSection) print(w io.Writer) error { return report.PrintFairShare(w, s.result) }
@@ -138,13 +139,14 @@ func (s *rigidSection) print(w io.Writer) error { return report.PrintFairShare(w
 func (s *rigidSection) tables() []analysis.Table { return nil }
 
 func (s *rigidSection) page(_ context.Context, _ bool, claims []fidelity.Claim) (string, error) {
-	return report.WriteFairShare(s.dir, s.result, claims)
+	return report.WriteFairShare(s.dir, s.result, claims, s.provenance)
 }
 
 // moldableSection is seed 002's moldable-task analysis.
 type moldableSection struct {
-	dir    string
-	result *moldable.Result
+	dir        string
+	result     *moldable.Result
+	provenance *analysis.Provenance
 }
 
 func (s *moldableSection) print(w io.Writer) error { return report.PrintMoldable(w, s.result) }
@@ -152,7 +154,7 @@ func (s *moldableSection) print(w io.Writer) error { return report.PrintMoldable
 func (s *moldableSection) tables() []analysis.Table { return s.result.Tables() }
 
 func (s *moldableSection) page(_ context.Context, _ bool, claims []fidelity.Claim) (string, error) {
-	return report.WriteMoldable(s.dir, s.result, claims)
+	return report.WriteMoldable(s.dir, s.result, claims, s.provenance)
 }
 
 // pairedSection is the comparison of the cells across policies with the
@@ -163,6 +165,8 @@ type pairedSection struct {
 	run  report.Paired
 	// models replay the worst cells for the page's Gantt charts.
 	models *model.Registry
+	// ganttFull draws the worst cells' whole schedules (report --gantt-full).
+	ganttFull bool
 }
 
 func (s *pairedSection) print(w io.Writer) error { return report.Print(w, s.run) }
@@ -193,7 +197,7 @@ func (s *pairedSection) page(ctx context.Context, gantts bool, claims []fidelity
 	var links []report.GanttLink
 	if gantts && s.run.Grid != nil && s.run.Comparison.HasLoads() {
 		var err error
-		if links, err = worstGantts(ctx, s.models, s.dir, s.run.Comparison, s.note); err != nil {
+		if links, err = worstGantts(ctx, s.models, s.dir, s.run.Comparison, s.ganttFull, s.note); err != nil {
 			return "", err
 		}
 	}

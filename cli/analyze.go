@@ -23,6 +23,7 @@ type analysisFlags struct {
 	alpha     *float64
 	base      *int64
 	adjust    *string
+	partial   *bool
 }
 
 func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
@@ -31,6 +32,7 @@ func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 		alpha:     fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
 		base:      fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
 		adjust:    fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
+		partial:   fs.Bool("partial", false, "analyse an unfinished run (cells of the manifest not done); every output then says partial and names the incomplete workloads"),
 	}
 }
 
@@ -98,19 +100,19 @@ func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysi
 // runAnalyze implements `sweep analyze DIR`: it runs the analysis of every
 // model of the run, writes DIR/analysis/*.parquet and prints the papers'
 // tables beside their values.
-func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm]")
+		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--partial]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	run, err := analyzeModels(ctx, "sweep analyze", dir, flags, stderr)
+	run, err := a.analyzeModels(ctx, "sweep analyze", dir, flags, stderr)
 	if err != nil {
 		return err
 	}
@@ -130,14 +132,15 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var paths []string
 	if writes {
-		if paths, err = analysis.WriteDir(dir, tables); err != nil {
+		if paths, err = analysis.WriteDir(dir, run.provenance.WithMetadata(tables)); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}
-	for i, s := range run.sections {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
+	if err := report.PrintProvenance(stdout, run.provenance); err != nil {
+		return fmt.Errorf("sweep analyze: %w", err)
+	}
+	for _, s := range run.sections {
+		fmt.Fprintln(stdout)
 		if err := s.print(stdout); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
@@ -167,6 +170,8 @@ type analysisRun struct {
 	// so that they were told from its columns.
 	probed   bool
 	sections []section
+	// provenance opens every output.
+	provenance *analysis.Provenance
 	// paired is the section of the grid and campaign models, which share
 	// one comparison of the cells; nil until one of them asks for it.
 	paired *pairedSection
@@ -190,11 +195,19 @@ type section interface {
 // analyzeModels runs the analysis of each model of the results directory
 // dir: the models its cells part files record, else (a run written before
 // they recorded them) the models told from its columns.
-func analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*analysisRun, error) {
+func (a *app) analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*analysisRun, error) {
 	run := &analysisRun{name: name, dir: dir, flags: flags, note: note}
 	models, recorded, err := analysis.RecordedModels(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if run.provenance, err = a.runProvenance(dir, *flags.partial); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// A directory without cells is left to the analyses, which say to
+	// run first.
+	if done, failed, _ := run.provenance.Totals(); done+failed > 0 && len(run.provenance.Incomplete()) > 0 && !*flags.partial {
+		return nil, unfinishedError(name, dir, run.provenance)
 	}
 	if !recorded {
 		run.probed = true

@@ -54,7 +54,7 @@ func (a *app) commands() []command {
 	return []command{
 		{"gen", "write one workload instance of a generator preset as JSON", a.runGen},
 		{"simulate", "simulate one workload under one policy and print its metrics as JSON", a.runSimulate},
-		{"analyze", "compare policies in a results directory: t-tests, dominance, box plots, deciles", runAnalyze},
+		{"analyze", "compare policies in a results directory: t-tests, dominance, box plots, deciles", a.runAnalyze},
 		{"report", "write a results directory's analysis as an HTML page with figures", a.runReport},
 		{"export", "simulate one cell of a results directory again and write its schedule as SWF, Batsim jobs.csv or JSON", a.runExport},
 		{"show", "simulate one cell of a results directory again, check it against its row, draw its Gantt chart", a.runShow},
@@ -63,6 +63,7 @@ func (a *app) commands() []command {
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", a.runSlurm},
 		{"status", "show how far a results directory has come, per shard, while shards write", a.runStatus},
 		{"policies", "list every model with its policies, their docs and parameters", a.runPolicies},
+		{"version", "print sweep's version (also --version)", runVersion},
 	}
 }
 
@@ -115,24 +116,34 @@ func InterruptContext() (context.Context, context.CancelFunc) {
 // while working, 2 bad input, 130 interrupted.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *model.Registry) int {
 	cmds := (&app{models: reg}).commands()
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: sweep COMMAND [flags]\n\ncommands:")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: sweep COMMAND [flags]\n\ncommands:")
 		for _, c := range cmds {
-			fmt.Fprintf(stderr, "  %-9s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 		}
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout) // asked for: it is the output, not a complaint
 		return 0
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	for _, c := range cmds {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(ctx, args[1:], stdout, stderr)
+		errs := stderr
+		if asksForHelp(args[1:]) {
+			// The flag package prints the usage a -h asks for on the
+			// flag set's output, which every command sets to stderr.
+			errs = stdout
+		}
+		err := c.run(ctx, args[1:], stdout, errs)
 		var ue usageError
 		var fe flagError
 		switch {
@@ -153,6 +164,30 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *mod
 		return 1
 	}
 	fmt.Fprintf(stderr, "sweep: unknown command %q\n", args[0])
-	usage()
+	usage(stderr)
 	return 2
+}
+
+// asksForHelp says whether args hold -h or --help before any "--".
+func asksForHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// runVersion implements `sweep version`: the version stamped at build
+// time (the Makefile's -X github.com/sweep-sched/sweep/cli.version from
+// git), else the module version Go recorded, else "dev".
+func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("sweep version: takes no arguments, got %q", args)}
+	}
+	fmt.Fprintf(stdout, "sweep %s\n", toolVersion())
+	return nil
 }

@@ -22,17 +22,21 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	gantts := fs.Bool("gantt", true, "draw each policy's worst cell (largest worst-case SLR) as a Gantt chart, simulating it again, and link it from the report")
+	ganttFull := fs.Bool("gantt-full", false, "draw each worst cell's whole schedule (up to 20,000 bars, several MB) rather than the window around its worst job's life")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false]")
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false] [--gantt-full] [--partial]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	run, err := analyzeModels(ctx, "sweep report", dir, flags, stderr)
+	run, err := a.analyzeModels(ctx, "sweep report", dir, flags, stderr)
 	if err != nil {
 		return err
+	}
+	if run.paired != nil {
+		run.paired.ganttFull = *ganttFull
 	}
 	// The report is one page: the first section's. Sections of the other
 	// models of a mixed run are printed by `sweep analyze`.
@@ -54,12 +58,21 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	return nil
 }
 
+// gridTicksPerHour is 3600: seed 004's tick is one second (its work is in
+// core-seconds).
+const gridTicksPerHour = 3600
+
+// fullGanttBars bounds the bars of a whole-schedule chart (--gantt-full).
+const fullGanttBars = 20000
+
 // worstGantts simulates each policy's worst cell (largest worst-case SLR)
 // of the results directory dir again, checks it against its stored row,
-// and draws it as DIR/report/gantt-<policy>.svg. A directory whose
+// and draws it as DIR/report/gantt-<policy>.svg: by default the window
+// around the life of the cell's worst job (largest SLR), that job in red
+// among the others in grey; with full, the whole schedule. A directory whose
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
-func worstGantts(ctx context.Context, models *model.Registry, dir string, r *analysis.Result, note io.Writer) ([]report.GanttLink, error) {
+func worstGantts(ctx context.Context, models *model.Registry, dir string, r *analysis.Result, full bool, note io.Writer) ([]report.GanttLink, error) {
 	p, err := (&app{models: models}).newReplayer(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
@@ -79,8 +92,16 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, r *ana
 			continue
 		}
 		file := "gantt-" + w.Policy + ".svg"
-		opts := gantt.Options{Title: fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)}
-		if err := writeGantt(filepath.Join(dir, report.Dir, file), s.EngineSchedule(), opts, note); err != nil {
+		schedule := s.EngineSchedule()
+		title := fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)
+		opts := gantt.Options{Title: title, TicksPerHour: gridTicksPerHour, MaxBars: fullGanttBars}
+		if !full {
+			job, slr := gantt.WorstJob(schedule)
+			from, to := gantt.JobWindow(schedule, job)
+			opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Instance.JobIDs[job], slr),
+				TicksPerHour: gridTicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
+		}
+		if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, note); err != nil {
 			return nil, err
 		}
 		links = append(links, report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file})

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,18 +18,38 @@ import (
 	"github.com/sweep-sched/sweep/sweep"
 )
 
-// version is the tool version written into results; release builds set it
-// with -ldflags "-X main.version=...".
+// version is the tool version written into results; the Makefile sets it
+// from git with -ldflags "-X github.com/sweep-sched/sweep/cli.version=...", which covers builds
+// that carry no VCS information (a copy without .git, -buildvcs=false).
 var version = ""
 
+// toolVersion returns the stamped version, else the module version Go
+// recorded, else the VCS revision Go recorded ("devel+<revision>", with
+// "-dirty" for uncommitted changes), else "dev".
 func toolVersion() string {
 	if version != "" {
 		return version
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if info.Main.Version != "" && info.Main.Version != "(devel)" {
 		return info.Main.Version
 	}
-	return "dev"
+	var revision, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			revision = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "-dirty"
+		}
+	}
+	if revision == "" {
+		return "dev"
+	}
+	return "devel+" + revision[:min(12, len(revision))] + dirty
 }
 
 // manifestArg loads the one manifest named on the command line.
@@ -67,10 +88,20 @@ func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	p, err := m.Plan(m.OutDir(*out), sh, *retry)
 	if err != nil {
-		return err
+		return changedIsBadInput(err)
 	}
 	p.Write(stdout)
 	return nil
+}
+
+// changedIsBadInput makes a results directory that holds cells of other
+// settings bad input (exit 2): the manifest or --out must change.
+func changedIsBadInput(err error) error {
+	var changed *sweep.ChangedError
+	if errors.As(err, &changed) {
+		return usageError{err}
+	}
+	return err
 }
 
 func addReplicatesFlag(fs *flag.FlagSet) *int {
@@ -160,7 +191,7 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	if err != nil {
-		return err
+		return changedIsBadInput(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d cells in the manifest, %d in this shard, %d already done, %d ran (%d failed) in %s",
 		m.Experiment, sum.Cells, sum.InShard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Wall.Round(time.Millisecond))
@@ -174,12 +205,31 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
 	if err := sum.Err(); err != nil {
 		if sum.Interrupted {
-			resume := "sweep run " + strings.Join(args, " ")
-			return fmt.Errorf("%v\nresume with: %s", err, resume)
+			return fmt.Errorf("%v\nresume with: %s", err, typedCommand(os.Args[0], "run", args))
 		}
 		return err
 	}
 	return nil
+}
+
+// typedCommand returns the command line as the user typed it, binary
+// path included (bin/sweep, ./sweep), quoted for a POSIX shell where an
+// argument needs it, so that it can be pasted back.
+func typedCommand(binary, name string, args []string) string {
+	words := []string{shellQuote(binary), name}
+	for _, a := range args {
+		words = append(words, shellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote returns s unchanged when a POSIX shell reads it as one word
+// as it is, else in single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // barProgress draws a progress bar on a terminal.

@@ -161,18 +161,28 @@ type replayer struct {
 // newReplayer reads the manifest of the results directory dir: the one at
 // manifestPath, or when that is empty the copy in dir.
 func (a *app) newReplayer(dir, manifestPath string) (*replayer, error) {
+	m, err := a.runManifest(dir, manifestPath)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+	}
+	return &replayer{dir: dir, m: m}, nil
+}
+
+// runManifest loads the manifest of the results directory dir (its copy,
+// unless manifestPath names another) with the replicates the run had:
+// the copy does not record a --replicates given to `sweep run`, the cells
+// table does.
+func (a *app) runManifest(dir, manifestPath string) (*sweep.Manifest, error) {
 	if manifestPath == "" {
 		manifestPath = filepath.Join(dir, "manifest.yaml")
 	}
 	m, err := a.loadManifest(manifestPath)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+		return nil, err
 	}
-	// The copy of the manifest does not record a --replicates given to
-	// `sweep run`; the cells table does.
 	reps, _, err := store.ReadColumns(dir, table.Cells, []string{table.Replicate})
 	if err != nil {
-		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+		return nil, err
 	}
 	replicates := m.ReplicateCount()
 	if reps != nil {
@@ -183,7 +193,7 @@ func (a *app) newReplayer(dir, manifestPath string) (*replayer, error) {
 	if err := m.SetReplicates(replicates); err != nil {
 		return nil, err
 	}
-	return &replayer{dir: dir, m: m}, nil
+	return m, nil
 }
 
 // replay simulates the cell whose id or name is key again and compares

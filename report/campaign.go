@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"html/template"
 
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
@@ -10,20 +9,19 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/sweep-sched/sweep/analysis"
 )
 
-// stretchRange is the x range of the stretch distribution, as in seed 000
-// Figs. 5 and 6 ("stretch values ranging from 1 to 4").
-const stretchLow, stretchHigh = 1.0, 4.0
+// stretchLow is where the stretch distribution starts: no campaign does
+// better than its bound.
+const stretchLow = 1.0
 
 // addCampaigns adds the campaign sections to p: the figures of merit of
 // each campaign workload and, from samples (the campaigns table), the
 // distribution of campaign stretch and the per-user max stretch by profile.
-func addCampaigns(p *page, r *analysis.Result, c *campaign.Result, samples []campaign.Sample) error {
+func addCampaigns(p *page, r *analysis.Result, c *campaign.Result, samples []campaign.Sample, files *figureFiles) error {
 	for _, workload := range c.Workloads {
 		p.FigureTables = append(p.FigureTables, figuresOfMerit(r, c, workload))
 	}
@@ -41,25 +39,34 @@ func addCampaigns(p *page, r *analysis.Result, c *campaign.Result, samples []cam
 		if len(of) == 0 {
 			continue
 		}
-		svg, err := stretchECDF(of)
+		ch, err := stretchECDF(of)
+		if err != nil {
+			return fmt.Errorf("stretch distribution of %s: %w", workload, err)
+		}
+		ch.name = "stretch-distribution-" + workload
+		svg, err := files.add(ch)
 		if err != nil {
 			return fmt.Errorf("stretch distribution of %s: %w", workload, err)
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("Campaign stretch distribution, %s (seed 000 Figs. 5, 6): share of campaigns "+
-				"with stretch <= x, stretches > %d dropped", workload, mcampaign.OutlierStretch),
-			SVG: svg,
+				"with stretch <= x over the whole range (the paper shows 1 to 4), stretches > %d dropped (counted in the legend)", workload, mcampaign.OutlierStretch),
+			SVG: svg, File: ch.name,
 		})
 		if !hasProfiles(of) {
 			continue
 		}
-		svg, err = userMaxBoxes(of)
+		ch, err = userMaxBoxes(of)
 		if err != nil {
+			return fmt.Errorf("user max stretch of %s: %w", workload, err)
+		}
+		ch.name = "user-max-stretch-" + workload
+		if svg, err = files.add(ch); err != nil {
 			return fmt.Errorf("user max stretch of %s: %w", workload, err)
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("Max campaign stretch per user by profile, %s (seed 001 Fig. 2b)", workload),
-			SVG:   svg,
+			SVG:   svg, File: ch.name,
 		})
 	}
 	return nil
@@ -121,83 +128,97 @@ func hasProfiles(samples []campaign.Sample) bool {
 }
 
 // stretchECDF draws one empirical distribution function per policy of the
-// campaign stretches <= CampaignOutlierStretch, over [1, 4]; the curve's
-// height at 4 is the share of those campaigns with stretch <= 4.
-func stretchECDF(samples []campaign.Sample) (template.HTML, error) {
-	p := plot.New()
-	p.X.Label.Text = "campaign stretch"
-	p.Y.Label.Text = "share of campaigns with stretch <= x"
-	p.X.Min, p.X.Max = stretchLow, stretchHigh
+// campaign stretches <= OutlierStretch, on a log x axis from 1 to the
+// largest kept, so that the whole distribution shows (seed 000's figures
+// stop at 4).
+func stretchECDF(samples []campaign.Sample) (chart, error) {
+	p := newPlot()
+	p.X.Label.Text = "campaign stretch (ratio, log scale)"
+	p.Y.Label.Text = "share of campaigns with stretch <= x (fraction)"
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = logTicks{}
 	p.Y.Min, p.Y.Max = 0, 1
-	// The curves rise to the top right, so the bottom right is free.
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.XOffs, p.Legend.YOffs = -2*vg.Millimeter, 2*vg.Millimeter
-	for i, s := range samples {
-		kept := s.Stretches
-		for len(kept) > 0 && kept[len(kept)-1] > mcampaign.OutlierStretch {
-			kept = kept[:len(kept)-1]
+	legend := plot.NewLegend()
+	highest := 2.0
+	for _, s := range samples {
+		kept := keptStretches(s.Stretches)
+		if len(kept) > 0 {
+			highest = max(highest, kept[len(kept)-1]*1.1)
 		}
+	}
+	for _, s := range samples {
+		kept := keptStretches(s.Stretches)
 		if len(kept) == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(ecdfSteps(kept))
+		line, err := plotter.NewLine(ecdfSteps(kept, highest))
 		if err != nil {
-			return "", err
+			return chart{}, err
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i)
-		line.Width = vg.Points(1.5)
+		style := styleOf(s.Policy)
+		line.Color, line.Dashes, line.Width = style.Color, style.Dashes, vg.Points(1.8)
 		p.Add(line)
 		dropped := len(s.Stretches) - len(kept)
-		p.Legend.Add(fmt.Sprintf("%s (%d campaigns, %d dropped)", s.Policy, len(kept), dropped), line)
+		legend.Add(fmt.Sprintf("%s (%d campaigns, %d dropped)", s.Policy, len(kept), dropped), line)
 	}
+	p.X.Min, p.X.Max = stretchLow, highest
 	p.Add(plotter.NewGrid())
-	return svgOf(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	return chart{plot: p, legend: &legend}, nil
+}
+
+// keptStretches returns sorted (ascending) without its values above
+// OutlierStretch.
+func keptStretches(sorted []float64) []float64 {
+	for len(sorted) > 0 && sorted[len(sorted)-1] > mcampaign.OutlierStretch {
+		sorted = sorted[:len(sorted)-1]
+	}
+	return sorted
 }
 
 // ecdfSteps returns the staircase of the empirical distribution function
-// of sorted (ascending, non-empty) over [stretchLow, stretchHigh]: at each
+// of sorted (ascending, non-empty) over [stretchLow, high]: at each
 // distinct value x the curve rises to the share of values <= x.
-func ecdfSteps(sorted []float64) plotter.XYs {
+func ecdfSteps(sorted []float64, high float64) plotter.XYs {
 	n := float64(len(sorted))
 	below := 0
 	for below < len(sorted) && sorted[below] < stretchLow {
 		below++
 	}
 	xys := plotter.XYs{{X: stretchLow, Y: float64(below) / n}}
-	for i := below; i < len(sorted) && sorted[i] <= stretchHigh; i++ {
+	for i := below; i < len(sorted) && sorted[i] <= high; i++ {
 		if i+1 < len(sorted) && sorted[i+1] == sorted[i] {
 			continue // the step is at the last of equal values
 		}
 		share := float64(i+1) / n
 		xys = append(xys, plotter.XY{X: sorted[i], Y: xys[len(xys)-1].Y}, plotter.XY{X: sorted[i], Y: share})
 	}
-	return append(xys, plotter.XY{X: stretchHigh, Y: xys[len(xys)-1].Y})
+	return append(xys, plotter.XY{X: high, Y: xys[len(xys)-1].Y})
 }
 
 // userMaxBoxes draws a box per policy and profile of the users' max
 // campaign stretches, with the quartiles and whiskers of stats.BoxPlot.
-func userMaxBoxes(samples []campaign.Sample) (template.HTML, error) {
-	p := plot.New()
-	p.Y.Label.Text = "max campaign stretch of a user"
+func userMaxBoxes(samples []campaign.Sample) (chart, error) {
+	p := newPlot()
+	p.Y.Label.Text = "max campaign stretch of a user (ratio)"
+	p.X.Label.Text = "policy, user profile (users)"
 	var boxes []stats.Box
-	var names []string
+	var names, policies []string
 	for _, s := range samples {
 		for _, profile := range s.Profiles() {
 			box, err := stats.BoxPlot(s.UserMax[profile])
 			if err != nil {
-				return "", err
+				return chart{}, err
 			}
 			if profile == "" {
 				profile = "no profile"
 			}
 			boxes = append(boxes, box)
 			names = append(names, fmt.Sprintf("%s %s (%d)", s.Policy, profile, box.N))
+			policies = append(policies, s.Policy)
 		}
 	}
-	if err := addBoxes(p, boxes, names); err != nil {
-		return "", err
+	if err := addBoxes(p, boxes, names, policies); err != nil {
+		return chart{}, err
 	}
-	return svgOf(p, vg.Length(max(16, 3*len(boxes)))*vg.Centimeter, 10*vg.Centimeter)
+	return chart{plot: p}, nil
 }

@@ -25,6 +25,8 @@ type Paired struct {
 	// Claims are the papers' claims about the run with their status,
 	// shown first on the page.
 	Claims []fidelity.Claim
+	// Provenance opens the page; nil for none.
+	Provenance *analysis.Provenance
 }
 
 // problems returns the unreadable part files of every table read: cells,

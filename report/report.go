@@ -14,13 +14,11 @@ import (
 	"github.com/sweep-sched/sweep/analysis/grid"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/sweep/store"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/sweep-sched/sweep/analysis"
 )
@@ -31,18 +29,21 @@ const Dir = "report"
 // boxFigures are seed 004's box plots, one box per policy over every cell
 // of the run (all loads and workloads pooled, as the paper's figures have
 // one box per policy).
-var boxFigures = []struct{ title, metric, label string }{
-	{"Fig. 6: standard deviation of SLR by policy", "slr_sd", "SD of SLR"},
-	{"Fig. 8: worst-case SLR by policy", "slr_max", "worst-case SLR"},
-	{"Fig. 10: average utilisation by policy", "utilisation", "utilisation (fraction)"},
-	{"Fig. 11: cumulative completion by policy", "cumulative_completion", "cumulative completion"},
-	{"Fig. 12: peak in-flight jobs by policy", "peak_in_flight", "peak in-flight jobs"},
+var boxFigures = []struct{ title, name, metric, label string }{
+	{"Fig. 6: standard deviation of SLR by policy", "fig06-slr-sd", "slr_sd", "SD of SLR (ratio)"},
+	{"Fig. 8: worst-case SLR by policy", "fig08-slr-max", "slr_max", "worst-case SLR (ratio)"},
+	{"Fig. 10: average utilisation by policy", "fig10-utilisation", "utilisation", "utilisation (fraction of core-ticks)"},
+	{"Fig. 11: cumulative completion by policy", "fig11-cumulative-completion", "cumulative_completion", "cumulative completion (tick × core-ticks)"},
+	{"Fig. 12: peak in-flight jobs by policy", "fig12-peak-in-flight", "peak_in_flight", "peak in-flight jobs (jobs)"},
 }
 
-// figure is a titled inline SVG.
+// figure is a titled inline SVG; File names its SVG and PDF files under
+// report/figures/ ("" for none).
 type figure struct {
-	Title string
-	SVG   template.HTML
+	Title, File string
+	SVG         template.HTML
+	// Half says the figure takes half the page's width, two to a row.
+	Half bool
 }
 
 // tableCell is one cell of a dominance table on the page.
@@ -90,6 +91,8 @@ type figureTable struct {
 }
 
 type page struct {
+	// Provenance is the block that opens the page.
+	Provenance template.HTML
 	// DAG says whether the run has DAG cells (with a load), which seed
 	// 004's tables and figures describe.
 	DAG       bool
@@ -135,13 +138,20 @@ type page struct {
 // are listed with links to their charts. The page is built in a temporary
 // file and renamed into place.
 func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
-	p, err := build(run)
+	files, err := newFigureFiles(dir)
+	if err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
+	}
+	p, err := build(run, files)
 	if err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
 	p.Gantts = gantts
 	if p.Claims, err = renderClaims(run.Claims); err != nil {
 		return "", err
+	}
+	if p.Provenance, err = provenanceHTML(run.Provenance); err != nil {
+		return "", fmt.Errorf("building the report: %w", err)
 	}
 	if c := run.Campaign; c != nil && len(c.Workloads) > 0 {
 		r := run.Comparison
@@ -152,14 +162,14 @@ func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
 		for _, problem := range problems {
 			p.Notes += fmt.Sprintf("skipped unreadable part file %s\n", problem.Error())
 		}
-		if err := addCampaigns(p, r, c, samples); err != nil {
+		if err := addCampaigns(p, r, c, samples, files); err != nil {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
 		counts, err := workloadUsers(dir)
 		if err != nil {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
-		if err := addUserCountFigures(p, r, c, counts); err != nil {
+		if err := addUserCountFigures(p, r, c, counts, files); err != nil {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
 	}
@@ -179,13 +189,13 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	if err := os.MkdirAll(reportDir, 0o755); err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}
-	temp, err := os.CreateTemp(reportDir, ".index-*.html")
+	temp, err := store.CreateTemp(reportDir, ".index-")
 	if err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}
 	defer os.Remove(temp.Name()) // fails harmlessly once renamed
 	_, err = temp.Write(html.Bytes())
-	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
+	err = errors.Join(err, temp.Close())
 	path := filepath.Join(reportDir, "index.html")
 	if err == nil {
 		err = os.Rename(temp.Name(), path)
@@ -196,7 +206,7 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	return path, nil
 }
 
-func build(run Paired) (*page, error) {
+func build(run Paired, files *figureFiles) (*page, error) {
 	r, expect := run.Comparison, run.Expect
 	p := &page{Reference: r.Settings.Reference, Alpha: r.Settings.Alpha, Holm: r.Settings.Adjust == analysis.AdjustHolm,
 		Resamples: stats.BootstrapResamples}
@@ -233,27 +243,48 @@ func build(run Paired) (*page, error) {
 	}
 
 	for _, f := range boxFigures {
-		svg, err := boxPlot(r, f.metric, f.label)
+		ch, err := boxPlot(r, f.name, f.metric, f.label)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.title, err)
 		}
-		p.Figures = append(p.Figures, figure{Title: f.title, SVG: svg})
+		if err := p.addFigure(files, f.title, ch); err != nil {
+			return nil, err
+		}
 	}
-	svg, err := meanByLoad(r)
+	ch, err := meanByLoad(r)
 	if err != nil {
 		return nil, fmt.Errorf("Fig. 9: %w", err)
 	}
-	p.Figures = append(p.Figures, figure{Title: "Fig. 9: mean worst-case SLR by load", SVG: svg})
+	title := "Fig. 9: mean worst-case SLR by load, with 95% confidence intervals (the table above)"
+	if _, log := ch.plot.Y.Scale.(plot.LogScale); log {
+		title += "; log scale, intervals reaching below the axis are cut at it"
+	}
+	if err := p.addFigure(files, title, ch); err != nil {
+		return nil, err
+	}
 	if d := run.Grid.Deciles; d != nil && len(r.Loads) > 0 {
 		highest := r.Loads[len(r.Loads)-1]
 		p.DecileLoad = FormatLoad(highest)
-		svg, err := decilePlot(r, d, highest)
+		ch, err := decilePlot(r, d, highest)
 		if err != nil {
 			return nil, fmt.Errorf("Fig. 7: %w", err)
 		}
-		p.Figures = append(p.Figures, figure{Title: "Fig. 7: mean SLR by decile of job volume at load " + p.DecileLoad, SVG: svg})
+		if err := p.addFigure(files, "Fig. 7: mean SLR by decile of job volume at load "+p.DecileLoad, ch); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// addFigure renders ch, writes its files and adds it to the page's
+// figures.
+func (p *page) addFigure(files *figureFiles, title string, ch chart) error {
+	svg, err := files.add(ch)
+	if err != nil {
+		return fmt.Errorf("%s: %w", title, err)
+	}
+	p.Figures = append(p.Figures, figure{Title: title, SVG: svg, File: ch.name})
+	return nil
 }
 
 func dominance(r *analysis.Result, t grid.PaperTable, expect analysis.Expectations) dominanceTable {
@@ -291,23 +322,13 @@ func dominance(r *analysis.Result, t grid.PaperTable, expect analysis.Expectatio
 	return table
 }
 
-// svgOf draws p as an SVG element for inlining.
-func svgOf(p *plot.Plot, width, height vg.Length) (template.HTML, error) {
-	canvas := vgsvg.New(width, height)
-	p.Draw(draw.New(canvas))
-	var out bytes.Buffer
-	if _, err := canvas.WriteTo(&out); err != nil {
-		return "", err
-	}
-	return inlineSVG(out.Bytes()), nil
-}
-
 // boxPlot draws one box per policy from the pooled box-plot summaries, so
 // the figure shows exactly the quartiles and whiskers of boxplot.parquet
 // (gonum's own box plot uses other quartiles).
-func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
-	p := plot.New()
+func boxPlot(r *analysis.Result, name, metric, label string) (chart, error) {
+	p := newPlot()
 	p.Y.Label.Text = label
+	p.X.Label.Text = "policy (every cell of every load and workload)"
 	var boxes []stats.Box
 	var names []string
 	for _, box := range r.Boxes {
@@ -316,22 +337,24 @@ func boxPlot(r *analysis.Result, metric, label string) (template.HTML, error) {
 			names = append(names, box.Policy)
 		}
 	}
-	if err := addBoxes(p, boxes, names); err != nil {
-		return "", err
+	if err := addBoxes(p, boxes, names, names); err != nil {
+		return chart{}, err
 	}
-	return svgOf(p, figureWidth, figureHeight)
+	readableTicks(&p.Y)
+	return chart{name: name, plot: p}, nil
 }
 
-// addBoxes adds one box per summary, named on the x axis, and switches to
-// a log scale when the values are wide apart.
-func addBoxes(p *plot.Plot, boxes []stats.Box, names []string) error {
+// addBoxes adds one box per summary, named on the x axis and drawn in its
+// policy's colour, and switches to a log scale when the values are wide
+// apart; the whiskers and outliers show the whole distribution.
+func addBoxes(p *plot.Plot, boxes []stats.Box, names, policies []string) error {
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, box := range boxes {
 		lowest, highest = min(lowest, box.Min), max(highest, box.Max)
 		// The values are the outliers, then the whisker ends; the box
 		// statistics are then set from the summary.
 		values := append(append(plotter.Values{}, box.Outliers...), box.WhiskerLow, box.WhiskerHigh)
-		b, err := plotter.NewBoxPlot(vg.Points(20), float64(i), values)
+		b, err := plotter.NewBoxPlot(vg.Points(22), float64(i), values)
 		if err != nil {
 			return err
 		}
@@ -341,6 +364,10 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names []string) error {
 		for i := range box.Outliers {
 			b.Outside = append(b.Outside, i)
 		}
+		style := styleOf(policies[i])
+		b.BoxStyle.Color, b.WhiskerStyle.Color, b.MedianStyle.Color = style.Color, style.Color, style.Color
+		b.MedianStyle.Width = vg.Points(2)
+		b.GlyphStyle.Color, b.GlyphStyle.Shape = style.Color, style.Shape
 		p.Add(b)
 	}
 	p.NominalX(names...)
@@ -348,30 +375,64 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names []string) error {
 	return nil
 }
 
-// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR.
-func meanByLoad(r *analysis.Result) (template.HTML, error) {
-	p := plot.New()
-	p.X.Label.Text = "load ratio"
-	p.Y.Label.Text = "mean worst-case SLR"
+// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR,
+// with the 95% confidence interval of the table beside it as bars; the
+// policies are spread a little along x so that equal means stay visible.
+// Means spanning decades take a log axis, on which an interval reaching
+// below the axis is cut there (the caption says so).
+func meanByLoad(r *analysis.Result) (chart, error) {
+	p := newPlot()
+	p.X.Label.Text = "load ratio (offered work / platform capacity)"
+	p.Y.Label.Text = "mean worst-case SLR (ratio)"
 	legend := plot.NewLegend()
-	lowest, highest := math.Inf(1), math.Inf(-1)
+	lowestMean, highestMean, highest := math.Inf(1), math.Inf(-1), math.Inf(-1)
+	spread := spreadStep(r.Loads) / float64(2*max(1, len(r.Policies)))
+	series := make([]errorPoints, len(r.Policies))
 	for i, policy := range r.Policies {
-		var xys plotter.XYs
 		for _, load := range r.Loads {
 			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
-				xys = append(xys, plotter.XY{X: load, Y: m.Mean})
+				low, high := m.Mean, m.Mean
+				if !math.IsNaN(m.Low) && !math.IsNaN(m.High) {
+					low, high = m.Low, m.High
+				}
+				x := load + (float64(i)-float64(len(r.Policies)-1)/2)*spread
+				series[i].XYs = append(series[i].XYs, plotter.XY{X: x, Y: m.Mean})
+				series[i].YErrors = append(series[i].YErrors, struct{ Low, High float64 }{m.Mean - low, high - m.Mean})
+				lowestMean, highestMean, highest = min(lowestMean, m.Mean), max(highestMean, m.Mean), max(highest, high)
 			}
 		}
-		if err := addLine(p, &legend, i, policy, xys); err != nil {
-			return "", err
+	}
+	logScaleIfWide(p, lowestMean, highestMean)
+	if _, log := p.Y.Scale.(plot.LogScale); log {
+		p.Y.Max = highest * 1.5
+		for i := range series {
+			for k, xy := range series[i].XYs {
+				if xy.Y-series[i].YErrors[k].Low < p.Y.Min {
+					series[i].YErrors[k].Low = xy.Y - p.Y.Min
+				}
+			}
 		}
-		for _, xy := range xys {
-			lowest, highest = min(lowest, xy.Y), max(highest, xy.Y)
+	}
+	for i, policy := range r.Policies {
+		if err := addRange(p, &legend, policy, styleOf(policy), series[i]); err != nil {
+			return chart{}, err
 		}
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
-	logScaleIfWide(p, lowest, highest)
-	return svgWithLegend(p, legend, figureWidth, figureHeight)
+	return chart{name: "fig09-mean-worst-case-slr-by-load", plot: p, legend: &legend}, nil
+}
+
+// spreadStep returns the smallest gap between consecutive xs (1 for
+// fewer than two).
+func spreadStep(xs []float64) float64 {
+	step := math.Inf(1)
+	for i := 1; i < len(xs); i++ {
+		step = min(step, xs[i]-xs[i-1])
+	}
+	if math.IsInf(step, 1) || step <= 0 {
+		return 1
+	}
+	return step
 }
 
 // logScaleIfWide switches the y axis to a log scale when the values span
@@ -382,7 +443,7 @@ func logScaleIfWide(p *plot.Plot, lowest, highest float64) {
 		return
 	}
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
 	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
 	p.Y.Label.Text += " (log scale)"
 }
@@ -396,30 +457,32 @@ func constantTicks(xs []float64) plot.ConstantTicks {
 	return ticks
 }
 
-// decilePlot draws Fig. 7: mean SLR per decile at load, log y-axis.
-func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (template.HTML, error) {
-	p := plot.New()
+// decilePlot draws Fig. 7: mean SLR per decile at load, log y-axis, the
+// policies spread a little along x so that equal values stay visible.
+func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (chart, error) {
+	p := newPlot()
 	p.X.Label.Text = "decile of job volume (1 = smallest jobs)"
-	p.Y.Label.Text = "mean SLR (log scale)"
+	p.Y.Label.Text = "mean SLR (ratio, log scale)"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
 	legend := plot.NewLegend()
 	lowest, highest := math.Inf(1), math.Inf(-1)
 	for i, policy := range r.Policies {
 		var xys plotter.XYs
+		offset := (float64(i) - float64(len(r.Policies)-1)/2) * 0.06
 		for _, row := range d.Rows {
 			// A log axis cannot show 0; SLR is at least 1 for valid jobs.
 			if row.Load == load && row.Policy == policy && row.SLRMean > 0 {
-				xys = append(xys, plotter.XY{X: float64(row.Decile), Y: row.SLRMean})
+				xys = append(xys, plotter.XY{X: float64(row.Decile) + offset, Y: row.SLRMean})
 				lowest, highest = min(lowest, row.SLRMean), max(highest, row.SLRMean)
 			}
 		}
-		if err := addLine(p, &legend, i, policy, xys); err != nil {
-			return "", err
+		if err := addLine(p, &legend, policy, styleOf(policy), xys); err != nil {
+			return chart{}, err
 		}
 	}
 	if math.IsInf(lowest, 1) {
-		return "", fmt.Errorf("no positive mean SLR at load %v", load)
+		return chart{}, fmt.Errorf("no positive mean SLR at load %v", load)
 	}
 	// A margin of a factor 1.5 keeps the lines off the frame and gives a
 	// range even when every value is equal (gonum's log ticks need one).
@@ -430,12 +493,12 @@ func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (template.HTM
 		deciles[i] = float64(i + 1)
 	}
 	p.X.Tick.Marker = constantTicks(deciles)
-	return svgWithLegend(p, legend, figureWidth, figureHeight)
+	return chart{name: "fig07-mean-slr-by-volume-decile-load-" + FormatLoad(load), plot: p, legend: &legend}, nil
 }
 
-// addLine adds a policy's line with points, in the policy's colour and
-// dashes, and its entry in legend; an empty line is skipped.
-func addLine(p *plot.Plot, legend *plot.Legend, i int, name string, xys plotter.XYs) error {
+// addLine adds a series' line with points in its style, and its entry in
+// legend; an empty line is skipped.
+func addLine(p *plot.Plot, legend *plot.Legend, name string, style seriesStyle, xys plotter.XYs) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -443,10 +506,8 @@ func addLine(p *plot.Plot, legend *plot.Legend, i int, name string, xys plotter.
 	if err != nil {
 		return err
 	}
-	line.Color = plotutil.Color(i)
-	line.Dashes = plotutil.Dashes(i)
-	points.Color = plotutil.Color(i)
-	points.Shape = plotutil.Shape(i)
+	line.Color, line.Dashes, line.Width = style.Color, style.Dashes, vg.Points(1.5)
+	points.Color, points.Shape, points.Radius = style.Color, style.Shape, vg.Points(3.5)
 	p.Add(line, points)
 	legend.Add(name, line, points)
 	return nil

@@ -137,7 +137,7 @@ func TestReportFiguresMoldable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := WriteMoldable(dir, r, fidelity.Explain("moldable", r.FidelityClaims(), nil))
+	path, err := WriteMoldable(dir, r, fidelity.Explain("moldable", r.FidelityClaims(), nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import "html/template"
 
 // pageTemplate is the report page. It has no external references, so it
 // opens offline; the figures are inline SVG.
-var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"file": fileName}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -26,12 +26,16 @@ td .ok { color: #080; font-weight: bold; } td.miss .no { color: #b00; font-weigh
 .ns { font-weight: bold; }
 figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
 figure svg { max-width: 100%; height: auto; }
+figure.half { display: inline-block; width: 48%; margin-right: 1.5%; vertical-align: top; }
+.files { font-weight: normal; font-size: 0.85em; }
 dl.defs dt { font-weight: bold; margin-top: 0.7em; } dl.defs dd { margin-left: 1.5em; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+` + provenanceStyle + `
 </style>
 </head>
 <body>
 <h1>sweep report: {{if .FairShare}}fair share, month by month{{else}}{{.Reference}} against every policy{{end}}</h1>
+{{.Provenance}}
 {{.Claims.Summary}}
 <nav class="toc"><b>Contents</b><ol>
 {{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
@@ -102,7 +106,9 @@ range and i when it lies in the interval (shown clipped to 0-100); red cells hav
 {{end}}</table>
 {{if .Gantts}}<h2 id="worst">Each policy's worst cell, as a Gantt chart</h2>
 <p>The cell with the largest worst-case SLR of each policy, simulated again from its identity (its metrics
-equal its stored row) and drawn one bar per task, in its job's colour, on rows of cores per cluster.</p>
+equal its stored row) and drawn one bar per task on a lane of cores per cluster, over the life of the cell's
+worst job (its arrival to its finish, a fifth wider on each side): that job in red, every other job in grey, time
+in hours from the cell's start. <code>sweep report --gantt-full</code> draws the whole schedules.</p>
 <table>
 <tr><th>policy</th><th>cell</th><th>worst-case SLR</th><th>Gantt chart</th></tr>
 {{range .Gantts}}<tr><td>{{.Policy}}</td><td class="name" title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>
@@ -111,7 +117,7 @@ equal its stored row) and drawn one bar per task, in its job's colour, on rows o
 <h2 id="figures">Figures</h2>
 <p>Box plots pool every cell of a policy (all loads and workloads), one box per policy as in the paper.
 Cumulative completion is compared at each pair group's common base.</p>
-{{range $i, $f := .Figures}}<figure id="figure-{{$i}}"><figcaption>{{$f.Title}}</figcaption>{{$f.SVG}}</figure>
+{{range $i, $f := .Figures}}<figure id="figure-{{$i}}"><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{$f.SVG}}</figure>
 {{end}}
 {{if not .DecileLoad}}<p>No job rows in this run, so no Fig. 7 (deciles).</p>{{end}}
 {{end}}
@@ -135,7 +141,7 @@ Trimmed statistics leave out the campaigns with stretch &gt; 1000, as seed 000 d
 <p>Stretch distributions: every campaign of every instance of the workload, pooled per policy; the curve's
 height at 4 is the share of campaigns with stretch at most 4. Box plots: one value per user and instance,
 quartiles by linear interpolation, whiskers at the most extreme values within 1.5 IQR.</p>
-{{range .CampaignFigures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{range $f := .CampaignFigures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}{{end}}
 {{if .NoCampaignRows}}<p>The run did not record the campaigns table (record.campaigns), so there are no
 stretch distributions.</p>{{end}}
@@ -145,7 +151,7 @@ stretch distributions.</p>{{end}}
 policy: processor-hours held minus the water-filling entitlement, integrated over the month; positive is
 over-share.</p>
 {{if .NoUserRows}}<p>The run did not record the users table (record.users), so there are no per-user bars.</p>{{end}}
-{{range .FairShareFigures}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+{{range $f := .FairShareFigures}}<figure{{if $f.Half}} class="half"{{end}}><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}{{end}}
 {{if .DAG}}<h2 id="definitions">Definitions of the statistics</h2>
 <dl class="defs">

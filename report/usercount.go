@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +13,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -70,15 +69,17 @@ func workloadUsers(dir string) (map[string]int, error) {
 // have at least two different counts, each of userCountFigures under every
 // policy against the number of users: one point per count, the mean over
 // the instances of the workloads with that count (each workload's mean
-// weighted by its instances).
-func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts map[string]int) error {
+// weighted by its instances), with the 95% interval of the table of
+// figures of merit when one workload has the count.
+func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts map[string]int, files *figureFiles) error {
 	type key struct {
 		metric, policy string
 		users          int
 	}
 	type sum struct {
-		weighted  float64
-		instances int
+		weighted             float64
+		instances, workloads int
+		low, high            float64 // the interval of the one workload
 	}
 	sums := map[key]sum{}
 	var users []int
@@ -93,7 +94,7 @@ func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts
 		for _, row := range c.FiguresOf(workload) {
 			if slices.Contains(userCountFigures, row.Metric) && row.HasOurs() {
 				k := key{row.Metric, row.Policy, n}
-				sums[k] = sum{sums[k].weighted + row.Mean*float64(row.N), sums[k].instances + row.N}
+				sums[k] = sum{sums[k].weighted + row.Mean*float64(row.N), sums[k].instances + row.N, sums[k].workloads + 1, row.Low, row.High}
 			}
 		}
 	}
@@ -102,46 +103,59 @@ func addUserCountFigures(p *page, r *analysis.Result, c *campaign.Result, counts
 	}
 	slices.Sort(users)
 	for _, metric := range userCountFigures {
-		pl := plot.New()
+		pl := newPlot()
 		pl.X.Label.Text = "users (half of them short)"
-		pl.Y.Label.Text = campaign.FigureLabel(metric)
-		pl.Legend.Top = true
-		pl.Legend.Left = true
+		pl.Y.Label.Text = campaign.FigureLabel(metric) + " (" + userCountUnits[metric] + ")"
+		legend := plot.NewLegend()
 		drawn := false
-		for i, policy := range r.Policies {
-			var line plotter.XYs
+		for _, policy := range r.Policies {
+			var pts errorPoints
 			for _, n := range users {
-				if s := sums[key{metric, policy, n}]; s.instances > 0 {
-					line = append(line, plotter.XY{X: float64(n), Y: s.weighted / float64(s.instances)})
+				s := sums[key{metric, policy, n}]
+				if s.instances == 0 {
+					continue
 				}
+				mean, below, above := s.weighted/float64(s.instances), 0.0, 0.0
+				if s.workloads == 1 && !math.IsNaN(s.low) && !math.IsNaN(s.high) {
+					// Shares and stretches are not negative: the
+					// interval is cut at 0, as the axis.
+					below, above = mean-max(0, s.low), s.high-mean
+				}
+				pts.XYs = append(pts.XYs, plotter.XY{X: float64(n), Y: mean})
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{below, above})
 			}
-			if len(line) == 0 {
-				continue
-			}
-			l, points, err := plotter.NewLinePoints(line)
-			if err != nil {
+			if err := addRange(pl, &legend, policy, styleOf(policy), pts); err != nil {
 				return fmt.Errorf("%s against users: %w", metric, err)
 			}
-			l.Color, points.Color = plotutil.Color(i), plotutil.Color(i)
-			l.Dashes = plotutil.Dashes(i)
-			points.Shape = plotutil.Shape(i)
-			pl.Add(l, points)
-			pl.Legend.Add(policy, l, points)
-			drawn = true
+			drawn = drawn || len(pts.XYs) > 0
 		}
 		if !drawn {
 			continue
 		}
+		pl.Y.Min = 0
 		pl.Add(plotter.NewGrid())
-		svg, err := svgOf(pl, 14*vg.Centimeter, 9*vg.Centimeter)
+		counts := make([]float64, len(users))
+		for i, n := range users {
+			counts[i] = float64(n)
+		}
+		pl.X.Tick.Marker = constantTicks(counts)
+		ch := chart{name: "users-" + metric, plot: pl, legend: &legend}
+		svg, err := files.add(ch)
 		if err != nil {
 			return fmt.Errorf("%s against users: %w", metric, err)
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("%s against the number of users (seed 001's study; the paper does not state its count): "+
-				"mean over the instances of each count", campaign.FigureLabel(metric)),
-			SVG: svg,
+				"mean over the instances of each count, with its 95%% interval (cut at 0)", campaign.FigureLabel(metric)),
+			SVG: svg, File: ch.name,
 		})
 	}
 	return nil
+}
+
+// userCountUnits are the units of userCountFigures.
+var userCountUnits = map[string]string{
+	"campaign_stretch_over20_share": "fraction of campaigns",
+	"short_user_max_stretch_mean":   "ratio",
+	"long_user_max_stretch_mean":    "ratio",
 }

@@ -124,8 +124,9 @@ func TestFairShareMonths(t *testing.T) {
 			t.Errorf("analysis output lacks %q:\n%s", line, printed.String())
 		}
 	}
-	// The report draws the dev bars of each month and variant: 4 figures.
-	path, err := report.WriteFairShare(one, analyzed, nil)
+	// The report draws the running total |dev| of the trace (Tables
+	// VI/VII), then the dev bars of each month and variant: 5 figures.
+	path, err := report.WriteFairShare(one, analyzed, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +134,9 @@ func TestFairShareMonths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(html), "<svg"); n != 4 || !strings.Contains(string(html), "kth 1997-07, variant R") {
-		t.Errorf("report has %d figures, want 4 (2 months x 2 variants) including kth 1997-07, variant R", n)
+	if n := strings.Count(string(html), "<svg"); n != 5 || !strings.Contains(string(html), "kth 1997-07, variant R") ||
+		!strings.Contains(string(html), "kth, Tables VI/VII: running total |dev|") {
+		t.Errorf("report has %d figures, want 5 (the running |dev|, 2 months x 2 variants) including kth 1997-07, variant R", n)
 	}
 	users, _, err := store.ReadColumns(one, table.Users, []string{table.CellID, table.UserDev})
 	if err != nil {

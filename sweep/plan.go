@@ -83,8 +83,7 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 	}
 	for _, c := range cells {
 		if id, ok := names[c.Name()]; ok && id != c.ID {
-			return nil, fmt.Errorf("%s already holds cell %s computed with different settings (generator parameters, seed, network, platform definition or model version %s changed); "+
-				"mixing them would pair results of two experiments: use another --out, or remove %s", out, c.Name(), m.models.Versions(), out)
+			return nil, &ChangedError{Out: out, Cell: c.Name(), Differences: m.manifestChanges(out), ModelVersions: m.models.Versions()}
 		}
 	}
 	for id := range status {

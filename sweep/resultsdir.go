@@ -29,6 +29,14 @@ func copiedManifest(data []byte) (origin string, rest []byte) {
 	return string(bytes.TrimPrefix(line, []byte(copiedFrom))), after
 }
 
+// CopiedFrom returns the path of the manifest that the copy data (a
+// results directory's manifest.yaml) was made from; "" when data is not
+// such a copy.
+func CopiedFrom(data []byte) string {
+	origin, _ := copiedManifest(data)
+	return origin
+}
+
 // saveCopy keeps the manifest beside its results, for `sweep analyze`.
 func (m *Manifest) saveCopy(out string) error {
 	data, err := os.ReadFile(m.path)
@@ -42,7 +50,7 @@ func (m *Manifest) saveCopy(out string) error {
 		}
 	}
 	data = append([]byte(copiedFrom+origin+"\n"), data...)
-	tmp, err := os.CreateTemp(out, ".manifest-*")
+	tmp, err := store.CreateTemp(out, ".manifest-")
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}

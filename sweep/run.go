@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,7 +121,19 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		return sum, nil
 	}
 
+	workers := opts.Jobs
+	if workers <= 0 {
+		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
+		// the GOMAXPROCS variable, which NumCPU ignores.
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sum.Workers = workers
+	// RunStartedKey and WorkersKey let an analysis state the run's wall
+	// time (from this start to the session's last part file) and cores.
 	meta := map[string]string{
+		table.RunStartedKey:     start.UTC().Format(time.RFC3339Nano),
+		table.WorkersKey:        strconv.Itoa(workers),
+		"sweep.host_cpus":       strconv.Itoa(runtime.NumCPU()),
 		"sweep.manifest_sha256": m.Hash(),
 		"sweep.tool_version":    opts.Version,
 		"sweep.model_version":   m.models.Versions(),
@@ -134,13 +147,6 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report
 	}
-	workers := opts.Jobs
-	if workers <= 0 {
-		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
-		// the GOMAXPROCS variable, which NumCPU ignores.
-		workers = runtime.GOMAXPROCS(0)
-	}
-	sum.Workers = workers
 	writer, err := newWriterPool(workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(), meta, opts.Flush)
 	if err != nil {
 		return sum, err

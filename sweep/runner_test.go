@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -163,13 +165,23 @@ func TestResumeSkipsDone(t *testing.T) {
 	if s := mustRun(t, grown, RunOptions{Out: out, Jobs: 2}); s.Ran != 12 || s.AlreadyDone != 24 {
 		t.Fatalf("added load: ran %d, already done %d; want 12, 24", s.Ran, s.AlreadyDone)
 	}
-	changed, err := ParseManifest([]byte(strings.Replace(string(data), "total: 20000000", "total: 30000000", 1)), "changed.yaml")
+	changedText := strings.Replace(string(data), "total: 20000000", "total: 30000000", 1)
+	changed, err := ParseManifest([]byte(changedText), "changed.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	changed.path = filepath.Join(t.TempDir(), "changed.yaml")
+	if err := os.WriteFile(changed.path, []byte(changedText), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, err = changed.Plan(out, Shard{}, false)
-	if err == nil || !strings.Contains(err.Error(), "already holds cell fan-chain/i000/L0.9/burkimsher2013/pslr computed with different settings") {
+	var ce *ChangedError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "already holds cell fan-chain/i000/L0.9/burkimsher2013/pslr computed with other settings") {
 		t.Fatalf("changed manifest: %v", err)
+	}
+	// The one setting that changed, named by its path in the manifest.
+	if want := []string{"workloads[0].set.total: was 20000000, now 30000000"}; !slices.Equal(ce.Differences, want) {
+		t.Errorf("changed manifest: differences %q, want %q", ce.Differences, want)
 	}
 }
 

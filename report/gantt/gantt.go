@@ -1,7 +1,9 @@
 // Package gantt draws one simulated schedule as an SVG Gantt chart: a
-// band of rows per cluster, each row a group of consecutive cores, one bar
-// per task in its job's colour, network delays as dashed lines before the
-// tasks they hold back, and a time axis in ticks. Large schedules stay
+// lane per cluster of rows of consecutive cores, one bar per task in its
+// job's colour (or, around one job in focus, that job in a strong colour
+// and the others in greys), network delays as dashed lines before the
+// tasks they hold back, and a time axis in ticks or in hours from the
+// cell's start. Large schedules stay
 // readable: cores are grouped into at most Options.MaxRows rows, and bars
 // too short to see at the chosen scale, or beyond a bar budget, are left
 // out and counted in the chart's caption.
@@ -25,8 +27,9 @@ type Options struct {
 	// Rows cover each cluster's cores up to the highest one used in the
 	// time window, each row ceil(those cores / MaxRows) consecutive cores.
 	MaxRows int
-	// MaxBars bounds the bars drawn (default 20000), keeping the longest,
-	// so a schedule of a million tasks still gives a file a browser opens.
+	// MaxBars bounds the bars drawn (default 2000), keeping the longest,
+	// so that a schedule of a million tasks gives a chart a reader can
+	// take in and a file under 500 KB.
 	MaxBars int
 	// MinBarPx is the narrowest bar drawn, in pixels (default 0.5):
 	// anything narrower is not visible and is elided.
@@ -34,6 +37,13 @@ type Options struct {
 	// FromTick and ToTick bound the time window drawn; ToTick 0 means the
 	// schedule's last finish.
 	FromTick, ToTick int64
+	// TicksPerHour, when set, labels the time axis in hours from tick 0,
+	// the cell's start (seed 004's tick is one second: 3600).
+	TicksPerHour int64
+	// Focus, when set, draws job FocusJob in a strong colour and every
+	// other job in greys, so that its tasks stand out among thousands.
+	Focus    bool
+	FocusJob int
 }
 
 func (o Options) withDefaults() Options {
@@ -44,7 +54,7 @@ func (o Options) withDefaults() Options {
 		o.MaxRows = 48
 	}
 	if o.MaxBars <= 0 {
-		o.MaxBars = 20000
+		o.MaxBars = 2000
 	}
 	if o.MinBarPx <= 0 {
 		o.MinBarPx = 0.5
@@ -76,6 +86,29 @@ type Summary struct {
 	CoresPerRow, Rows int
 	// FromTick and ToTick are the time window drawn.
 	FromTick, ToTick int64
+}
+
+// WorstJob returns the job of s with the largest SLR (response over
+// critical path; the first on a tie) and its SLR.
+func WorstJob(s *engine.Schedule) (job int, slr float64) {
+	for j, o := range s.Outcomes() {
+		if o.CriticalPathTicks <= 0 {
+			continue
+		}
+		if v := float64(o.FinishTick-o.ArrivalTick) / float64(o.CriticalPathTicks); v > slr {
+			job, slr = j, v
+		}
+	}
+	return job, slr
+}
+
+// JobWindow returns a time window around job's life in s, from its
+// arrival to its finish, widened on each side by a fifth of that life
+// (and never before tick 0).
+func JobWindow(s *engine.Schedule, job int) (from, to int64) {
+	arrival, finish := s.JobArrival[job], s.JobFinish[job]
+	margin := max(1, (finish-arrival)/5)
+	return max(0, arrival-margin), finish + margin
 }
 
 // placement is where a task sits in the chart: its cluster and its cores

@@ -289,26 +289,75 @@ func TestScatteredTask(t *testing.T) {
 		t.Fatalf("%d task elements, summary %+v; want 3, one scattered", n, sum)
 	}
 	text := svg.String()
-	group := text[strings.Index(text, `<g class="task"`):]
-	group = group[:strings.Index(group, "</g>")]
-	if !strings.Contains(group, "job W, task w: 2 cores on c1, ticks 5-8") || strings.Count(group, "<rect") != 2 ||
-		!strings.Contains(group, `y="56.00"`) || !strings.Contains(group, `y="92.00"`) {
-		t.Errorf("W is not one group of two pieces on cores 0 and 2 (y = 56 and 92): %s", group)
+	group := text[strings.Index(text, `<path class="task"`):]
+	group = group[:strings.Index(group, "</path>")]
+	// Rows of 18 px from y = 56, one core each: cores 0 and 2 at 56 and
+	// 92; ticks 5-8 of a 10-tick window 1000 px wide from x = 200.
+	if !strings.Contains(group, "job W, task w: 2 cores on c1, ticks 5-8") || strings.Count(group, "M") != 2 ||
+		!strings.Contains(group, `M700.0 56.00h300.0v18.00h-300.0z`) || !strings.Contains(group, `M700.0 92.00h300.0v18.00h-300.0z`) {
+		t.Errorf("W is not one path of two pieces on cores 0 and 2 (y = 56 and 92): %s", group)
 	}
 }
 
+// TestAxisTicks: about ten round ticks, 1, 2 or 5 times a power of ten
+// apart, in ticks or, with TicksPerHour, in hours from tick 0.
 func TestAxisTicks(t *testing.T) {
 	for _, tt := range []struct {
-		from, to int64
-		want     []int64
+		from, to, perHour int64
+		at                []int64
+		labels            string
 	}{
-		{0, 12, []int64{0, 2, 4, 6, 8, 10, 12}},
-		{0, 100000, []int64{0, 10000, 20000, 30000, 40000, 50000, 60000, 70000, 80000, 90000, 100000}},
-		{150, 260, []int64{160, 180, 200, 220, 240, 260}},
+		{0, 12, 0, []int64{0, 2, 4, 6, 8, 10, 12}, "0 2 4 6 8 10 12"},
+		{0, 100000, 0, []int64{0, 10000, 20000, 30000, 40000, 50000, 60000, 70000, 80000, 90000, 100000}, "0 10000 20000 30000 40000 50000 60000 70000 80000 90000 100000"},
+		{150, 260, 0, []int64{160, 180, 200, 220, 240, 260}, "160 180 200 220 240 260"},
+		// 1.5 hours of one-second ticks: a tick every 0.2 h (720 s).
+		{0, 5400, 3600, []int64{0, 720, 1440, 2160, 2880, 3600, 4320, 5040}, "0.0 0.2 0.4 0.6 0.8 1.0 1.2 1.4"},
+		// 25,000,000 s (6,944 h): a tick every 1,000 h.
+		{0, 25000000, 3600, []int64{0, 3600000, 7200000, 10800000, 14400000, 18000000, 21600000}, "0 1000 2000 3000 4000 5000 6000"},
 	} {
-		got := axisTicks(tt.from, tt.to)
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("axisTicks(%d, %d) = %v; want %v", tt.from, tt.to, got, tt.want)
+		ticks := Options{TicksPerHour: tt.perHour}.axisTicks(tt.from, tt.to)
+		var at []int64
+		var labels []string
+		for _, tick := range ticks {
+			at, labels = append(at, tick.at), append(labels, tick.label)
+		}
+		if !slices.Equal(at, tt.at) || strings.Join(labels, " ") != tt.labels {
+			t.Errorf("axisTicks(%d, %d) per hour %d = %v %q; want %v %q", tt.from, tt.to, tt.perHour, at, labels, tt.at, tt.labels)
+		}
+	}
+}
+
+// TestFocusOnWorstJob: in the schedule of TestScatteredTask, W arrives at
+// 1, waits until 5 and finishes at 8 with a critical path of 3: SLR 7/3,
+// the worst (Z and X run at once: SLR 1). Its window is its life [1, 8]
+// widened by a fifth of it (1 tick) on each side; in focus, its bar is
+// vermillion, the others grey, and its arrival and finish are marked.
+func TestFocusOnWorstJob(t *testing.T) {
+	s := simulate(t, `{"jobs": [
+		{"id": "Z", "arrival": 0, "tasks": [{"id": "z", "exec": 5, "cores": 1}]},
+		{"id": "X", "arrival": 0, "tasks": [{"id": "x", "exec": 10, "cores": 1}]},
+		{"id": "W", "arrival": 1, "tasks": [{"id": "w", "exec": 3, "cores": 2}]}]}`, platform.Single(3), "fifo-job")
+	job, slr := WorstJob(s)
+	if job != 2 || slr != 7.0/3 {
+		t.Fatalf("WorstJob = %d, %v; want 2 (W), 7/3", job, slr)
+	}
+	from, to := JobWindow(s, job)
+	if from != 0 || to != 9 {
+		t.Errorf("JobWindow = [%d, %d]; want [0, 9]", from, to)
+	}
+	var svg bytes.Buffer
+	if _, err := Write(&svg, s, Options{FromTick: from, ToTick: to, Focus: true, FocusJob: job, TicksPerHour: 3600}); err != nil {
+		t.Fatal(err)
+	}
+	text := svg.String()
+	for _, want := range []string{
+		`fill="#d55e00" d="M`,                                        // W, on scattered cores: one path
+		`fill="#b8b8b8"><title>job Z`, `fill="#d6d6d6"><title>job X`, // jobs 0 and 1
+		">job W arrives</text>", ">job W finishes</text>",
+		"time (hours from the cell's start)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("focused chart lacks %q", want)
 		}
 	}
 }

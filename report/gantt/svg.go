@@ -23,6 +23,7 @@ const (
 	clusterGapPx = 10
 	fontPx       = 12
 	legendJobs   = 16 // at most this many jobs get a legend entry
+	focusMinPx   = 3  // the narrowest bar of the job in focus
 )
 
 // bar is a task to draw: one piece per run of consecutive cores.
@@ -100,37 +101,69 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 		start, finish := clip(s.TaskStart[g], s.TaskFinish[g])
 		sum.InWindow++
 		width := float64(finish-start) * pxPerTick
-		if width < opts.MinBarPx {
+		focused := opts.Focus && in.TaskJob(g) == opts.FocusJob
+		if width < opts.MinBarPx && !focused {
 			sum.TooShort++
 			continue
 		}
+		if focused {
+			width = max(width, focusMinPx) // the job in focus is always seen
+		}
 		p := places[g]
-		pieces := make([]piece, len(p.runs))
-		for k, run := range p.runs {
-			pieces[k] = piece{y: bandTop[p.cluster] + float64(run.First)*laneHeight, height: max(1, float64(run.Count)*laneHeight)}
+		// Runs of cores less than a pixel apart look as one: they are
+		// drawn as one piece.
+		var pieces []piece
+		for _, run := range p.runs {
+			next := piece{y: bandTop[p.cluster] + float64(run.First)*laneHeight, height: max(1, float64(run.Count)*laneHeight)}
+			if n := len(pieces); n > 0 && next.y-(pieces[n-1].y+pieces[n-1].height) < 1 {
+				pieces[n-1].height = next.y + next.height - pieces[n-1].y
+				continue
+			}
+			pieces = append(pieces, next)
+		}
+		if focused {
+			// At least a few pixels high too, so that a one-core task
+			// in a row of many cores shows.
+			for k := range pieces {
+				if grow := focusMinPx*2 - pieces[k].height; grow > 0 {
+					pieces[k].y, pieces[k].height = pieces[k].y-grow/2, focusMinPx*2
+				}
+			}
 		}
 		job := in.TaskJob(g)
 		bars = append(bars, bar{
 			task: g, x: xOf(start), width: width, pieces: pieces, centreY: pieces[0].y + pieces[0].height/2,
-			jobColour: jobColour(job), widthTicks: finish - start,
-			title: fmt.Sprintf("job %s, task %s: %d %s on %s, ticks %d-%d", in.JobIDs[job], in.TaskIDs[g],
-				in.Cores(g), plural(in.Cores(g), "core", "cores"), clusters[p.cluster].Name, s.TaskStart[g], s.TaskFinish[g]),
+			jobColour: opts.colourOf(job), widthTicks: finish - start,
+			title: fmt.Sprintf("job %s, task %s: %d %s on %s, %s", in.JobIDs[job], in.TaskIDs[g],
+				in.Cores(g), plural(in.Cores(g), "core", "cores"), clusters[p.cluster].Name, opts.span(s.TaskStart[g], s.TaskFinish[g], "-")),
 		})
 		if len(p.runs) > 1 {
 			sum.Scattered++
 		}
 	}
 	if len(bars) > opts.MaxBars {
-		// Keep the longest bars; ties by task index, so the choice is
-		// deterministic.
+		// Keep the job in focus, then the longest bars; ties by task
+		// index, so the choice is deterministic.
+		focus := func(b bar) int {
+			if opts.Focus && in.TaskJob(b.task) == opts.FocusJob {
+				return 0
+			}
+			return 1
+		}
 		slices.SortFunc(bars, func(a, b bar) int {
-			return cmp.Or(cmp.Compare(b.widthTicks, a.widthTicks), cmp.Compare(a.task, b.task))
+			return cmp.Or(cmp.Compare(focus(a), focus(b)), cmp.Compare(b.widthTicks, a.widthTicks), cmp.Compare(a.task, b.task))
 		})
 		sum.OverBudget = len(bars) - opts.MaxBars
 		bars = bars[:opts.MaxBars]
 		slices.SortFunc(bars, func(a, b bar) int { return cmp.Compare(a.task, b.task) })
 	}
 	sum.Bars = len(bars)
+	if opts.Focus {
+		// The job in focus is drawn last, over its neighbours.
+		slices.SortStableFunc(bars, func(a, b bar) int {
+			return cmp.Compare(boolRank(in.TaskJob(a.task) == opts.FocusJob), boolRank(in.TaskJob(b.task) == opts.FocusJob))
+		})
+	}
 
 	// Network delays into drawn tasks: from the predecessor's finish to
 	// the arrival of its data, on the waiting task's row.
@@ -158,7 +191,7 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	for _, b := range bars {
 		jobs[in.TaskJob(b.task)] = true
 	}
-	legend := len(jobs) <= legendJobs
+	legend := len(jobs) <= legendJobs && !opts.Focus
 	captionLines := caption(sum, opts)
 	height := plotBottom + axisPx + float64(len(captionLines)*(fontPx+4)) + 8
 	if legend && len(jobs) > 0 {
@@ -183,8 +216,12 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	if sum.CoresPerRow > 1 {
 		rowMeaning = strconv.Itoa(sum.CoresPerRow) + " consecutive cores"
 	}
-	pr(`<text x="%d" y="40">one row per %s of a cluster; one bar per task, coloured by job (hover for details); dashed: network delay</text>`+"\n",
-		8, rowMeaning)
+	colouring := "coloured by job"
+	if opts.Focus {
+		colouring = fmt.Sprintf("job %s (the worst) in red, every other job in grey", in.JobIDs[opts.FocusJob])
+	}
+	pr(`<text x="%d" y="40">one lane per cluster, one row per %s; one bar per task, %s (hover for details); dashed: network delay</text>`+"\n",
+		8, rowMeaning, colouring)
 
 	// Rows and their labels.
 	for c, cluster := range clusters {
@@ -212,30 +249,54 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 	for _, b := range bars {
 		title := html.EscapeString(b.title)
 		if len(b.pieces) == 1 {
-			pr(`<rect class="task" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"><title>%s</title></rect>`+"\n",
+			pr(`<rect class="task" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s</title></rect>`+"\n",
 				b.x, b.pieces[0].y, b.width, b.pieces[0].height, b.jobColour, title)
 			continue
 		}
-		// One task on scattered cores: one element, one piece per run.
-		pr(`<g class="task" fill="%s"><title>%s</title>`, b.jobColour, title)
+		// One task on scattered cores: one path, a rectangle per run of
+		// cores (a path keeps a chart of thousands of such tasks small).
+		pr(`<path class="task" fill="%s" d="`, b.jobColour)
 		for _, p := range b.pieces {
-			pr(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>`, b.x, p.y, b.width, p.height)
+			pr(`M%.1f %.2fh%.1fv%.2fh%.1fz`, b.x, p.y, b.width, p.height, -b.width)
 		}
-		pr("</g>\n")
+		pr(`"><title>%s</title></path>`+"\n", title)
 	}
 	for _, d := range delays {
 		pr(`<line class="delay" x1="%.2f" x2="%.2f" y1="%.2f" y2="%.2f"/>`+"\n", d.x1, d.x2, d.y, d.y)
 	}
 
+	// The life of the job in focus: its arrival and its finish.
+	if opts.Focus {
+		for _, mark := range []struct {
+			tick int64
+			what string
+		}{{s.JobArrival[opts.FocusJob], "arrives"}, {s.JobFinish[opts.FocusJob], "finishes"}} {
+			if mark.tick < sum.FromTick || mark.tick > sum.ToTick {
+				continue
+			}
+			x := xOf(mark.tick)
+			pr(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#d55e00" stroke-width="1.5" stroke-dasharray="5,3"/>`+"\n", x, x, topPx-2, plotBottom)
+			anchor := "start"
+			if x > leftPx+float64(opts.PlotWidthPx)/2 {
+				anchor = "end"
+			}
+			pr(`<text x="%.1f" y="%d" fill="#d55e00" text-anchor="%s">job %s %s</text>`+"\n", x, topPx-4, anchor, html.EscapeString(in.JobIDs[opts.FocusJob]), mark.what)
+		}
+	}
+
 	// Time axis.
 	axisY := plotBottom + 4
 	pr(`<line class="sep" x1="%d" x2="%d" y1="%.1f" y2="%.1f"/>`+"\n", leftPx, leftPx+opts.PlotWidthPx, axisY, axisY)
-	for _, tick := range axisTicks(sum.FromTick, sum.ToTick) {
-		x := xOf(tick)
+	for _, tick := range opts.axisTicks(sum.FromTick, sum.ToTick) {
+		x := xOf(tick.at)
 		pr(`<line class="sep" x1="%.2f" x2="%.2f" y1="%.1f" y2="%.1f"/>`+"\n", x, x, axisY, axisY+5)
-		pr(`<text x="%.2f" y="%.1f" text-anchor="middle">%d</text>`+"\n", x, axisY+5+fontPx, tick)
+		pr(`<text x="%.2f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, axisY+5+fontPx, tick.label)
 	}
-	pr(`<text x="%d" y="%.1f" text-anchor="end">time (ticks)</text>`+"\n", leftPx-6, axisY+5+fontPx)
+	axisName := "time (ticks)"
+	if opts.TicksPerHour > 0 {
+		axisName = "time (hours from the cell's start)"
+	}
+	pr(`<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", leftPx-6, axisY+5+fontPx, axisName)
 	y = plotBottom + axisPx
 	for _, line := range captionLines {
 		y += fontPx + 4
@@ -250,7 +311,7 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 		}
 		slices.Sort(ids)
 		for _, j := range ids {
-			pr(`<rect x="%.1f" y="%.1f" width="12" height="12" fill="%s"/>`+"\n", x, y-11, jobColour(j))
+			pr(`<rect x="%.1f" y="%.1f" width="12" height="12" fill="%s"/>`+"\n", x, y-11, opts.colourOf(j))
 			pr(`<text x="%.1f" y="%.1f">job %s</text>`+"\n", x+16, y, html.EscapeString(in.JobIDs[j]))
 			x += 16 + float64(len(in.JobIDs[j])+5)*7
 		}
@@ -264,8 +325,8 @@ func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
 
 // caption states what the chart shows and what it leaves out.
 func caption(sum Summary, opts Options) []string {
-	lines := []string{fmt.Sprintf("ticks %d to %d: %d of %d tasks run in this window; %d drawn; rows stop at the highest core used",
-		sum.FromTick, sum.ToTick, sum.InWindow, sum.Tasks, sum.Bars)}
+	lines := []string{fmt.Sprintf("%s: %d of %d tasks run in this window; %d drawn; rows stop at the highest core used",
+		opts.span(sum.FromTick, sum.ToTick, " to "), sum.InWindow, sum.Tasks, sum.Bars)}
 	if sum.TooShort > 0 {
 		lines = append(lines, fmt.Sprintf("elided: %d %s shorter than %s ticks (%g px at this scale); narrow the window to see them",
 			sum.TooShort, plural(sum.TooShort, "task", "tasks"), strconv.FormatFloat(sum.ShortestDrawnTicks, 'g', 3, 64), opts.MinBarPx))
@@ -285,26 +346,64 @@ func caption(sum Summary, opts Options) []string {
 	return lines
 }
 
-// axisTicks returns about ten round tick values (1, 2 or 5 times a power
-// of ten apart) within [from, to].
-func axisTicks(from, to int64) []int64 {
-	span := float64(to - from)
-	step := int64(0)
-	for _, m := range []int64{1, 2, 5} {
-		for p := int64(1); ; p *= 10 {
-			if s := m * p; float64(s)*10 >= span {
-				if step == 0 || s < step {
-					step = s
-				}
-				break
+// A timeTick is a labelled tick of the time axis.
+type timeTick struct {
+	at    int64
+	label string
+}
+
+// axisTicks returns about ten round ticks (1, 2 or 5 times a power of
+// ten apart, in ticks or in hours) within [from, to].
+func (o Options) axisTicks(from, to int64) []timeTick {
+	unit := 1.0
+	if o.TicksPerHour > 0 {
+		unit = float64(o.TicksPerHour)
+	}
+	span := float64(to-from) / unit
+	step := math.Inf(1)
+	for _, m := range []float64{1, 2, 5} {
+		s := m * math.Pow(10, math.Ceil(math.Log10(span/10/m)))
+		if o.TicksPerHour == 0 {
+			s = max(s, 1)
+		}
+		step = min(step, s)
+	}
+	var ticks []timeTick
+	for k := math.Ceil(float64(from) / unit / step); k*step*unit <= float64(to); k++ {
+		at := int64(math.Round(k * step * unit))
+		label := strconv.FormatInt(at, 10)
+		if o.TicksPerHour > 0 {
+			label = strconv.FormatFloat(k*step, 'f', -1, 64)
+			if prec := -math.Floor(math.Log10(step)); prec > 0 {
+				label = strconv.FormatFloat(k*step, 'f', int(prec), 64)
 			}
 		}
-	}
-	var ticks []int64
-	for t := (from + step - 1) / step * step; t <= to; t += step {
-		ticks = append(ticks, t)
+		ticks = append(ticks, timeTick{at, label})
 	}
 	return ticks
+}
+
+// span names the time from tick from to tick to, joined by sep, in hours
+// when the axis is.
+func (o Options) span(from, to int64, sep string) string {
+	if o.TicksPerHour > 0 {
+		h := float64(o.TicksPerHour)
+		return fmt.Sprintf("hours %.5g%s%.5g", float64(from)/h, sep, float64(to)/h)
+	}
+	return fmt.Sprintf("ticks %d%s%d", from, sep, to)
+}
+
+// colourOf gives job j its colour: the job in focus vermillion and the
+// others two light greys by parity (so that neighbouring jobs part), or
+// without focus every job its own hue.
+func (o Options) colourOf(j int) string {
+	if !o.Focus {
+		return jobColour(j)
+	}
+	if j == o.FocusJob {
+		return "#d55e00"
+	}
+	return []string{"#b8b8b8", "#d6d6d6"}[j%2]
 }
 
 // jobColour gives job j a colour: hues a golden angle apart, so
@@ -337,6 +436,13 @@ func hslHex(hue, saturation, lightness float64) string {
 	m := lightness - chroma/2
 	byteOf := func(v float64) int { return int(math.Round((v + m) * 255)) }
 	return fmt.Sprintf("#%02x%02x%02x", byteOf(r), byteOf(g), byteOf(b))
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func plural(n int, one, many string) string {

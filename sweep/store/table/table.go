@@ -31,6 +31,15 @@ const (
 // need.
 const ModelsKey = "sweep.models"
 
+// RunStartedKey (the run's start, RFC 3339 in UTC) and WorkersKey (the
+// cells it simulated at once) are the key-value metadata the runner writes
+// into every part file of one run, so that an analysis can state the
+// run's wall time and cores.
+const (
+	RunStartedKey = "sweep.run_started"
+	WorkersKey    = "sweep.workers"
+)
+
 // Cell statuses, the Status column.
 const (
 	StatusOK     = "ok"
