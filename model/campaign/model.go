@@ -60,11 +60,7 @@ func (Model) Section() string { return "campaign" }
 func (Model) UsesLoads() bool { return false }
 
 func (Model) Policies() []model.Policy {
-	var out []model.Policy
-	for _, name := range ecampaign.Policies() {
-		out = append(out, model.Policy{Name: name, Doc: policyDocs[name]})
-	}
-	return out
+	return model.PoliciesOf(ecampaign.Policies(), policyDocs)
 }
 
 // Settings are the manifest's campaign section: the choices of campaign
@@ -96,16 +92,7 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 		StretchBase string `yaml:"stretch-base"`
 		Hold        string `yaml:"hold"`
 	}
-	keys := []string{"job-order", "stretch-base", "hold"}
-	if section.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
-	}
-	for i := 0; i < len(section.Content); i += 2 {
-		if k := section.Content[i]; !slices.Contains(keys, k.Value) {
-			return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
-		}
-	}
-	if err := section.Decode(&spec); err != nil {
+	if err := model.DecodeSection(section, &spec, "job-order", "stretch-base", "hold"); err != nil {
 		return nil, err
 	}
 	if spec.JobOrder != "" && !slices.Contains([]string{ecampaign.JobOrderSPT, ecampaign.JobOrderLPT, ecampaign.JobOrderFIFO}, spec.JobOrder) {

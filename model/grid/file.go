@@ -3,11 +3,8 @@ package grid
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 
 	"github.com/sweep-sched/sweep/platform"
@@ -21,19 +18,15 @@ import (
 // cells run at its own arrivals, or at a load ratio's when the axes have
 // one. It takes no options.
 func (m Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
-	if len(options) > 0 {
-		return nil, model.InputError{Err: fmt.Errorf("%s: a DAG workload file takes no options; got %v", path, slices.Sorted(maps.Keys(options)))}
-	}
-	data, err := os.ReadFile(path)
+	data, canon, err := model.ReadWorkloadFile(path, "DAG workload", options)
 	if err != nil {
-		return nil, model.InputError{Err: err}
+		return nil, err
 	}
 	w, err := workload.Decode(bytes.NewReader(data), path)
 	if err != nil {
 		return nil, model.InputError{Err: err}
 	}
-	sum := sha256.Sum256(data)
-	return &fileSource{source: source{own: m.Own}, w: w, canon: "file sha256=" + hex.EncodeToString(sum[:])}, nil
+	return &fileSource{source: source{own: m.Own}, w: w, canon: canon}, nil
 }
 
 // fileSource is one DAG workload read from a file.

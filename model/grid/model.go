@@ -52,10 +52,7 @@ func (Model) Section() string { return "network" }
 func (Model) UsesLoads() bool { return true }
 
 func (m Model) Policies() []model.Policy {
-	var out []model.Policy
-	for _, name := range engine.Policies() {
-		out = append(out, model.Policy{Name: name, Doc: policyDocs[name]})
-	}
+	out := model.PoliciesOf(engine.Policies(), policyDocs)
 	for _, o := range m.Own {
 		out = append(out, model.Policy{Name: o.Name, Doc: o.Doc, Params: o.Params})
 	}
@@ -77,7 +74,7 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 			CCR   string `yaml:"ccr"`
 			Delay string `yaml:"delay"`
 		}
-		if err := decodeStrict(section, &spec, "ccr", "delay"); err != nil {
+		if err := model.DecodeSection(section, &spec, "ccr", "delay"); err != nil {
 			return nil, err
 		}
 		if spec.CCR != "" {
@@ -88,19 +85,6 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 		}
 	}
 	return Network{n}, n.Validate()
-}
-
-// decodeStrict decodes a mapping section into v, refusing keys not listed.
-func decodeStrict(node *yaml.Node, v any, keys ...string) error {
-	if node.Kind != yaml.MappingNode {
-		return fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
-	}
-	for i := 0; i < len(node.Content); i += 2 {
-		if k := node.Content[i]; !slices.Contains(keys, k.Value) {
-			return fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
-		}
-	}
-	return node.Decode(v)
 }
 
 func (Model) Generators() []string { return append(gen.Presets(), wfcommons.Preset) }

@@ -3,12 +3,7 @@ package moldable
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"maps"
-	"os"
-	"slices"
 
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
@@ -19,19 +14,15 @@ import (
 // format, as `sweep gen --preset dutot2004/...` writes). It takes no
 // options.
 func (Model) ReadFile(path string, options map[string]string, env model.Env) (model.Source, error) {
-	if len(options) > 0 {
-		return nil, model.InputError{Err: fmt.Errorf("%s: a moldable workload file takes no options; got %v", path, slices.Sorted(maps.Keys(options)))}
-	}
-	data, err := os.ReadFile(path)
+	data, canon, err := model.ReadWorkloadFile(path, "moldable workload", options)
 	if err != nil {
-		return nil, model.InputError{Err: err}
+		return nil, err
 	}
 	w, err := mworkload.Read(bytes.NewReader(data))
 	if err != nil {
 		return nil, model.InputError{Err: fmt.Errorf("%s: %w", path, err)}
 	}
-	sum := sha256.Sum256(data)
-	return &fileSource{w: w, canon: "file sha256=" + hex.EncodeToString(sum[:])}, nil
+	return &fileSource{w: w, canon: canon}, nil
 }
 
 // fileSource is one moldable workload read from a file.

@@ -52,11 +52,7 @@ func (Model) Section() string { return "moldable" }
 func (Model) UsesLoads() bool { return false }
 
 func (Model) Policies() []model.Policy {
-	var out []model.Policy
-	for _, name := range emoldable.Algorithms() {
-		out = append(out, model.Policy{Name: name, Doc: policyDocs[name]})
-	}
-	return out
+	return model.PoliciesOf(emoldable.Algorithms(), policyDocs)
 }
 
 func (Model) Generators() []string { return gmoldable.Presets() }
@@ -106,17 +102,8 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	if section == nil {
 		return Settings{o}, nil
 	}
-	keys := []string{"anchor", "tail", "variant", "list", "shuffles"}
-	if section.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
-	}
-	for i := 0; i < len(section.Content); i += 2 {
-		if k := section.Content[i]; !slices.Contains(keys, k.Value) {
-			return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
-		}
-	}
 	var s MoldableSpec
-	if err := section.Decode(&s); err != nil {
+	if err := model.DecodeSection(section, &s, "anchor", "tail", "variant", "list", "shuffles"); err != nil {
 		return nil, err
 	}
 	o.Anchor = cmp.Or(emoldable.Anchor(s.Anchor), o.Anchor)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -139,16 +138,7 @@ func (s Settings) Canonical() string { return s.canon }
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	var spec FairShareSpec
 	if section != nil {
-		keys := []string{"window", "backfill", "tw", "alpha", "objective", "budget"}
-		if section.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("want a mapping with keys %s", strings.Join(keys, ", "))
-		}
-		for i := 0; i < len(section.Content); i += 2 {
-			if k := section.Content[i]; !slices.Contains(keys, k.Value) {
-				return nil, fmt.Errorf("line %d: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(keys, ", "))
-			}
-		}
-		if err := section.Decode(&spec); err != nil {
+		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget"); err != nil {
 			return nil, err
 		}
 	}
