@@ -37,6 +37,7 @@ for (const t of tables(a)) {
     differ++;
     continue;
   }
+  try {
   const cols = (await (await db.runAndReadAll(`describe select * from ${source(a, t)}`)).getRowObjects())
     .map((r) => r.column_name)
     .filter((c) => !skip.has(c))
@@ -49,5 +50,9 @@ for (const t of tables(a)) {
   const ba = await count(b, a);
   if (ab || ba) differ++;
   console.log(`${t}: ${rows} rows; ${ab} only in A, ${ba} only in B`);
+  } catch (e) {
+    differ++;
+    console.log(`${t}: cannot compare, the tables' columns differ: ${String(e.message).split("\n")[0]}`);
+  }
 }
 process.exit(differ ? 1 : 0);
