@@ -101,3 +101,16 @@ func InstanceCells(ax Axes, version, canon, settings string, instance int, seed 
 	}
 	return cells
 }
+
+// Instances expands the cells of a source of generated instances in one
+// replicate: one group per instance, each seeded by seedOf(root seed,
+// canon, instance) (gen.InstanceSeed) and identified as InstanceCells
+// does.
+func Instances(ax Axes, version, canon string, seedOf func(rootSeed uint64, canon string, instance int) [2]uint64) [][]Cell {
+	settings := ax.Settings.Canonical()
+	var groups [][]Cell
+	for inst := 0; inst < ax.Instances; inst++ {
+		groups = append(groups, InstanceCells(ax, version, canon, settings, inst, seedOf(ax.RootSeed, canon, inst)))
+	}
+	return groups
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -100,4 +101,16 @@ func (w *WorkloadSpec) Option(key string, v any) (bool, error) {
 		return true, fmt.Errorf("%s: %w", key, err)
 	}
 	return true, nil
+}
+
+// ApplySet applies the entry's `set` parameters through set, in key
+// order, so that errors come in a stable order; an error names the
+// parameter.
+func (w *WorkloadSpec) ApplySet(set func(key, value string) error) error {
+	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
+		if err := set(key, w.Set[key]); err != nil {
+			return fmt.Errorf("set: %w", err)
+		}
+	}
+	return nil
 }

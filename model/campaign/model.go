@@ -147,10 +147,8 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 		return nil, err
 	}
 	p := gen.DefaultProfilesParams()
-	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
-		if err := p.Set(key, w.Set[key]); err != nil {
-			return nil, fmt.Errorf("set: %w", err)
-		}
+	if err := w.ApplySet(p.Set); err != nil {
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -266,13 +264,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 		// A trace replays the same jobs under every root seed.
 		return nil
 	}
-	settings := ax.Settings.Canonical()
-	var groups [][]model.Cell
-	for inst := 0; inst < ax.Instances; inst++ {
-		seed := gen.InstanceSeed(ax.RootSeed, s.canon, inst)
-		groups = append(groups, model.InstanceCells(ax, Version, s.canon, settings, inst, seed))
-	}
-	return groups
+	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
 }
 
 // Prepare builds the cell's campaign workload and compiles it for every

@@ -127,10 +127,8 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 		return nil, fmt.Errorf("generator: %w", err)
 	}
 	params := preset.Defaults()
-	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
-		if err := params.Set(key, w.Set[key]); err != nil {
-			return nil, fmt.Errorf("set: %w", err)
-		}
+	if err := w.ApplySet(params.Set); err != nil {
+		return nil, err
 	}
 	if err := params.Validate(); err != nil {
 		return nil, err
@@ -185,13 +183,7 @@ func mustGet(p gen.Params, key string) string {
 
 func (s *source) Groups(ax model.Axes) [][]model.Cell {
 	canon := s.params.Canonical()
-	settings := ax.Settings.Canonical()
-	var groups [][]model.Cell
-	for inst := 0; inst < ax.Instances; inst++ {
-		seed := gen.InstanceSeed(ax.RootSeed, canon, inst)
-		groups = append(groups, model.InstanceCells(ax, Version, canon, settings, inst, seed))
-	}
-	return groups
+	return model.Instances(ax, Version, canon, gen.InstanceSeed)
 }
 
 // Prepare generates the cell's instance and compiles it for every

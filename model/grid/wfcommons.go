@@ -58,10 +58,8 @@ func newWorkflowSource(w *model.WorkloadSpec, env model.Env) (*workflowSource, e
 		return nil, fmt.Errorf("workflows: %w", err)
 	}
 	params := wfcommons.Defaults()
-	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
-		if err := params.Set(key, w.Set[key]); err != nil {
-			return nil, fmt.Errorf("set: %w", err)
-		}
+	if err := w.ApplySet(params.Set); err != nil {
+		return nil, err
 	}
 	if err := params.Validate(); err != nil {
 		return nil, err
@@ -113,13 +111,7 @@ func (s *workflowSource) CheckPlatform(name string, p *platform.Platform) error 
 }
 
 func (s *workflowSource) Groups(ax model.Axes) [][]model.Cell {
-	settings := ax.Settings.Canonical()
-	var groups [][]model.Cell
-	for inst := 0; inst < ax.Instances; inst++ {
-		seed := gen.InstanceSeed(ax.RootSeed, s.canon, inst)
-		groups = append(groups, model.InstanceCells(ax, Version, s.canon, settings, inst, seed))
-	}
-	return groups
+	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
 }
 
 // Prepare draws the cell's stream of workflows and compiles it for every

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -134,10 +132,8 @@ func (Model) NewSource(w *model.WorkloadSpec, _ model.Env) (model.Source, error)
 		return nil, fmt.Errorf("generator: %w", err)
 	}
 	p := preset.Defaults()
-	for _, key := range slices.Sorted(maps.Keys(w.Set)) {
-		if err := p.Set(key, w.Set[key]); err != nil {
-			return nil, fmt.Errorf("set: %w", err)
-		}
+	if err := w.ApplySet(p.Set); err != nil {
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -169,13 +165,7 @@ func (s *source) CheckPlatform(name string, p *platform.Platform) error {
 }
 
 func (s *source) Groups(ax model.Axes) [][]model.Cell {
-	settings := ax.Settings.Canonical()
-	var groups [][]model.Cell
-	for inst := 0; inst < ax.Instances; inst++ {
-		seed := gen.InstanceSeed(ax.RootSeed, s.canon, inst)
-		groups = append(groups, model.InstanceCells(ax, Version, s.canon, settings, inst, seed))
-	}
-	return groups
+	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
 }
 
 // prepared is one moldable workload instance with what every algorithm's
