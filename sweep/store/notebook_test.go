@@ -57,7 +57,7 @@ func TestListAndCategoryRoundTrip(t *testing.T) {
 	}
 	for i, r := range rows {
 		// Bit for bit: -0 stays -0, the subnormal and infinity survive.
-		if got := outliers.Value(i); !got.Equal(r[1]) || !sameBits(got.l, r[1].l) {
+		if got := outliers.Value(i); !got.Equal(r[1]) || !sameBits(got.list(), r[1].list()) {
 			t.Errorf("row %d: outliers %v, want %v", i, got, r[1])
 		}
 		if policy.Strings[i] != r[0].s {

@@ -265,7 +265,7 @@ func (w *PartWriter) appendChecked(row Row) {
 		case *array.Int64Builder:
 			b.Append(v.i)
 		case *array.Float64Builder:
-			b.Append(v.f)
+			b.Append(v.float())
 		case *array.BinaryDictionaryBuilder:
 			if last := w.lastBytes[i]; last == nil || string(last) != v.s {
 				w.lastBytes[i] = []byte(v.s)
@@ -275,7 +275,7 @@ func (w *PartWriter) appendChecked(row Row) {
 			_ = b.Append(w.lastBytes[i])
 		case *array.ListBuilder:
 			b.Append(true)
-			b.ValueBuilder().(*array.Float64Builder).AppendValues(v.l, nil)
+			b.ValueBuilder().(*array.Float64Builder).AppendValues(v.list(), nil)
 		}
 	}
 	w.grouped++
