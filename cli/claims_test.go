@@ -71,7 +71,7 @@ expect:
 	}
 
 	set, err := store.ReadPart(filepath.Join(dir, "analysis", "claims.parquet"),
-		[]string{"study", "claim", "paper", "paper_value", "ours_value", "ci95_low", "ci95_high", "status", "reason", "section"})
+		[]string{"study", "claim", "paper_text", "paper_value", "ours_value", "ci95_low", "ci95_high", "status", "reason", "section"})
 	if err != nil {
 		t.Fatal(err)
 	}

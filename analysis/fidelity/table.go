@@ -17,8 +17,8 @@ import (
 var claimsSchema = store.Schema{Table: "claims", Columns: []store.Column{
 	{Name: "study", Type: store.TypeString}, {Name: "claim", Type: store.TypeString},
 	{Name: "text", Type: store.TypeString},
-	{Name: "paper", Type: store.TypeString}, {Name: "paper_value", Type: store.TypeFloat64, Nullable: true},
-	{Name: "ours", Type: store.TypeString}, {Name: "ours_value", Type: store.TypeFloat64, Nullable: true},
+	{Name: "paper_text", Type: store.TypeString}, {Name: "paper_value", Type: store.TypeFloat64, Nullable: true},
+	{Name: "ours_text", Type: store.TypeString}, {Name: "ours_value", Type: store.TypeFloat64, Nullable: true},
 	{Name: "ci95_low", Type: store.TypeFloat64, Nullable: true}, {Name: "ci95_high", Type: store.TypeFloat64, Nullable: true},
 	{Name: "status", Type: store.TypeString},
 	{Name: "reason", Type: store.TypeString, Nullable: true}, {Name: "section", Type: store.TypeString, Nullable: true},

@@ -161,7 +161,7 @@ def seed002(root):
     # The claims table of every study (analysis/fidelity): a claim passed
     # when its status is holds.
     for claim, text, detail, status in duckdb.sql(
-            f"select claim, text, ours, status from '{root}/{study}/analysis/claims.parquet'").fetchall():
+            f"select claim, text, ours_text as ours, status from '{root}/{study}/analysis/claims.parquet'").fetchall():
         yield entry(study, claim, text, "as the text says", detail, None, status == "holds")
 
 

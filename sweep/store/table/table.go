@@ -181,9 +181,9 @@ const (
 	RigidJobStart     = "start"
 	RigidJobEnd       = "end"
 	RigidJobCores     = "cores"
-	RigidJobEstimate  = "estimate"  // the run time the scheduler believed (variant T or R)
-	RigidJobRequested = "requested" // the user's requested time
-	RigidJobUser      = "user"      // "u<SWF id>", as in users and campaigns
+	RigidJobEstimate  = "estimated_run" // seconds: the run time the scheduler believed (variant T or R); not "estimate", a double in the analysis tables
+	RigidJobRequested = "requested"     // the user's requested time
+	RigidJobUser      = "user"          // "u<SWF id>", as in users and campaigns
 	RigidJobWait      = "wait"
 	// RigidJobBoundedSlowdown is max(1, (wait + run) / max(run, 10 s)).
 	RigidJobBoundedSlowdown = "bounded_slowdown"
