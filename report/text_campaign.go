@@ -59,9 +59,7 @@ func printCampaignComparisons(r *analysis.Result, p *printer, c *campaign.Result
 				formatInterval(pair.Intervals[i+1].BootstrapInterval), formatInterval(pair.Intervals[i+2].BootstrapInterval))
 		}
 		tw.Flush()
-		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			p.line("%s", strings.TrimRight(line, " "))
-		}
+		p.lines(b.String())
 	}
 	printUserMedians(r, p, c.Comparisons, workload)
 }
@@ -120,9 +118,7 @@ func printUserMedians(r *analysis.Result, p *printer, comparisons *campaign.Comp
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		p.line("%s", strings.TrimRight(line, " "))
-	}
+	p.lines(b.String())
 }
 
 // printFigures prints the figures of merit of workload: one row per
@@ -179,9 +175,7 @@ func printFigures(r *analysis.Result, p *printer, c *campaign.Result, workload s
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		p.line("%s", strings.TrimRight(line, " "))
-	}
+	p.lines(b.String())
 	orderings := c.OrderingsOf(workload)
 	held := printOrderings(p, orderings)
 	switch {

@@ -198,9 +198,7 @@ func printMeans(r *analysis.Result, p *printer, title, metric string) {
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		p.line("%s", strings.TrimRight(line, " "))
-	}
+	p.lines(b.String())
 }
 
 // printSpread prints a paper table's cells across replicates: each
