@@ -14,8 +14,9 @@ import (
 // TestMixedModels: one manifest with a rigid trace month and a grid
 // generator runs 1 + 2 x 2 cells into one cells table, the grid cells with
 // null fair-share measures and the rigid cell with null grid metrics, and
-// analyze prints both models' sections (the grid comparison reads only
-// grid cells: 2 pair groups of pslr and srtf).
+// analyze prints both models' sections, each reading only its own cells
+// (the grid comparison 2 pair groups of pslr and srtf, the fair-share
+// tables the month of tiny).
 func TestMixedModels(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -44,5 +45,10 @@ func TestMixedModels(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("analyze output lacks %q:\n%s", want, stdout.String())
 		}
+	}
+	// The fair-share section reads only the rigid cell: the grid
+	// workload fan gets no (empty) fair-share tables.
+	if strings.Contains(stdout.String(), "fan, Table I") || strings.Contains(stdout.String(), "fan: waits") {
+		t.Errorf("analyze lists the grid workload fan in the fair-share section:\n%s", stdout.String())
 	}
 }

@@ -91,7 +91,14 @@ func Analyze(dir string) (*Result, error) {
 		return math.NaN()
 	}
 	seen := map[string]int{}
+	jobs := set.Column(table.FairJobs)
 	for i := range set.Rows {
+		if str(table.Status, i) == table.StatusOK && jobs.IsNull(i) {
+			// A cell of another model (a grid or campaign workload in a
+			// mixed run) has no fair-share measures: its own analysis
+			// reads it.
+			continue
+		}
 		label := str(table.Workload, i)
 		trace, variant := label, ""
 		if k := strings.LastIndexByte(label, '-'); k > 0 {
