@@ -92,6 +92,11 @@ type Policy struct {
 	// Decider, when not nil, replaces Order, Allocation and Planner: a
 	// policy written outside this package decides every pass.
 	Decider Decider
+	// Placement and Pass are modelling options (options.go); their zero
+	// values, counting processors and one pass per instant, are the
+	// design note's model.
+	Placement Placement
+	Pass      Pass
 }
 
 // Objective is how Tradeoff-fs compares two plans.
@@ -145,6 +150,9 @@ func FCFSEasy() Policy { return Policy{Order: OrderFCFS} }
 func TradeoffFS() Policy { return Policy{Order: OrderRelShare, Planner: DefaultTradeoff()} }
 
 func (p *Policy) validate() error {
+	if err := p.validateModelling(); err != nil {
+		return err
+	}
 	if p.Decider != nil && (p.Planner != nil || p.Allocation == AllocConservative) {
 		return fmt.Errorf("policy: a Decider replaces the planner and conservative backfilling; give one or the other")
 	}

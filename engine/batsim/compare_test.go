@@ -229,3 +229,62 @@ func TestGoEasyOverTheSocketAgreesWithBuiltin(t *testing.T) {
 		t.Logf("%s: %d jobs, %d exchanges, all at the built-in's second", w.Name, sched.MustDecide, sched.Counts.Requests)
 	}
 }
+
+// pybatsimEasy is the built-in EASY with the two modelling options on
+// which pybatsim 3.2.1's easyBackfill differs: contiguous placement with
+// its block choice, and a pass per event.
+func pybatsimEasy() backfill.Policy {
+	p := backfill.FCFSEasy()
+	p.Placement, p.Pass = backfill.PlaceContiguous, backfill.PassPerEvent
+	return p
+}
+
+// With both options the built-in agrees with pybatsim 3.2.1's unmodified
+// easyBackfill job for job: on the hand-made traces of every cause, and
+// on KTH 1996-10 and SDSC-SP2 1998-06 when the traces are present. The
+// built-in schedule carries resource ids and passes the resource-id
+// validator.
+func TestContiguousEasyAgreesWithPybatsim(t *testing.T) {
+	ws := []*rigid.Workload{
+		fixtureWorkload(),
+		workload("contiguous", 4, job(0, 1, 10, 0), job(0, 1, 2, 0), job(0, 1, 10, 0), job(0, 1, 2, 0), job(2, 2, 5, 0)),
+		workload("per event", 4, job(0, 2, 10, 10), job(0, 2, 10, 50), job(1, 4, 5, 5), job(1, 2, 20, 20)),
+	}
+	if !testing.Short() {
+		for _, tm := range []struct{ trace, month string }{{kthTrace, "1996-10"}, {sdscTrace, "1998-06"}} {
+			if _, err := os.Stat(tm.trace); err == nil {
+				ws = append(ws, traceMonth(t, tm.trace, tm.month))
+			} else {
+				t.Logf("%s is absent: the trace month is not compared", tm.trace)
+			}
+		}
+	}
+	for _, w := range ws {
+		py := pybatsimStarts(t, w, "easyBackfill")
+		sched, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, pybatsimEasy())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := sched.Placement(w)
+		if err := placement.Check(w.Procs, Jobs(w), 0, &plan); err != nil {
+			t.Errorf("%s: the built-in's contiguous schedule is invalid: %v", w.Name, err)
+		}
+		differ, compared := 0, 0
+		for i, s := range sched.StartSeconds {
+			if s < 0 {
+				continue
+			}
+			compared++
+			if py[i] != s {
+				if differ < 5 {
+					t.Errorf("%s: job %d (submitted %d s, %d procs) starts at %d s built in, at %d s under pybatsim", w.Name, i, w.Jobs[i].SubmitSeconds, w.Jobs[i].Procs, s, py[i])
+				}
+				differ++
+			}
+		}
+		if differ > 0 {
+			t.Errorf("%s: %d of %d jobs differ", w.Name, differ, compared)
+		}
+		t.Logf("%s: %d of %d started jobs at pybatsim's second", w.Name, compared-differ, compared)
+	}
+}
