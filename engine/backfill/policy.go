@@ -7,7 +7,10 @@
 //
 // Time is integer seconds. Decisions are taken at every arrival and every
 // completion; at one instant all completions come first, then all
-// arrivals (by submit time, then job number), then one scheduling pass.
+// arrivals (by submit time, then job number), then one scheduling pass
+// (or, as an option, a pass after each of them; options.go). Jobs need
+// processors, wherever they are (or, as an option, blocks of consecutive
+// resource ids as pybatsim's easyBackfill places them; contiguous.go).
 // Nothing is kept between passes: orders, reservations and plans are
 // recomputed at every decision point, so a schedule is a pure function of
 // the workload, the estimate variant and the policy.
