@@ -11,9 +11,10 @@
 // (or, as an option, a pass after each of them; options.go). Jobs need
 // processors, wherever they are (or, as an option, blocks of consecutive
 // resource ids as pybatsim's easyBackfill places them; contiguous.go).
-// Nothing is kept between passes: orders, reservations and plans are
-// recomputed at every decision point, so a schedule is a pure function of
-// the workload, the estimate variant and the policy.
+// Nothing is kept between passes (but, with contiguous placement, the
+// free blocks and the end each is allocated from): orders, reservations
+// and plans are recomputed at every decision point, so a schedule is a
+// pure function of the workload, the estimate variant and the policy.
 package backfill
 
 import (
