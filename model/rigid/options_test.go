@@ -57,6 +57,14 @@ func TestEASYOptionsReachTheSimulator(t *testing.T) {
 			t.Errorf("%s %v: job 4 starts at %d, want %d", c.policy, c.params, got, c.want)
 		}
 	}
+	// Conservative backfilling takes per-event passes too.
+	sched, err := builtinSchedule(context.Background(), w, rigid.EstimateRequested, settings(t, "backfill: conservative"), PolicyRelShare, map[string]string{ParamPass: "per-event"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sched.StartSeconds[4]; got != 2 {
+		t.Errorf("relshare, conservative, per event: job 4 starts at %d, want 2", got)
+	}
 }
 
 // Bad values, and contiguous placement with conservative backfilling, are
