@@ -294,9 +294,9 @@ func (b *blocks) allocView(v, n int) int {
 	return lo
 }
 
-// Placement returns the schedule's runs on resource ids, for
+// ResourceSchedule returns the schedule's runs on resource ids, for
 // engine/placement.Check; it needs contiguous placement (FirstResource).
-func (s *Schedule) Placement(w *rigid.Workload) placement.Schedule {
+func (s *Schedule) ResourceSchedule(w *rigid.Workload) placement.Schedule {
 	var out placement.Schedule
 	for j, start := range s.StartSeconds {
 		if start < 0 {

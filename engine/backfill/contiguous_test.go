@@ -151,7 +151,7 @@ func TestContiguousHandMade(t *testing.T) {
 			if !slices.Equal(ids, c.Resources) {
 				t.Errorf("contiguous, per event: blocks %v, want %v", ids, c.Resources)
 			}
-			plan := sched.Placement(c.W)
+			plan := sched.ResourceSchedule(c.W)
 			if err := placement.Check(c.W.Procs, placementJobs(c.W), len(c.W.Jobs), &plan); err != nil {
 				t.Error(err)
 			}

@@ -291,7 +291,7 @@ func TestContiguousEasyAgreesWithPybatsim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan := sched.Placement(w)
+		plan := sched.ResourceSchedule(w)
 		if err := placement.Check(w.Procs, Jobs(w), 0, &plan); err != nil {
 			t.Errorf("%s: the built-in's contiguous schedule is invalid: %v", w.Name, err)
 		}

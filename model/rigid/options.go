@@ -97,7 +97,7 @@ func builtinSchedule(ctx context.Context, w *rigid.Workload, v rigid.Variant, s 
 	if err != nil || sched.FirstResource == nil {
 		return sched, err
 	}
-	plan := sched.Placement(w)
+	plan := sched.ResourceSchedule(w)
 	// mustDecide 0: Simulate returns only once every job that must start
 	// has; the check is of the ids.
 	if err := placement.Check(w.Procs, batsim.Jobs(w), 0, &plan); err != nil {
