@@ -93,3 +93,13 @@ type ExternalTaker interface {
 	// "command" (sweep's pipe protocol), "batsim".
 	ExternalKinds() []string
 }
+
+// A ParamChecker is a model whose built-in policies take parameters that
+// only it can check (their values, against its settings).
+type ParamChecker interface {
+	// CheckParams checks the parameters a manifest gives policy (one of
+	// the model's) under the model's settings, and returns them as they
+	// change a cell: a parameter set to its default is left out, so that
+	// writing the default gives the cells of the plain name.
+	CheckParams(settings Settings, policy string, params map[string]string) (map[string]string, error)
+}

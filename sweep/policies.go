@@ -51,11 +51,19 @@ func (m *Manifest) resolvePolicies() error {
 	m.external = map[string]model.Model{}
 	for _, spec := range m.Policies {
 		e := model.PolicyEntry{Name: spec.Name, Params: spec.Params}
+		where := fmt.Sprintf("%s: policy %q", m.at("policies"), spec.Name)
 		if !spec.external() {
+			if _, owner, ok := m.models.Policy(spec.Name); ok && len(spec.Params) > 0 {
+				if pc, ok := owner.(model.ParamChecker); ok {
+					var err error
+					if e.Params, err = pc.CheckParams(m.settings[owner.Name()], spec.Name, spec.Params); err != nil {
+						return fmt.Errorf("%s: %w", where, err)
+					}
+				}
+			}
 			m.entries[spec.Name] = e
 			continue
 		}
-		where := fmt.Sprintf("%s: policy %q", m.at("policies"), spec.Name)
 		md, err := m.externalModel(spec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)

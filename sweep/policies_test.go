@@ -320,3 +320,45 @@ func TestOwnGoPolicyInTheRunner(t *testing.T) {
 		t.Error("the built-in registry knows go-easy")
 	}
 }
+
+// The EASY policies' modelling options are parameters of the built-in
+// policy: a manifest sets them, they change its cells' ids (their
+// defaults written out do not), the cells run, and a bad value or one
+// the policy cannot take is refused naming what would do.
+func TestEASYModellingParams(t *testing.T) {
+	ids := func(policies string) map[string]string {
+		m, err := externalManifest(t, policies, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cellIDs(t, m)
+	}
+	plain := ids(`[fcfs-easy, relshare]`)
+	if got := ids(`[{name: fcfs-easy, params: {placement: processors, pass: per-instant}}, relshare]`); got["fcfs-easy"] != plain["fcfs-easy"] {
+		t.Errorf("fcfs-easy with its defaults written out has another cell id")
+	}
+	const options = `[{name: fcfs-easy, params: {placement: contiguous, pass: per-event}}, {name: relshare, params: {pass: per-event}}]`
+	changed := ids(options)
+	for _, p := range []string{"fcfs-easy", "relshare"} {
+		if changed[p] == plain[p] {
+			t.Errorf("%s with modelling options keeps the plain policy's cell id", p)
+		}
+	}
+	m, err := externalManifest(t, options, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := mustRun(t, m, RunOptions{Out: t.TempDir(), Jobs: 1}); s.Ran != 2 || s.Failed != 0 {
+		t.Errorf("ran %d, failed %d; want 2, 0", s.Ran, s.Failed)
+	}
+	for policies, want := range map[string]string{
+		`[{name: fcfs-easy, params: {placement: scattered}}]`:    `policy "fcfs-easy": placement "scattered": want processors`,
+		`[{name: fcfs-easy, params: {pass: per-second}}]`:        `pass "per-second": want per-instant`,
+		`[{name: tradeoff-fs, params: {placement: contiguous}}]`: `policy "tradeoff-fs" takes no parameters`,
+		`[{name: fcfs-easy, params: {placment: contiguous}}]`:    `takes no parameter "placment"; valid parameters: placement, pass`,
+	} {
+		if _, err := externalManifest(t, policies, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", policies, err, want)
+		}
+	}
+}

@@ -7,10 +7,14 @@
 //
 // Time is integer seconds. Decisions are taken at every arrival and every
 // completion; at one instant all completions come first, then all
-// arrivals (by submit time, then job number), then one scheduling pass.
-// Nothing is kept between passes: orders, reservations and plans are
-// recomputed at every decision point, so a schedule is a pure function of
-// the workload, the estimate variant and the policy.
+// arrivals (by submit time, then job number), then one scheduling pass
+// (or, as an option, a pass after each of them; options.go). Jobs need
+// processors, wherever they are (or, as an option, blocks of consecutive
+// resource ids as pybatsim's easyBackfill places them; contiguous.go).
+// Nothing is kept between passes (but, with contiguous placement, the
+// free blocks and the end each is allocated from): orders, reservations
+// and plans are recomputed at every decision point, so a schedule is a
+// pure function of the workload, the estimate variant and the policy.
 package backfill
 
 import (
@@ -92,6 +96,11 @@ type Policy struct {
 	// Decider, when not nil, replaces Order, Allocation and Planner: a
 	// policy written outside this package decides every pass.
 	Decider Decider
+	// Placement and Pass are modelling options (options.go); their zero
+	// values, counting processors and one pass per instant, are the
+	// design note's model.
+	Placement Placement
+	Pass      Pass
 }
 
 // Objective is how Tradeoff-fs compares two plans.
@@ -145,6 +154,9 @@ func FCFSEasy() Policy { return Policy{Order: OrderFCFS} }
 func TradeoffFS() Policy { return Policy{Order: OrderRelShare, Planner: DefaultTradeoff()} }
 
 func (p *Policy) validate() error {
+	if err := p.validateModelling(); err != nil {
+		return err
+	}
 	if p.Decider != nil && (p.Planner != nil || p.Allocation == AllocConservative) {
 		return fmt.Errorf("policy: a Decider replaces the planner and conservative backfilling; give one or the other")
 	}

@@ -19,6 +19,9 @@ type Schedule struct {
 	// Reservations lists, for EASY, every pass that started a job after a
 	// blocked head: what the head was promised.
 	Reservations []Reservation
+	// FirstResource is, with contiguous placement, the first resource id
+	// of each started job's block (nil otherwise).
+	FirstResource []int
 	// TwSeconds is the Tw Tradeoff-fs used (resolved for TwFCFSMax).
 	TwSeconds int64
 	Stats     Stats
@@ -105,6 +108,8 @@ type sim struct {
 	buckets   usageBuckets
 	shadowBuf []endEvent
 	planner   *planner
+	blocks    *blocks // contiguous placement's free blocks; nil counting processors
+	due       []int   // completions of the instant, with per-event passes
 	sched     Schedule
 }
 
@@ -148,6 +153,10 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	if p.Planner != nil || p.Allocation == AllocConservative {
 		s.planner = newPlanner(s, p.Planner, twSeconds)
 	}
+	if p.Placement == PlaceContiguous {
+		s.blocks = newBlocks(w.Procs, n)
+		s.sched.FirstResource = make([]int, n)
+	}
 	return s
 }
 
@@ -164,6 +173,12 @@ func (s *sim) run(ctx context.Context) error {
 		}
 		s.sched.Stats.Events++
 		s.now = next
+		if s.policy.Pass == PassPerEvent {
+			if s.instantPerEvent(); s.err != nil {
+				return s.err
+			}
+			continue
+		}
 		for len(s.ends) > 0 && s.ends[0].seconds == next {
 			s.complete(heap.Pop(&s.ends).(endEvent).job)
 		}
@@ -193,6 +208,9 @@ func (s *sim) nextInstant() (int64, bool) {
 
 func (s *sim) complete(j int) {
 	s.free += s.jobs[j].Procs
+	if s.blocks != nil {
+		_, s.blocks.free = release(s.blocks.free, s.sched.FirstResource[j], s.jobs[j].Procs)
+	}
 	k := s.runningPos[j]
 	last := s.running[len(s.running)-1]
 	s.running[k] = last
@@ -218,6 +236,10 @@ func (s *sim) start(j int) {
 
 // pass runs one scheduling pass at s.now.
 func (s *sim) pass() {
+	if s.blocks != nil {
+		s.passContiguous()
+		return
+	}
 	if len(s.queue) == 0 || s.free == 0 {
 		return
 	}

@@ -51,17 +51,23 @@ func BenchmarkDecisions(b *testing.B) {
 }
 
 // BenchmarkKTHMonth runs KTH 1996-10 (variant R) under the built-in
-// fcfs-easy and under pybatsim's easyBackfill; run each alone under
+// fcfs-easy, the built-in with pybatsim's options (the same schedule as
+// pybatsim's) and pybatsim's easyBackfill; run each alone under
 // /usr/bin/time -v for the whole-process comparison.
 func BenchmarkKTHMonth(b *testing.B) {
 	w := kthMonth(b, "1996-10")
-	b.Run("builtin-fcfs-easy", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, backfill.FCFSEasy()); err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		p    backfill.Policy
+	}{{"builtin-fcfs-easy", backfill.FCFSEasy()}, {"builtin-contiguous-per-event", pybatsimEasy()}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, c.p); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("pybatsim-easyBackfill", func(b *testing.B) {
 		opts := Options{Command: []string{pybatsim(b), "-v", "warning", "easyBackfill"}}
 		for b.Loop() {

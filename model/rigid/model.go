@@ -55,9 +55,9 @@ func (Model) UsesLoads() bool { return false }
 
 func (m Model) Policies() []model.Policy {
 	out := []model.Policy{
-		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling"},
+		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling", Params: easyParams},
 		{Name: PolicyTradeoffFS, Doc: "Tradeoff-fs: a bounded search over placements weighing starvation past Tw against average bounded slowdown"},
-		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling"},
+		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling", Params: easyParams},
 	}
 	for _, p := range m.Own {
 		out = append(out, model.Policy{Name: p.Name, Doc: p.Doc, Params: p.Params})

@@ -68,7 +68,7 @@ func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Work
 	default:
 		own, ok := p.ownPolicy(policy)
 		if !ok {
-			return backfill.Simulate(ctx, w, v, p.settings.Policy(policy))
+			return builtinSchedule(ctx, w, v, p.settings, policy, entry.Params)
 		}
 		params := map[string]string{}
 		for _, q := range own.Params {

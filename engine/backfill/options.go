@@ -1,0 +1,93 @@
+package backfill
+
+import "fmt"
+
+// Placement is how a started job's processors are chosen: two modelling
+// options on which simulators of the literature differ.
+type Placement uint8
+
+// The placements.
+const (
+	// PlaceProcessors counts processors: a job fits when enough are free,
+	// wherever they are, and the schedule names no processor. The
+	// default, and the model of the design note.
+	PlaceProcessors Placement = iota
+	// PlaceContiguous gives every job a block of consecutive resource ids
+	// (0 to Procs-1), chosen as pybatsim 3.2.1's easyBackfill chooses
+	// them (contiguous.go, docs/batsim.md): first fit over the free
+	// blocks in id order, each block allocated from the end its history
+	// says; the head's reservation is a block too. A job then waits while
+	// enough processors are free but fragmented. EASY backfilling only.
+	PlaceContiguous
+)
+
+// Pass is when the simulator runs a scheduling pass.
+type Pass uint8
+
+// The passes.
+const (
+	// PassPerInstant runs one pass per instant, after all its completions
+	// and arrivals: a scheduler sees the state of the whole instant. The
+	// default.
+	PassPerInstant Pass = iota
+	// PassPerEvent runs one pass after each completion and each arrival,
+	// in the order Batsim tells them (engine/batsim: completions by job
+	// index, then arrivals by job index), as pybatsim's schedulers do for
+	// the events of one message: a pass after the first of two jobs
+	// ending at one second still counts the second as running until its
+	// estimated end.
+	PassPerEvent
+)
+
+var (
+	placementNames = []string{"processors", "contiguous"}
+	passNames      = []string{"per-instant", "per-event"}
+)
+
+func (p Placement) String() string { return enumName(placementNames, int(p)) }
+func (p Pass) String() string      { return enumName(passNames, int(p)) }
+
+func enumName(names []string, i int) string {
+	if i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("%d", i)
+}
+
+// ParsePlacement reads a placement by name: processors or contiguous.
+func ParsePlacement(name string) (Placement, error) {
+	for i, n := range placementNames {
+		if n == name {
+			return Placement(i), nil
+		}
+	}
+	return 0, fmt.Errorf("placement %q: want processors (count free processors, the default) or contiguous (blocks of consecutive resource ids, as pybatsim's easyBackfill)", name)
+}
+
+// ParsePass reads a pass by name: per-instant or per-event.
+func ParsePass(name string) (Pass, error) {
+	for i, n := range passNames {
+		if n == name {
+			return Pass(i), nil
+		}
+	}
+	return 0, fmt.Errorf("pass %q: want per-instant (one scheduling pass per instant, the default) or per-event (one after each completion and arrival, as pybatsim)", name)
+}
+
+// validateModelling checks the placement and pass options against the
+// rest of the policy.
+func (p *Policy) validateModelling() error {
+	if p.Placement > PlaceContiguous {
+		return fmt.Errorf("policy: placement %d: want processors or contiguous", p.Placement)
+	}
+	if p.Pass > PassPerEvent {
+		return fmt.Errorf("policy: pass %d: want per-instant or per-event", p.Pass)
+	}
+	if p.Placement == PlaceContiguous && (p.Allocation != AllocEASY || p.Planner != nil || p.Decider != nil) {
+		return fmt.Errorf("policy: contiguous placement is EASY backfilling's (pybatsim's easyBackfill); not with conservative or strict allocation, Tradeoff-fs or a Decider")
+	}
+	if p.Pass == PassPerEvent && p.Decider != nil {
+		return fmt.Errorf("policy: a Decider is asked once per instant; per-event passes are for the built-in rules")
+	}
+	return nil
+}
