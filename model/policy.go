@@ -13,7 +13,11 @@ import (
 // it: a policy a model offers (Command and Batsim nil), perhaps with
 // parameters, or an external decision process the entry itself defines.
 type PolicyEntry struct {
-	Name   string
+	Name string
+	// Policy is the model's policy that a named variant runs under Name
+	// with its own Params ({name: easy-contiguous, policy: fcfs-easy,
+	// params: {...}}); "" when Name is itself the policy.
+	Policy string
 	Params map[string]string
 	// Command runs a decision process speaking sweep's pipe protocol
 	// (docs/protocol.md); paths of files in it are resolved from the
@@ -38,6 +42,15 @@ type PolicyEntry struct {
 	DecisionTimeout time.Duration
 }
 
+// Runs returns the name of the model's policy that the entry runs: its
+// Policy for a named variant, else its Name.
+func (e PolicyEntry) Runs() string {
+	if e.Policy != "" {
+		return e.Policy
+	}
+	return e.Name
+}
+
 // External reports whether the entry is a decision process.
 func (e PolicyEntry) External() bool { return e.Command != nil || e.Batsim != nil }
 
@@ -46,6 +59,9 @@ func (e PolicyEntry) External() bool { return e.Command != nil || e.Batsim != ni
 // policy name, so that the cells of built-in policies keep their ids.
 func (e PolicyEntry) Canonical() string {
 	var b strings.Builder
+	if e.Policy != "" {
+		fmt.Fprintf(&b, "policy %s\n", strconv.Quote(e.Policy))
+	}
 	for _, k := range slices.Sorted(maps.Keys(e.Params)) {
 		fmt.Fprintf(&b, "param %s=%s\n", strconv.Quote(k), strconv.Quote(e.Params[k]))
 	}
@@ -74,6 +90,16 @@ func (e PolicyEntry) Meaning() string {
 		return e.Name + "\n" + c
 	}
 	return e.Name
+}
+
+// PolicyRuns returns the name of the model's policy that the manifest
+// policy called name runs (see PolicyEntry.Runs): name itself unless the
+// manifest made it a named variant.
+func (env Env) PolicyRuns(name string) string {
+	if e, ok := env.Policies[name]; ok {
+		return e.Runs()
+	}
+	return name
 }
 
 // PolicyMeaning is the part of a cell id of the policy called name in

@@ -75,7 +75,11 @@ type resolvedSource struct {
 // [ARGV...]} a Batsim scheduler (docs/batsim.md). An external entry
 // belongs to the model of the workloads, or to the one named by model.
 type PolicySpec struct {
-	Name    string            `yaml:"name"`
+	Name string `yaml:"name"`
+	// Policy makes the entry a named variant: the model's policy it runs
+	// under Name, with Params, beside the plain policy or other variants
+	// in the same manifest.
+	Policy  string            `yaml:"policy,omitempty"`
 	Params  map[string]string `yaml:"params,omitempty"`
 	Command []string          `yaml:"command,omitempty"`
 	Batsim  []string          `yaml:"batsim,omitempty"`
@@ -86,7 +90,7 @@ type PolicySpec struct {
 }
 
 // policyKeys are the keys of a policies mapping.
-var policyKeys = []string{"name", "params", "command", "batsim", "model", "timeout"}
+var policyKeys = []string{"name", "policy", "params", "command", "batsim", "model", "timeout"}
 
 // UnmarshalYAML takes a policy name or a mapping.
 func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
@@ -339,6 +343,9 @@ func (m *Manifest) checkFields() error {
 		}
 		seenPolicy[p] = true
 		if spec.external() {
+			if spec.Policy != "" {
+				return fmt.Errorf("%s: policy %q: policy: names a model's policy to run under this name; a command or batsim entry is a policy of its own", m.at("policies"), p)
+			}
 			if err := m.checkExternal(spec); err != nil {
 				return fmt.Errorf("%s: policy %q: %w", m.at("policies"), p, err)
 			}
@@ -347,9 +354,19 @@ func (m *Manifest) checkFields() error {
 		if spec.Model != "" || spec.Timeout != "" {
 			return fmt.Errorf("%s: policy %q: model and timeout apply to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), p)
 		}
+		if spec.Policy != "" {
+			if _, owner, ok := m.models.Policy(p); ok {
+				return fmt.Errorf("%s: policy %q: the name is model %s's policy; give the variant of %s another name", m.at("policies"), p, owner.Name(), spec.Policy)
+			}
+			p = spec.Policy
+		}
 		policy, _, ok := m.models.Policy(p)
 		if !ok {
 			return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+		}
+		if spec.Policy != "" && len(policy.Params) == 0 {
+			// Its cells would be the plain policy's under another name.
+			return fmt.Errorf("%s: policy %q: %s takes no parameters, so a variant of it would run the same cells; variants are for policies with parameters (sweep policies lists them)", m.at("policies"), spec.Name, p)
 		}
 		if err := checkParams(policy, spec.Params); err != nil {
 			return fmt.Errorf("%s: %w", m.at("policies"), err)
@@ -463,7 +480,7 @@ func (m *Manifest) crossCheck() error {
 				return fmt.Errorf("%s: workload %q is a %s workload, and policy %q is a %s policy; %s workloads take %s (or exclude the pair)",
 					m.at("policies"), w.Label, rs.model.Name(), p, owner.Name(), rs.model.Name(), strings.Join(policyNames(rs.model), ", "))
 			}
-			if err := rs.source.Allows(p); err != nil {
+			if err := rs.source.Allows(m.policyRuns(p)); err != nil {
 				return fmt.Errorf("%s: workload %q: %v (or exclude the pair)", m.at("policies"), w.Label, err)
 			}
 		}

@@ -50,13 +50,13 @@ func (m *Manifest) resolvePolicies() error {
 	m.entries = map[string]model.PolicyEntry{}
 	m.external = map[string]model.Model{}
 	for _, spec := range m.Policies {
-		e := model.PolicyEntry{Name: spec.Name, Params: spec.Params}
+		e := model.PolicyEntry{Name: spec.Name, Policy: spec.Policy, Params: spec.Params}
 		where := fmt.Sprintf("%s: policy %q", m.at("policies"), spec.Name)
 		if !spec.external() {
-			if _, owner, ok := m.models.Policy(spec.Name); ok && len(spec.Params) > 0 {
+			if _, owner, ok := m.models.Policy(e.Runs()); ok && len(spec.Params) > 0 {
 				if pc, ok := owner.(model.ParamChecker); ok {
 					var err error
-					if e.Params, err = pc.CheckParams(m.settings[owner.Name()], spec.Name, spec.Params); err != nil {
+					if e.Params, err = pc.CheckParams(m.settings[owner.Name()], e.Runs(), spec.Params); err != nil {
 						return fmt.Errorf("%s: %w", where, err)
 					}
 				}
@@ -130,7 +130,13 @@ func (m *Manifest) policyModel(name string) model.Model {
 	if md, ok := m.external[name]; ok {
 		return md
 	}
-	return m.models.PolicyModel(name)
+	return m.models.PolicyModel(m.policyRuns(name))
+}
+
+// policyRuns is the model's policy that the manifest policy called name
+// runs: name itself unless the entry is a named variant.
+func (m *Manifest) policyRuns(name string) string {
+	return model.Env{Policies: m.entries}.PolicyRuns(name)
 }
 
 // PolicyEntries returns the manifest's policy entries that change cell

@@ -110,7 +110,7 @@ func TestExternalPolicyErrors(t *testing.T) {
 		{`[{name: x, command: [a], timeout: soon}]`, `timeout "soon": want a positive Go duration`},
 		{`[{name: x, batsim: [a], params: {k: v}}]`, "a Batsim scheduler takes its options in its argv"},
 		{`[{name: fcfs-easy, timeout: 5s}]`, "model and timeout apply to external policies"},
-		{`[{name: x, commands: [a]}]`, `unknown key "commands"; valid keys: name, params, command, batsim, model, timeout`},
+		{`[{name: x, commands: [a]}]`, `unknown key "commands"; valid keys: name, policy, params, command, batsim, model, timeout`},
 		{`[{name: x, command: [a], model: grid}]`, `workload "tiny" is a rigid workload, and policy "x" is a grid policy`},
 	}
 	for _, tt := range tests {
@@ -358,6 +358,65 @@ func TestEASYModellingParams(t *testing.T) {
 		`[{name: fcfs-easy, params: {placment: contiguous}}]`:    `takes no parameter "placment"; valid parameters: placement, pass`,
 	} {
 		if _, err := externalManifest(t, policies, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", policies, err, want)
+		}
+	}
+}
+
+// A named variant runs a policy with parameters under its own name, so a
+// manifest compares the policy with its variants on the same cells: on
+// the hand-made trace of contiguity, fcfs-easy starts job 5 at once
+// (wait 0) and its variant with contiguous placement at 10 s (wait 8 s).
+func TestNamedPolicyVariants(t *testing.T) {
+	dir := t.TempDir()
+	trace, err := os.ReadFile("testdata/contiguity.swf.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "contiguity.swf.txt"), trace, 0o644)
+	load := func(policies string) (*Manifest, error) {
+		path := filepath.Join(dir, "m.yaml")
+		os.WriteFile(path, []byte(`experiment: variants
+seed: 1
+platform: single:4
+workloads:
+  - {trace: contiguity.swf.txt, label: contiguity, months: {from: 1970-01, to: 1970-01}, estimates: [R]}
+policies: `+policies+"\n"), 0o644)
+		return LoadManifest(path)
+	}
+	const variants = `[fcfs-easy, {name: easy-contiguous, policy: fcfs-easy, params: {placement: contiguous, pass: per-event}}]`
+	m, err := load(variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := cellIDs(t, m)
+	if len(ids) != 2 || ids["fcfs-easy"] == ids["easy-contiguous"] {
+		t.Fatalf("cell ids %v; want two distinct ones", ids)
+	}
+	out := t.TempDir()
+	if s := mustRun(t, m, RunOptions{Out: out, Jobs: 1}); s.Ran != 2 || s.Failed != 0 {
+		t.Fatalf("ran %d, failed %d; want 2, 0", s.Ran, s.Failed)
+	}
+	cells, _, err := store.ReadColumns(out, table.Cells, []string{table.Policy, table.FairWaitMaxHours})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"fcfs-easy": 0, "easy-contiguous": 8.0 / 3600}
+	for r := range cells.Rows {
+		policy, wait := cells.Columns[0].Strings[r], cells.Columns[1].Float64s[r]
+		if wait != want[policy] {
+			t.Errorf("%s: max wait %v h, want %v", policy, wait, want[policy])
+		}
+	}
+
+	for policies, want := range map[string]string{
+		`[{name: fcfs-easy, policy: relshare, params: {pass: per-event}}]`:        `the name is model rigid's policy; give the variant of relshare another name`,
+		`[{name: mine, policy: nosuch, params: {pass: per-event}}]`:               `unknown policy "nosuch"`,
+		`[{name: mine, policy: tradeoff-fs}]`:                                     `tradeoff-fs takes no parameters, so a variant of it would run the same cells`,
+		`[{name: mine, policy: fcfs-easy, params: {placement: scattered}}]`:       `placement "scattered": want processors`,
+		`[{name: mine, policy: fcfs-easy, command: [python3, policies/mine.py]}]`: `a command or batsim entry is a policy of its own`,
+	} {
+		if _, err := load(policies); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one saying %q", policies, err, want)
 		}
 	}

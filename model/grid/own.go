@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -55,8 +56,9 @@ func (p *prepared) simulate(ctx context.Context, policy string, in *engine.Insta
 		}
 		return s, validate(policy, s)
 	}
+	runs := cmp.Or(entry.Policy, policy) // a named variant runs its policy
 	for _, o := range p.own {
-		if o.Name != policy {
+		if o.Name != runs {
 			continue
 		}
 		params := map[string]string{}

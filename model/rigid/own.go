@@ -1,6 +1,7 @@
 package rigid
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -66,9 +67,10 @@ func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Work
 		defer r.Close()
 		decider = r
 	default:
-		own, ok := p.ownPolicy(policy)
+		runs := cmp.Or(entry.Policy, policy) // a named variant runs its policy
+		own, ok := p.ownPolicy(runs)
 		if !ok {
-			return builtinSchedule(ctx, w, v, p.settings, policy, entry.Params)
+			return builtinSchedule(ctx, w, v, p.settings, runs, entry.Params)
 		}
 		params := map[string]string{}
 		for _, q := range own.Params {
