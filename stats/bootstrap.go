@@ -54,6 +54,19 @@ func BootstrapIndices(n, resamples int, seed [2]uint64, visit func(resample int,
 // left out of its interval. Percentiles interpolate linearly between order
 // statistics (Quantile: numpy's default).
 func PercentileBootstrap(n, resamples int, seed [2]uint64, level float64, statistics ...func(indices []int) float64) ([]BootstrapInterval, error) {
+	return PercentileBootstraps(n, resamples, seed, level, len(statistics), func(indices []int, values []float64) {
+		for s, stat := range statistics {
+			values[s] = stat(indices)
+		}
+	})
+}
+
+// PercentileBootstraps is PercentileBootstrap for k statistics that
+// statistic computes together, writing the k values of the items picked
+// by indices into values (interval s is of values[s]): statistics that
+// share work (counts, sums, a difference of two others) then do it once
+// per resample. The resamples and intervals are PercentileBootstrap's.
+func PercentileBootstraps(n, resamples int, seed [2]uint64, level float64, k int, statistic func(indices []int, values []float64)) ([]BootstrapInterval, error) {
 	switch {
 	case n < 1:
 		return nil, fmt.Errorf("bootstrap: %d items; want at least 1", n)
@@ -66,15 +79,18 @@ func PercentileBootstrap(n, resamples int, seed [2]uint64, level float64, statis
 	for i := range identity {
 		identity[i] = i
 	}
-	values := make([][]float64, len(statistics))
-	out := make([]BootstrapInterval, len(statistics))
-	for s, stat := range statistics {
-		out[s].Estimate = stat(identity)
+	current := make([]float64, k)
+	statistic(identity, current)
+	out := make([]BootstrapInterval, k)
+	values := make([][]float64, k)
+	for s := range out {
+		out[s].Estimate = current[s]
 		values[s] = make([]float64, 0, resamples)
 	}
 	BootstrapIndices(n, resamples, seed, func(_ int, indices []int) {
-		for s, stat := range statistics {
-			if v := stat(indices); v == v { // not NaN
+		statistic(indices, current)
+		for s, v := range current {
+			if v == v { // not NaN
 				values[s] = append(values[s], v)
 			}
 		}

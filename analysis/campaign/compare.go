@@ -89,63 +89,18 @@ var BootstrapMetrics = []string{
 // shares. It follows the statistics of BootstrapMetrics.
 const FlowShorterShare = "campaign_flow_shorter_share"
 
-// bootstrapStatistic returns the statistic of metric (one of
-// BootstrapMetrics) over the stretches picked by indices.
-func bootstrapStatistic(metric string, stretch []float64) func(indices []int) float64 {
-	cut := map[string]float64{
-		"campaign_stretch_trimmed_mean":    mcampaign.OutlierStretch,
-		"campaign_stretch_trimmed100_mean": 100,
-		"campaign_stretch_trimmed20_mean":  20,
-	}[metric]
-	switch metric {
-	case "campaign_stretch_trimmed_p50":
-		return trimmedQuantile(stretch, 0.5)
-	case "campaign_stretch_trimmed_p90":
-		return trimmedQuantile(stretch, 0.9)
-	case "campaign_stretch_trimmed_p99":
-		return trimmedQuantile(stretch, 0.99)
-	case "campaign_stretch_outlier_share":
-		return func(indices []int) float64 {
-			outliers := 0
-			for _, i := range indices {
-				if stretch[i] > mcampaign.OutlierStretch {
-					outliers++
-				}
-			}
-			return float64(outliers) / float64(len(indices))
-		}
-	case "campaign_stretch_trimmed_exact1_share":
-		return func(indices []int) float64 {
-			var kept, exact1 int
-			for _, i := range indices {
-				if s := stretch[i]; s <= mcampaign.OutlierStretch {
-					kept++
-					if s == 1 { // exact: a ratio of integers is 1.0 only when they are equal
-						exact1++
-					}
-				}
-			}
-			return float64(exact1) / float64(kept)
-		}
-	}
-	return func(indices []int) float64 {
-		var sum float64
-		var kept int
-		for _, i := range indices {
-			if s := stretch[i]; s <= cut {
-				sum += s
-				kept++
-			}
-		}
-		return sum / float64(kept) // NaN when none is kept
-	}
+// A stretchSample is one policy's stretches of a Pair, ranked once, so
+// that a resample's statistics (BootstrapMetrics) come out of one pass
+// over its indices and one over the counts of its ranks, in O(n), rather
+// than one pass (and a sort) per statistic.
+type stretchSample struct {
+	stretch []float64
+	order   []int // indices by stretch, ties in index order
+	rank    []int // index -> position in order
+	counts  []int // per rank: how many times the resample picked it
 }
 
-// trimmedQuantile returns the statistic "quantile p of the stretches <=
-// mcampaign.OutlierStretch picked by indices" (type 7, as Quantile), without
-// sorting every resample: the stretches are ranked once, and a resample's
-// order statistics are read off the counts of its ranks, in O(n).
-func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
+func newStretchSample(stretch []float64) *stretchSample {
 	order := make([]int, len(stretch))
 	for i := range order {
 		order[i] = i
@@ -155,42 +110,94 @@ func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
 	for r, i := range order {
 		rank[i] = r
 	}
-	counts := make([]int, len(stretch))
-	return func(indices []int) float64 {
-		clear(counts)
-		kept := 0
-		for _, i := range indices {
-			counts[rank[i]]++
-			if stretch[i] <= mcampaign.OutlierStretch {
-				kept++
+	return &stretchSample{stretch: stretch, order: order, rank: rank, counts: make([]int, len(stretch))}
+}
+
+// trimmedQuantiles are the quantiles of BootstrapMetrics' p50, p90 and
+// p99, in their order there.
+var trimmedQuantiles = [3]float64{0.5, 0.9, 0.99}
+
+// statistics writes into values the statistics of BootstrapMetrics, in
+// that order, over the stretches picked by indices. The means add the
+// picked stretches in the order of indices, so that they are the sums of
+// the plain definition to the bit; a quantile is Quantile's (type 7) of
+// the picked stretches <= mcampaign.OutlierStretch, read off the counts of
+// their ranks (those stretches come first in rank order).
+func (s *stretchSample) statistics(indices []int, values []float64) {
+	clear(s.counts)
+	var sum1000, sum100, sum20 float64
+	var kept1000, kept100, kept20, exact1, outliers int
+	for _, i := range indices {
+		st := s.stretch[i]
+		s.counts[s.rank[i]]++
+		if st > mcampaign.OutlierStretch {
+			outliers++
+		}
+		if st <= mcampaign.OutlierStretch {
+			sum1000 += st
+			kept1000++
+			if st == 1 { // exact: a ratio of integers is 1.0 only when they are equal
+				exact1++
 			}
 		}
-		if kept == 0 {
-			return math.NaN()
+		if st <= 100 {
+			sum100 += st
+			kept100++
 		}
+		if st <= 20 {
+			sum20 += st
+			kept20++
+		}
+	}
+	values[0] = sum1000 / float64(kept1000) // NaN when none is kept
+	values[1] = sum100 / float64(kept100)
+	values[2] = sum20 / float64(kept20)
+	values[3] = float64(exact1) / float64(kept1000)
+	s.quantiles(kept1000, values[4:7])
+	values[7] = float64(outliers) / float64(len(indices))
+}
+
+// quantiles writes into values the trimmedQuantiles of the kept smallest
+// picked stretches (s.counts), NaN when kept is 0.
+func (s *stretchSample) quantiles(kept int, values []float64) {
+	if kept == 0 {
+		for q := range values {
+			values[q] = math.NaN()
+		}
+		return
+	}
+	// Each quantile interpolates between the order statistics lo and hi
+	// (0-based) of the kept stretches; one walk over the ranks, in
+	// ascending order of position, finds all of them.
+	var positions [2 * len(trimmedQuantiles)]int // lo and hi of each quantile
+	var weight [len(trimmedQuantiles)]float64
+	for q, p := range trimmedQuantiles {
 		virtualIndex := float64(kept-1) * p
 		lo := int(math.Floor(virtualIndex))
-		hi := min(lo+1, kept-1)
-		// The order statistics lo and hi (0-based) of the kept stretches,
-		// which come first in rank order.
-		var a, b float64
-		seen := 0
-		for r, c := range counts {
-			if c == 0 {
-				continue
-			}
-			if seen <= lo && lo < seen+c {
-				a = stretch[order[r]]
-			}
-			if seen <= hi && hi < seen+c {
-				b = stretch[order[r]]
-				break
-			}
-			seen += c
+		positions[2*q], positions[2*q+1] = lo, min(lo+1, kept-1)
+		weight[q] = virtualIndex - float64(lo)
+	}
+	sorted := positions
+	slices.Sort(sorted[:])
+	var found [len(sorted)]float64 // found[k] is the order statistic sorted[k]
+	next, seen := 0, 0
+	for r, c := range s.counts {
+		if c == 0 {
+			continue
 		}
+		seen += c
+		for ; next < len(sorted) && sorted[next] < seen; next++ {
+			found[next] = s.stretch[s.order[r]]
+		}
+		if next == len(sorted) {
+			break
+		}
+	}
+	statistic := func(position int) float64 { return found[slices.Index(sorted[:], position)] }
+	for q := range values {
 		// Quantile of the two neighbours at the weight is Quantile's own
 		// interpolation between them, so the arithmetic is numpy's.
-		return stats.Quantile([]float64{a, b}, virtualIndex-float64(lo))
+		values[q] = stats.Quantile([]float64{statistic(positions[2*q]), statistic(positions[2*q+1])}, weight[q])
 	}
 }
 
@@ -328,29 +335,35 @@ func compareCampaignPair(workload, reference, policy string, groups []analysis.G
 	pair.ReferenceFaster = float64(refFaster) / float64(n)
 	pair.Ties = float64(ties) / float64(n)
 	pair.PolicyFaster = float64(n-refFaster-ties) / float64(n)
-	var statistics []func([]int) float64
 	for _, metric := range BootstrapMetrics {
-		ref, other := bootstrapStatistic(metric, refStretch), bootstrapStatistic(metric, otherStretch)
-		statistics = append(statistics, ref, other, func(indices []int) float64 { return ref(indices) - other(indices) })
 		pair.Intervals = append(pair.Intervals, Interval{Metric: metric, Of: reference},
 			Interval{Metric: metric, Of: policy}, Interval{Metric: metric, Of: reference + " - " + policy})
 	}
-	share := func(sign int8) func([]int) float64 {
-		return func(indices []int) float64 {
-			count := 0
-			for _, i := range indices {
-				if faster[i] == sign {
-					count++
-				}
-			}
-			return float64(count) / float64(len(indices))
-		}
-	}
-	refShare, otherShare := share(1), share(-1)
-	statistics = append(statistics, refShare, otherShare, func(indices []int) float64 { return refShare(indices) - otherShare(indices) })
 	pair.Intervals = append(pair.Intervals, Interval{Metric: FlowShorterShare, Of: reference},
 		Interval{Metric: FlowShorterShare, Of: policy}, Interval{Metric: FlowShorterShare, Of: reference + " - " + policy})
-	intervals, err := stats.PercentileBootstrap(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, statistics...)
+	ref, other := newStretchSample(refStretch), newStretchSample(otherStretch)
+	refValues, otherValues := make([]float64, len(BootstrapMetrics)), make([]float64, len(BootstrapMetrics))
+	// statistic writes the values of pair.Intervals, in their order.
+	statistic := func(indices []int, values []float64) {
+		ref.statistics(indices, refValues)
+		other.statistics(indices, otherValues)
+		for m := range BootstrapMetrics {
+			values[3*m], values[3*m+1], values[3*m+2] = refValues[m], otherValues[m], refValues[m]-otherValues[m]
+		}
+		var refShorter, otherShorter int
+		for _, i := range indices {
+			switch faster[i] {
+			case 1:
+				refShorter++
+			case -1:
+				otherShorter++
+			}
+		}
+		refShare, otherShare := float64(refShorter)/float64(len(indices)), float64(otherShorter)/float64(len(indices))
+		m := 3 * len(BootstrapMetrics)
+		values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
+	}
+	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), statistic)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
 	}

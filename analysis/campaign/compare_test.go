@@ -120,25 +120,48 @@ func TestOrderings(t *testing.T) {
 	}
 }
 
-// TestTrimmedQuantile: the rank-count quantile of a resample equals
-// Quantile of the resample's sorted stretches <= 1000, on 200 resamples
-// of a sample with ties, an infinite stretch and outliers.
-func TestTrimmedQuantile(t *testing.T) {
-	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001}
-	for _, p := range []float64{0, 0.5, 0.9, 0.99, 1} {
-		q := trimmedQuantile(stretch, p)
-		stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
-			var kept []float64
+// TestStretchSampleStatistics: the one-pass statistics of a resample
+// equal, to the bit, their plain definitions on the picked stretches (a
+// mean adds them in the order picked; a quantile is Quantile of the sorted
+// stretches <= 1000), on 200 resamples of a sample with ties, an infinite
+// stretch and outliers.
+func TestStretchSampleStatistics(t *testing.T) {
+	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001, 0.1 + 0.2, 19.7, 99.9}
+	sample := newStretchSample(stretch)
+	got := make([]float64, len(BootstrapMetrics))
+	stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
+		mean := func(cut float64) float64 {
+			var sum float64
+			var kept int
 			for _, i := range indices {
-				if stretch[i] <= mcampaign.OutlierStretch {
-					kept = append(kept, stretch[i])
+				if stretch[i] <= cut {
+					sum += stretch[i]
+					kept++
 				}
 			}
-			slices.Sort(kept)
-			want, got := stats.Quantile(kept, p), q(indices)
-			if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
-				t.Fatalf("p %v, resample %d %v: %v; want %v", p, r, indices, got, want)
+			return sum / float64(kept)
+		}
+		var kept []float64
+		var exact1, outliers int
+		for _, i := range indices {
+			if s := stretch[i]; s <= mcampaign.OutlierStretch {
+				kept = append(kept, s)
+				if s == 1 {
+					exact1++
+				}
+			} else {
+				outliers++
 			}
-		})
-	}
+		}
+		slices.Sort(kept)
+		want := []float64{mean(1000), mean(100), mean(20), float64(exact1) / float64(len(kept)),
+			stats.Quantile(kept, 0.5), stats.Quantile(kept, 0.9), stats.Quantile(kept, 0.99),
+			float64(outliers) / float64(len(indices))}
+		sample.statistics(indices, got)
+		for m := range want {
+			if got[m] != want[m] && !(math.IsNaN(got[m]) && math.IsNaN(want[m])) {
+				t.Fatalf("%s, resample %d %v: %v; want %v", BootstrapMetrics[m], r, indices, got[m], want[m])
+			}
+		}
+	})
 }
