@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/sweep-sched/sweep/analysis"
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
@@ -89,77 +90,164 @@ var BootstrapMetrics = []string{
 // shares. It follows the statistics of BootstrapMetrics.
 const FlowShorterShare = "campaign_flow_shorter_share"
 
-// A stretchSample is one policy's stretches of a Pair, ranked once, so
-// that a resample's statistics (BootstrapMetrics) come out of one pass
-// over its indices and one over the counts of its ranks, in O(n), rather
-// than one pass (and a sort) per statistic.
-type stretchSample struct {
-	stretch []float64
-	order   []int // indices by stretch, ties in index order
-	rank    []int // index -> position in order
-	counts  []int // per rank: how many times the resample picked it
-}
-
-func newStretchSample(stretch []float64) *stretchSample {
-	order := make([]int, len(stretch))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
-	rank := make([]int, len(stretch))
-	for r, i := range order {
-		rank[i] = r
-	}
-	return &stretchSample{stretch: stretch, order: order, rank: rank, counts: make([]int, len(stretch))}
-}
+// stretchCuts are the cuts of the trimmed means of BootstrapMetrics, in
+// their order there, descending; the first is also the cut of the
+// quantiles, the exact-1 share and the outliers.
+var stretchCuts = [...]float64{mcampaign.OutlierStretch, 100, 20}
 
 // trimmedQuantiles are the quantiles of BootstrapMetrics' p50, p90 and
 // p99, in their order there.
-var trimmedQuantiles = [3]float64{0.5, 0.9, 0.99}
+var trimmedQuantiles = [...]float64{0.5, 0.9, 0.99}
 
-// statistics writes into values the statistics of BootstrapMetrics, in
-// that order, over the stretches picked by indices. The means add the
-// picked stretches in the order of indices, so that they are the sums of
-// the plain definition to the bit; a quantile is Quantile's (type 7) of
-// the picked stretches <= mcampaign.OutlierStretch, read off the counts of
-// their ranks (those stretches come first in rank order).
-func (s *stretchSample) statistics(indices []int, values []float64) {
-	clear(s.counts)
-	var sum1000, sum100, sum20 float64
-	var kept1000, kept100, kept20, exact1, outliers int
-	for _, i := range indices {
-		st := s.stretch[i]
-		s.counts[s.rank[i]]++
-		if st > mcampaign.OutlierStretch {
-			outliers++
+// A pairedSample is a Pair's campaigns laid out for the bootstrap: a
+// resample's statistics (pairStatistics) come out of one pass over its
+// indices and one walk per policy over the counts of its ranks, in O(n),
+// rather than a pass (and a sort) per statistic.
+type pairedSample struct {
+	items    []pairedItem // by campaign
+	policies [2]rankedStretches
+}
+
+// A pairedItem is what picking one campaign adds, per policy (0 the
+// reference, 1 the other).
+type pairedItem struct {
+	// trimmed is the stretch where at most the cut of stretchCuts, else 0:
+	// adding 0 leaves a sum as it is, so a mean's sum is the one that adds
+	// the kept stretches alone, in the order picked.
+	trimmed [2][len(stretchCuts)]float64
+	rank    [2]int32 // the stretch's position in rankedStretches.sorted
+	// shorter is 1 where the flow is shorter under the policy than under
+	// the other.
+	shorter [2]uint8
+}
+
+// rankedStretches are one policy's stretches in ascending order, and the
+// counts of a resample's picks by rank: the stretches kept at the first
+// cut come first, so their order statistics are read off the counts.
+type rankedStretches struct {
+	sorted []float64
+	// kept[c] is the number of stretches at most stretchCuts[c], the
+	// ranks below it; ones are the ranks of the stretches exactly 1
+	// (exact: a ratio of integers is 1.0 only when they are equal).
+	kept   [len(stretchCuts)]int
+	ones   [2]int
+	counts []int
+	values []float64 // the resample's statistics of BootstrapMetrics
+}
+
+// newPairedSample lays out the paired stretches of the reference and the
+// other policy and faster (1 when a campaign's flow is shorter under the
+// reference, -1 under the other, 0 when equal).
+func newPairedSample(stretches [2][]float64, faster []int8) *pairedSample {
+	s := &pairedSample{items: make([]pairedItem, len(faster))}
+	for p, stretch := range stretches {
+		order := make([]int, len(stretch))
+		for i := range order {
+			order[i] = i
 		}
-		if st <= mcampaign.OutlierStretch {
-			sum1000 += st
-			kept1000++
-			if st == 1 { // exact: a ratio of integers is 1.0 only when they are equal
-				exact1++
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
+		ranked := rankedStretches{sorted: make([]float64, len(stretch)), counts: make([]int, len(stretch)),
+			values: make([]float64, len(BootstrapMetrics))}
+		for r, i := range order {
+			ranked.sorted[r] = stretch[i]
+			s.items[i].rank[p] = int32(r)
+		}
+		above := func(x float64) int {
+			return sort.Search(len(stretch), func(r int) bool { return ranked.sorted[r] > x })
+		}
+		for c, cut := range stretchCuts {
+			ranked.kept[c] = above(cut)
+		}
+		ranked.ones = [2]int{sort.Search(len(stretch), func(r int) bool { return ranked.sorted[r] >= 1 }), above(1)}
+		s.policies[p] = ranked
+		for i, st := range stretch {
+			for c, cut := range stretchCuts {
+				if st <= cut {
+					s.items[i].trimmed[p][c] = st
+				}
 			}
 		}
-		if st <= 100 {
-			sum100 += st
-			kept100++
-		}
-		if st <= 20 {
-			sum20 += st
-			kept20++
+	}
+	for i, f := range faster {
+		switch f {
+		case 1:
+			s.items[i].shorter[0] = 1
+		case -1:
+			s.items[i].shorter[1] = 1
 		}
 	}
-	values[0] = sum1000 / float64(kept1000) // NaN when none is kept
-	values[1] = sum100 / float64(kept100)
-	values[2] = sum20 / float64(kept20)
-	values[3] = float64(exact1) / float64(kept1000)
-	s.quantiles(kept1000, values[4:7])
-	values[7] = float64(outliers) / float64(len(indices))
+	return s
+}
+
+// statistics writes into values the statistics of a Pair's intervals
+// over the campaigns picked by indices, in their order: for each of
+// BootstrapMetrics the reference's, the other policy's and their
+// difference, then the same of FlowShorterShare.
+func (s *pairedSample) statistics(indices []int, values []float64) {
+	for p := range s.policies {
+		clear(s.policies[p].counts)
+	}
+	counts0, counts1 := s.policies[0].counts, s.policies[1].counts
+	var sums [2][len(stretchCuts)]float64
+	var shorter [2]int
+	for _, i := range indices {
+		item := &s.items[i]
+		sums[0][0] += item.trimmed[0][0]
+		sums[0][1] += item.trimmed[0][1]
+		sums[0][2] += item.trimmed[0][2]
+		sums[1][0] += item.trimmed[1][0]
+		sums[1][1] += item.trimmed[1][1]
+		sums[1][2] += item.trimmed[1][2]
+		counts0[item.rank[0]]++
+		counts1[item.rank[1]]++
+		shorter[0] += int(item.shorter[0])
+		shorter[1] += int(item.shorter[1])
+	}
+	picks := float64(len(indices))
+	for p := range s.policies {
+		ranked := &s.policies[p]
+		kept, exact1 := ranked.picked()
+		v := ranked.values
+		v[0] = sums[p][0] / float64(kept[0]) // NaN when none is kept
+		v[1] = sums[p][1] / float64(kept[1])
+		v[2] = sums[p][2] / float64(kept[2])
+		v[3] = float64(exact1) / float64(kept[0])
+		ranked.quantiles(kept[0], v[4:7])
+		v[7] = float64(len(indices)-kept[0]) / picks
+	}
+	ref, other := s.policies[0].values, s.policies[1].values
+	for m := range BootstrapMetrics {
+		values[3*m], values[3*m+1], values[3*m+2] = ref[m], other[m], ref[m]-other[m]
+	}
+	refShare, otherShare := float64(shorter[0])/picks, float64(shorter[1])/picks
+	m := 3 * len(BootstrapMetrics)
+	values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
+}
+
+// picked returns how many of the resample's picks (counts) are kept at
+// each cut of stretchCuts, and how many are exactly 1: sums of the
+// counts of consecutive ranks.
+func (s *rankedStretches) picked() (kept [len(stretchCuts)]int, exact1 int) {
+	sum := func(ranks []int) int {
+		n := 0
+		for _, c := range ranks {
+			n += c
+		}
+		return n
+	}
+	// The cuts descend, so each kept count adds the ranks from the next
+	// cut's up to its own.
+	last := len(stretchCuts) - 1
+	kept[last] = sum(s.counts[:s.kept[last]])
+	for c := last - 1; c >= 0; c-- {
+		kept[c] = kept[c+1] + sum(s.counts[s.kept[c+1]:s.kept[c]])
+	}
+	return kept, sum(s.counts[s.ones[0]:s.ones[1]])
 }
 
 // quantiles writes into values the trimmedQuantiles of the kept smallest
-// picked stretches (s.counts), NaN when kept is 0.
-func (s *stretchSample) quantiles(kept int, values []float64) {
+// picked stretches, NaN when kept is 0.
+func (s *rankedStretches) quantiles(kept int, values []float64) {
 	if kept == 0 {
 		for q := range values {
 			values[q] = math.NaN()
@@ -182,15 +270,15 @@ func (s *stretchSample) quantiles(kept int, values []float64) {
 	var found [len(sorted)]float64 // found[k] is the order statistic sorted[k]
 	next, seen := 0, 0
 	for r, c := range s.counts {
-		if c == 0 {
-			continue
-		}
-		seen += c
-		for ; next < len(sorted) && sorted[next] < seen; next++ {
-			found[next] = s.stretch[s.order[r]]
-		}
-		if next == len(sorted) {
-			break
+		// seen passes a position at the rank that holds it; a rank not
+		// picked (c = 0) moves nothing.
+		if seen += c; seen > sorted[next] {
+			for ; next < len(sorted) && sorted[next] < seen; next++ {
+				found[next] = s.sorted[r]
+			}
+			if next == len(sorted) {
+				break
+			}
 		}
 	}
 	statistic := func(position int) float64 { return found[slices.Index(sorted[:], position)] }
@@ -341,29 +429,8 @@ func compareCampaignPair(workload, reference, policy string, groups []analysis.G
 	}
 	pair.Intervals = append(pair.Intervals, Interval{Metric: FlowShorterShare, Of: reference},
 		Interval{Metric: FlowShorterShare, Of: policy}, Interval{Metric: FlowShorterShare, Of: reference + " - " + policy})
-	ref, other := newStretchSample(refStretch), newStretchSample(otherStretch)
-	refValues, otherValues := make([]float64, len(BootstrapMetrics)), make([]float64, len(BootstrapMetrics))
-	// statistic writes the values of pair.Intervals, in their order.
-	statistic := func(indices []int, values []float64) {
-		ref.statistics(indices, refValues)
-		other.statistics(indices, otherValues)
-		for m := range BootstrapMetrics {
-			values[3*m], values[3*m+1], values[3*m+2] = refValues[m], otherValues[m], refValues[m]-otherValues[m]
-		}
-		var refShorter, otherShorter int
-		for _, i := range indices {
-			switch faster[i] {
-			case 1:
-				refShorter++
-			case -1:
-				otherShorter++
-			}
-		}
-		refShare, otherShare := float64(refShorter)/float64(len(indices)), float64(otherShorter)/float64(len(indices))
-		m := 3 * len(BootstrapMetrics)
-		values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
-	}
-	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), statistic)
+	sample := newPairedSample([2][]float64{refStretch, otherStretch}, faster)
+	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), sample.statistics)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
 	}
