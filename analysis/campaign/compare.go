@@ -100,9 +100,10 @@ var stretchCuts = [...]float64{mcampaign.OutlierStretch, 100, 20}
 var trimmedQuantiles = [...]float64{0.5, 0.9, 0.99}
 
 // A pairedSample is a Pair's campaigns laid out for the bootstrap: a
-// resample's statistics (pairStatistics) come out of one pass over its
+// resample's statistics (newStatistic) come out of one pass over its
 // indices and one walk per policy over the counts of its ranks, in O(n),
-// rather than a pass (and a sort) per statistic.
+// rather than a pass (and a sort) per statistic. It is only read, so the
+// bootstrap's goroutines share it.
 type pairedSample struct {
 	items    []pairedItem // by campaign
 	policies [2]rankedStretches
@@ -121,18 +122,16 @@ type pairedItem struct {
 	shorter [2]uint8
 }
 
-// rankedStretches are one policy's stretches in ascending order, and the
-// counts of a resample's picks by rank: the stretches kept at the first
-// cut come first, so their order statistics are read off the counts.
+// rankedStretches are one policy's stretches in ascending order: the
+// stretches kept at the first cut come first, so their order statistics
+// are read off the counts of a resample's picks by rank.
 type rankedStretches struct {
 	sorted []float64
 	// kept[c] is the number of stretches at most stretchCuts[c], the
 	// ranks below it; ones are the ranks of the stretches exactly 1
 	// (exact: a ratio of integers is 1.0 only when they are equal).
-	kept   [len(stretchCuts)]int
-	ones   [2]int
-	counts []int
-	values []float64 // the resample's statistics of BootstrapMetrics
+	kept [len(stretchCuts)]int
+	ones [2]int
 }
 
 // newPairedSample lays out the paired stretches of the reference and the
@@ -146,8 +145,7 @@ func newPairedSample(stretches [2][]float64, faster []int8) *pairedSample {
 			order[i] = i
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
-		ranked := rankedStretches{sorted: make([]float64, len(stretch)), counts: make([]int, len(stretch)),
-			values: make([]float64, len(BootstrapMetrics))}
+		ranked := rankedStretches{sorted: make([]float64, len(stretch))}
 		for r, i := range order {
 			ranked.sorted[r] = stretch[i]
 			s.items[i].rank[p] = int32(r)
@@ -179,55 +177,63 @@ func newPairedSample(stretches [2][]float64, faster []int8) *pairedSample {
 	return s
 }
 
-// statistics writes into values the statistics of a Pair's intervals
-// over the campaigns picked by indices, in their order: for each of
-// BootstrapMetrics the reference's, the other policy's and their
+// newStatistic returns the statistic of the bootstrap of a Pair's
+// intervals, with its own scratch: it writes into values the statistics
+// over the campaigns picked by indices, in the intervals' order: for each
+// of BootstrapMetrics the reference's, the other policy's and their
 // difference, then the same of FlowShorterShare.
-func (s *pairedSample) statistics(indices []int, values []float64) {
-	for p := range s.policies {
-		clear(s.policies[p].counts)
+func (s *pairedSample) newStatistic() func(indices []int, values []float64) {
+	// counts[p][r] is how many picks have rank r under policy p; policy[p]
+	// are p's statistics of BootstrapMetrics.
+	var counts [2][]int
+	var policy [2][]float64
+	for p := range counts {
+		counts[p] = make([]int, len(s.items))
+		policy[p] = make([]float64, len(BootstrapMetrics))
 	}
-	counts0, counts1 := s.policies[0].counts, s.policies[1].counts
-	var sums [2][len(stretchCuts)]float64
-	var shorter [2]int
-	for _, i := range indices {
-		item := &s.items[i]
-		sums[0][0] += item.trimmed[0][0]
-		sums[0][1] += item.trimmed[0][1]
-		sums[0][2] += item.trimmed[0][2]
-		sums[1][0] += item.trimmed[1][0]
-		sums[1][1] += item.trimmed[1][1]
-		sums[1][2] += item.trimmed[1][2]
-		counts0[item.rank[0]]++
-		counts1[item.rank[1]]++
-		shorter[0] += int(item.shorter[0])
-		shorter[1] += int(item.shorter[1])
+	return func(indices []int, values []float64) {
+		clear(counts[0])
+		clear(counts[1])
+		counts0, counts1 := counts[0], counts[1]
+		var sums [2][len(stretchCuts)]float64
+		var shorter [2]int
+		for _, i := range indices {
+			item := &s.items[i]
+			sums[0][0] += item.trimmed[0][0]
+			sums[0][1] += item.trimmed[0][1]
+			sums[0][2] += item.trimmed[0][2]
+			sums[1][0] += item.trimmed[1][0]
+			sums[1][1] += item.trimmed[1][1]
+			sums[1][2] += item.trimmed[1][2]
+			counts0[item.rank[0]]++
+			counts1[item.rank[1]]++
+			shorter[0] += int(item.shorter[0])
+			shorter[1] += int(item.shorter[1])
+		}
+		picks := float64(len(indices))
+		for p, v := range policy {
+			ranked := &s.policies[p]
+			kept, exact1 := ranked.picked(counts[p])
+			v[0] = sums[p][0] / float64(kept[0]) // NaN when none is kept
+			v[1] = sums[p][1] / float64(kept[1])
+			v[2] = sums[p][2] / float64(kept[2])
+			v[3] = float64(exact1) / float64(kept[0])
+			ranked.quantiles(counts[p], kept[0], v[4:7])
+			v[7] = float64(len(indices)-kept[0]) / picks
+		}
+		for m := range BootstrapMetrics {
+			values[3*m], values[3*m+1], values[3*m+2] = policy[0][m], policy[1][m], policy[0][m]-policy[1][m]
+		}
+		refShare, otherShare := float64(shorter[0])/picks, float64(shorter[1])/picks
+		m := 3 * len(BootstrapMetrics)
+		values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
 	}
-	picks := float64(len(indices))
-	for p := range s.policies {
-		ranked := &s.policies[p]
-		kept, exact1 := ranked.picked()
-		v := ranked.values
-		v[0] = sums[p][0] / float64(kept[0]) // NaN when none is kept
-		v[1] = sums[p][1] / float64(kept[1])
-		v[2] = sums[p][2] / float64(kept[2])
-		v[3] = float64(exact1) / float64(kept[0])
-		ranked.quantiles(kept[0], v[4:7])
-		v[7] = float64(len(indices)-kept[0]) / picks
-	}
-	ref, other := s.policies[0].values, s.policies[1].values
-	for m := range BootstrapMetrics {
-		values[3*m], values[3*m+1], values[3*m+2] = ref[m], other[m], ref[m]-other[m]
-	}
-	refShare, otherShare := float64(shorter[0])/picks, float64(shorter[1])/picks
-	m := 3 * len(BootstrapMetrics)
-	values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
 }
 
-// picked returns how many of the resample's picks (counts) are kept at
-// each cut of stretchCuts, and how many are exactly 1: sums of the
-// counts of consecutive ranks.
-func (s *rankedStretches) picked() (kept [len(stretchCuts)]int, exact1 int) {
+// picked returns how many of a resample's picks (counts, by rank) are
+// kept at each cut of stretchCuts, and how many are exactly 1: sums of
+// the counts of consecutive ranks.
+func (s *rankedStretches) picked(counts []int) (kept [len(stretchCuts)]int, exact1 int) {
 	sum := func(ranks []int) int {
 		n := 0
 		for _, c := range ranks {
@@ -238,16 +244,16 @@ func (s *rankedStretches) picked() (kept [len(stretchCuts)]int, exact1 int) {
 	// The cuts descend, so each kept count adds the ranks from the next
 	// cut's up to its own.
 	last := len(stretchCuts) - 1
-	kept[last] = sum(s.counts[:s.kept[last]])
+	kept[last] = sum(counts[:s.kept[last]])
 	for c := last - 1; c >= 0; c-- {
-		kept[c] = kept[c+1] + sum(s.counts[s.kept[c+1]:s.kept[c]])
+		kept[c] = kept[c+1] + sum(counts[s.kept[c+1]:s.kept[c]])
 	}
-	return kept, sum(s.counts[s.ones[0]:s.ones[1]])
+	return kept, sum(counts[s.ones[0]:s.ones[1]])
 }
 
 // quantiles writes into values the trimmedQuantiles of the kept smallest
-// picked stretches, NaN when kept is 0.
-func (s *rankedStretches) quantiles(kept int, values []float64) {
+// stretches of a resample's picks (counts, by rank), NaN when kept is 0.
+func (s *rankedStretches) quantiles(counts []int, kept int, values []float64) {
 	if kept == 0 {
 		for q := range values {
 			values[q] = math.NaN()
@@ -269,7 +275,7 @@ func (s *rankedStretches) quantiles(kept int, values []float64) {
 	slices.Sort(sorted[:])
 	var found [len(sorted)]float64 // found[k] is the order statistic sorted[k]
 	next, seen := 0, 0
-	for r, c := range s.counts {
+	for r, c := range counts {
 		// seen passes a position at the rank that holds it; a rank not
 		// picked (c = 0) moves nothing.
 		if seen += c; seen > sorted[next] {
@@ -430,7 +436,7 @@ func compareCampaignPair(workload, reference, policy string, groups []analysis.G
 	pair.Intervals = append(pair.Intervals, Interval{Metric: FlowShorterShare, Of: reference},
 		Interval{Metric: FlowShorterShare, Of: policy}, Interval{Metric: FlowShorterShare, Of: reference + " - " + policy})
 	sample := newPairedSample([2][]float64{refStretch, otherStretch}, faster)
-	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), sample.statistics)
+	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), sample.newStatistic)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
 	}

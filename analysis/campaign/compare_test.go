@@ -133,7 +133,7 @@ func TestPairedSampleStatistics(t *testing.T) {
 		{1, 2.5, 1, 1, 20, 20.5, 100, 100.5, 1, 3, 1.1, 4000, 7.25, 1e-3, 1, 1.3, 1.7, 12},
 	}
 	faster := []int8{0, 1, 0, -1, 1, 1, -1, 0, -1, 1, 0, 1, -1, -1, 0, 1, 1, -1}
-	sample := newPairedSample(stretches, faster)
+	statistic := newPairedSample(stretches, faster).newStatistic()
 	got := make([]float64, 3*len(BootstrapMetrics)+3)
 	stats.BootstrapIndices(len(faster), 200, stats.BootstrapSeed("paired sample"), func(r int, indices []int) {
 		var want []float64
@@ -180,7 +180,7 @@ func TestPairedSampleStatistics(t *testing.T) {
 			return float64(count) / float64(len(indices))
 		}
 		want = append(want, share(1), share(-1), share(1)-share(-1))
-		sample.statistics(indices, got)
+		statistic(indices, got)
 		for v := range want {
 			if got[v] != want[v] && !(math.IsNaN(got[v]) && math.IsNaN(want[v])) {
 				t.Fatalf("value %d, resample %d %v: %v; want %v", v, r, indices, got[v], want[v])
