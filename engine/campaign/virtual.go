@@ -236,7 +236,9 @@ func (v *VirtualSchedule) Start(c int) *big.Rat {
 	}
 	before := v.startLevel[c]
 	now := new(big.Rat).SetInt64(v.nowTick)
-	served := new(big.Rat)
+	// The users still active at the start add before each: one product
+	// rather than a sum of rationals each.
+	served, stillActive := new(big.Rat), int64(0)
 	for _, q := range v.queue {
 		if len(q) == 0 {
 			continue
@@ -244,9 +246,10 @@ func (v *VirtualSchedule) Start(c int) *big.Rat {
 		if last := v.finishLevel[q[len(q)-1]]; last.cmp(before) < 0 {
 			served.Add(served, last.exact)
 		} else {
-			served.Add(served, before.exact)
+			stillActive++
 		}
 	}
+	served.Add(served, new(big.Rat).Mul(before.exact, big.NewRat(stillActive, 1)))
 	served.Sub(served, new(big.Rat).Mul(v.levelAt(now), big.NewRat(v.active, 1)))
 	served.Quo(served, new(big.Rat).SetInt64(v.machines))
 	return served.Add(served, now)
