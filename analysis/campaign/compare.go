@@ -72,7 +72,8 @@ type UserMedian struct {
 // bootstrap intervals, named by their cells-table column: the mean
 // stretch at the cuts 1000 (seed 000's), 100 and 20, the share of the
 // campaigns <= 1000 at exactly 1, their quantiles and the share above
-// 1000 (seed 000's figures).
+// 1000 (seed 000's figures). pairedSample.newStatistic computes them in
+// this order.
 var BootstrapMetrics = []string{
 	"campaign_stretch_trimmed_mean",
 	"campaign_stretch_trimmed100_mean",

@@ -123,10 +123,11 @@ func TestOrderings(t *testing.T) {
 }
 
 // TestPairedSampleStatistics: the one-pass statistics of a resample
-// equal, to the bit, their plain definitions on the picked campaigns (a
-// mean adds the stretches in the order picked; a quantile is Quantile of
-// the sorted stretches <= 1000), on 200 resamples of two policies'
-// stretches with ties, an infinite stretch and outliers.
+// equal, to the bit and in the order of BootstrapMetrics, their plain
+// definitions by name on the picked campaigns (a mean adds the stretches
+// in the order picked; a quantile is Quantile of the sorted stretches <=
+// 1000), on 200 resamples of two policies' stretches with ties, an
+// infinite stretch and outliers.
 func TestPairedSampleStatistics(t *testing.T) {
 	stretches := [2][]float64{
 		{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001, 0.1 + 0.2, 19.7, 99.9},
@@ -162,9 +163,21 @@ func TestPairedSampleStatistics(t *testing.T) {
 				}
 			}
 			slices.Sort(kept)
-			return []float64{mean(1000), mean(100), mean(20), float64(exact1) / float64(len(kept)),
-				stats.Quantile(kept, 0.5), stats.Quantile(kept, 0.9), stats.Quantile(kept, 0.99),
-				float64(outliers) / float64(len(indices))}
+			plain := map[string]float64{
+				"campaign_stretch_trimmed_mean":         mean(1000),
+				"campaign_stretch_trimmed100_mean":      mean(100),
+				"campaign_stretch_trimmed20_mean":       mean(20),
+				"campaign_stretch_trimmed_exact1_share": float64(exact1) / float64(len(kept)),
+				"campaign_stretch_trimmed_p50":          stats.Quantile(kept, 0.5),
+				"campaign_stretch_trimmed_p90":          stats.Quantile(kept, 0.9),
+				"campaign_stretch_trimmed_p99":          stats.Quantile(kept, 0.99),
+				"campaign_stretch_outlier_share":        float64(outliers) / float64(len(indices)),
+			}
+			var values []float64
+			for _, metric := range BootstrapMetrics {
+				values = append(values, plain[metric])
+			}
+			return values
 		}
 		ref, other := statistics(stretches[0]), statistics(stretches[1])
 		for m := range ref {
