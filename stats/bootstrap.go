@@ -36,13 +36,22 @@ func BootstrapSeed(names ...string) [2]uint64 {
 // seeded by seed: resample r is the draws r x n to r x n + n - 1 of
 // rand.IntN(n). visit must not keep the slice, which is reused.
 func BootstrapIndices(n, resamples int, seed [2]uint64, visit func(resample int, indices []int)) {
-	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
+	draw := newResampler(n, seed)
 	indices := make([]int, n)
 	for r := range resamples {
+		draw(indices)
+		visit(r, indices)
+	}
+}
+
+// newResampler returns the function that fills indices with the next
+// resample of BootstrapIndices' stream.
+func newResampler(n int, seed [2]uint64) func(indices []int) {
+	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
+	return func(indices []int) {
 		for i := range indices {
 			indices[i] = rng.IntN(n)
 		}
-		visit(r, indices)
 	}
 }
 
@@ -127,17 +136,17 @@ func percentileBootstraps(n, resamples int, seed [2]uint64, level float64, k, go
 	return out, nil
 }
 
-// shareBootstrap draws the resamples in order and has goroutines
-// goroutines compute their statistics into resampled, bootstrapBatch
-// resamples at a time.
+// shareBootstrap draws the resamples in order, bootstrapBatch at a time
+// straight into a batch's buffer, and has goroutines goroutines compute
+// their statistics into resampled.
 func shareBootstrap(n, resamples int, seed [2]uint64, k, goroutines int, newStatistic func() func([]int, []float64), resampled []float64) {
 	type batch struct {
 		first, count int
 		indices      []int // count resamples of n indices
 	}
 	batches := make(chan batch, goroutines)
-	// Spare index buffers go round: one per goroutine at work, one
-	// filling, one queued.
+	// Index buffers go round: one per goroutine at work, one filling, one
+	// queued.
 	spare := make(chan []int, goroutines+2)
 	for range goroutines + 2 {
 		spare <- make([]int, bootstrapBatch*n)
@@ -157,14 +166,14 @@ func shareBootstrap(n, resamples int, seed [2]uint64, k, goroutines int, newStat
 			}
 		}()
 	}
-	current := batch{indices: <-spare}
-	BootstrapIndices(n, resamples, seed, func(r int, indices []int) {
-		copy(current.indices[current.count*n:], indices)
-		if current.count++; current.count == bootstrapBatch || r == resamples-1 {
-			batches <- current
-			current = batch{first: r + 1, indices: <-spare}
+	draw := newResampler(n, seed)
+	for first := 0; first < resamples; first += bootstrapBatch {
+		b := batch{first: first, count: min(bootstrapBatch, resamples-first), indices: <-spare}
+		for i := range b.count {
+			draw(b.indices[i*n : (i+1)*n])
 		}
-	})
+		batches <- b
+	}
 	close(batches)
 	wg.Wait()
 }
