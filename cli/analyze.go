@@ -24,16 +24,33 @@ type analysisFlags struct {
 	base      *int64
 	adjust    *string
 	partial   *bool
+	// cpuProfile names the file that receives a CPU profile of the
+	// command, as `sweep run --cpuprofile` does.
+	cpuProfile *string
 }
 
 func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 	return analysisFlags{
-		reference: fs.String("reference", "", "reference policy (default: the manifest's analysis.reference, else "+analysis.DefaultReference+")"),
-		alpha:     fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
-		base:      fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
-		adjust:    fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
-		partial:   fs.Bool("partial", false, "analyse an unfinished run (cells of the manifest not done); every output then says partial and names the incomplete workloads"),
+		reference:  fs.String("reference", "", "reference policy (default: the manifest's analysis.reference, else "+analysis.DefaultReference+")"),
+		alpha:      fs.Float64("alpha", 0, "significance level (default: the manifest's analysis.alpha, else 0.05)"),
+		base:       fs.Int64("base", -1, "fixed cumulative-completion base in ticks (default: each pair group's largest makespan)"),
+		adjust:     fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
+		partial:    fs.Bool("partial", false, "analyse an unfinished run (cells of the manifest not done); every output then says partial and names the incomplete workloads"),
+		cpuProfile: fs.String("cpuprofile", "", "write a CPU profile of the command into this file (go tool pprof reads it)"),
 	}
+}
+
+// profile starts the CPU profile that --cpuprofile asks for; the returned
+// function stops it (it does nothing without the flag).
+func (f analysisFlags) profile(name string) (stop func(), err error) {
+	if *f.cpuProfile == "" {
+		return func() {}, nil
+	}
+	stop, err = startCPUProfile(*f.cpuProfile)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s: --cpuprofile: %w", name, err)}
+	}
+	return stop, nil
 }
 
 // parseDirArgs parses flags given before or after the one DIR argument.
@@ -112,6 +129,11 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	stop, err := flags.profile("sweep analyze")
+	if err != nil {
+		return err
+	}
+	defer stop()
 	run, err := a.analyzeModels(ctx, "sweep analyze", dir, flags, stderr)
 	if err != nil {
 		return err

@@ -31,6 +31,11 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	stop, err := flags.profile("sweep report")
+	if err != nil {
+		return err
+	}
+	defer stop()
 	run, err := a.analyzeModels(ctx, "sweep report", dir, flags, stderr)
 	if err != nil {
 		return err

@@ -245,11 +245,17 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	// at most one per task to any chain, so their sum must fit the rest.
 	var delays int64
 	for g := range in.exec {
-		d, field, msg := rule.ticks(in.exec[g]), "exec", fmt.Sprintf("%d: with network delays of ceil(exec x %s)", in.exec[g], net.CCR)
-		if explicit, ok := explicitDelay[g]; ok {
-			d, field, msg = explicit, "delay", fmt.Sprintf("%d: with these network delays", explicit)
+		d, explicit := explicitDelay[g]
+		if !explicit {
+			d = rule.ticks(in.exec[g])
 		}
 		if d >= math.MaxInt64-workload.MaxTicks-delays {
+			// Formatted only here: once per task, the messages cost a
+			// tenth of compiling a campaign workload.
+			field, msg := "exec", fmt.Sprintf("%d: with network delays of ceil(exec x %s)", in.exec[g], net.CCR)
+			if explicit {
+				field, msg = "delay", fmt.Sprintf("%d: with these network delays", d)
+			}
 			j := in.taskJob[g]
 			ti := g - int(in.jobFirst[j])
 			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: field,

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // BootstrapResamples is the number of resamples of the campaign
@@ -34,13 +36,22 @@ func BootstrapSeed(names ...string) [2]uint64 {
 // seeded by seed: resample r is the draws r x n to r x n + n - 1 of
 // rand.IntN(n). visit must not keep the slice, which is reused.
 func BootstrapIndices(n, resamples int, seed [2]uint64, visit func(resample int, indices []int)) {
-	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
+	draw := newResampler(n, seed)
 	indices := make([]int, n)
 	for r := range resamples {
+		draw(indices)
+		visit(r, indices)
+	}
+}
+
+// newResampler returns the function that fills indices with the next
+// resample of BootstrapIndices' stream.
+func newResampler(n int, seed [2]uint64) func(indices []int) {
+	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
+	return func(indices []int) {
 		for i := range indices {
 			indices[i] = rng.IntN(n)
 		}
-		visit(r, indices)
 	}
 }
 
@@ -54,6 +65,34 @@ func BootstrapIndices(n, resamples int, seed [2]uint64, visit func(resample int,
 // left out of its interval. Percentiles interpolate linearly between order
 // statistics (Quantile: numpy's default).
 func PercentileBootstrap(n, resamples int, seed [2]uint64, level float64, statistics ...func(indices []int) float64) ([]BootstrapInterval, error) {
+	// One goroutine: a statistic may keep scratch between calls.
+	return percentileBootstraps(n, resamples, seed, level, len(statistics), 1, func() func([]int, []float64) {
+		return func(indices []int, values []float64) {
+			for s, stat := range statistics {
+				values[s] = stat(indices)
+			}
+		}
+	})
+}
+
+// PercentileBootstraps is PercentileBootstrap for k statistics computed
+// together, writing the k values of the items picked by indices into
+// values (interval s is of values[s]): statistics that share work
+// (counts, sums, a difference of two others) then do it once per
+// resample. The resamples are drawn in order in the calling goroutine, as
+// PercentileBootstrap draws them, and shared out in batches among
+// GOMAXPROCS goroutines, each with its own statistic from newStatistic
+// (scratch of its own); every resample's values are kept at its place, so
+// the intervals are PercentileBootstrap's whatever the goroutines do.
+func PercentileBootstraps(n, resamples int, seed [2]uint64, level float64, k int, newStatistic func() func(indices []int, values []float64)) ([]BootstrapInterval, error) {
+	return percentileBootstraps(n, resamples, seed, level, k, runtime.GOMAXPROCS(0), newStatistic)
+}
+
+// bootstrapBatch is the number of resamples a goroutine of
+// PercentileBootstraps takes at a time.
+const bootstrapBatch = 16
+
+func percentileBootstraps(n, resamples int, seed [2]uint64, level float64, k, goroutines int, newStatistic func() func([]int, []float64)) ([]BootstrapInterval, error) {
 	switch {
 	case n < 1:
 		return nil, fmt.Errorf("bootstrap: %d items; want at least 1", n)
@@ -66,23 +105,75 @@ func PercentileBootstrap(n, resamples int, seed [2]uint64, level float64, statis
 	for i := range identity {
 		identity[i] = i
 	}
-	values := make([][]float64, len(statistics))
-	out := make([]BootstrapInterval, len(statistics))
-	for s, stat := range statistics {
-		out[s].Estimate = stat(identity)
-		values[s] = make([]float64, 0, resamples)
+	out := make([]BootstrapInterval, k)
+	estimate := make([]float64, k)
+	statistic := newStatistic()
+	statistic(identity, estimate)
+	for s := range out {
+		out[s].Estimate = estimate[s]
 	}
-	BootstrapIndices(n, resamples, seed, func(_ int, indices []int) {
-		for s, stat := range statistics {
-			if v := stat(indices); v == v { // not NaN
-				values[s] = append(values[s], v)
+	// resampled[r*k+s] is statistic s on resample r.
+	resampled := make([]float64, resamples*k)
+	if goroutines <= 1 {
+		BootstrapIndices(n, resamples, seed, func(r int, indices []int) {
+			statistic(indices, resampled[r*k:(r+1)*k])
+		})
+	} else {
+		shareBootstrap(n, resamples, seed, k, goroutines, newStatistic, resampled)
+	}
+	tail := (1 - level) / 2
+	values := make([]float64, 0, resamples)
+	for s := range out {
+		values = values[:0]
+		for r := range resamples {
+			if v := resampled[r*k+s]; v == v { // not NaN
+				values = append(values, v)
 			}
 		}
-	})
-	tail := (1 - level) / 2
-	for s, v := range values {
-		slices.Sort(v)
-		out[s].Low, out[s].High = Quantile(v, tail), Quantile(v, 1-tail)
+		slices.Sort(values)
+		out[s].Low, out[s].High = Quantile(values, tail), Quantile(values, 1-tail)
 	}
 	return out, nil
+}
+
+// shareBootstrap draws the resamples in order, bootstrapBatch at a time
+// straight into a batch's buffer, and has goroutines goroutines compute
+// their statistics into resampled.
+func shareBootstrap(n, resamples int, seed [2]uint64, k, goroutines int, newStatistic func() func([]int, []float64), resampled []float64) {
+	type batch struct {
+		first, count int
+		indices      []int // count resamples of n indices
+	}
+	batches := make(chan batch, goroutines)
+	// Index buffers go round: one per goroutine at work, one filling, one
+	// queued.
+	spare := make(chan []int, goroutines+2)
+	for range goroutines + 2 {
+		spare <- make([]int, bootstrapBatch*n)
+	}
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statistic := newStatistic()
+			for b := range batches {
+				for i := range b.count {
+					r := b.first + i
+					statistic(b.indices[i*n:(i+1)*n], resampled[r*k:(r+1)*k])
+				}
+				spare <- b.indices
+			}
+		}()
+	}
+	draw := newResampler(n, seed)
+	for first := 0; first < resamples; first += bootstrapBatch {
+		b := batch{first: first, count: min(bootstrapBatch, resamples-first), indices: <-spare}
+		for i := range b.count {
+			draw(b.indices[i*n : (i+1)*n])
+		}
+		batches <- b
+	}
+	close(batches)
+	wg.Wait()
 }

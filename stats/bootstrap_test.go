@@ -121,3 +121,46 @@ func TestPercentileBootstrapProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentileBootstrapsShared: resamples shared among 1 to 4
+// goroutines, a statistic each with its own scratch, give the intervals of
+// PercentileBootstrap to the bit, over a count of resamples that leaves a
+// short last batch, with NaN resamples left out.
+func TestPercentileBootstrapsShared(t *testing.T) {
+	mx, my := meanOf(bootstrapX), meanOf(bootstrapY)
+	// firstTwice is NaN on resamples whose first two picks are equal (1 in
+	// 10), and otherwise the sum of its picks' scratch counts, which a
+	// statistic shared between goroutines would garble.
+	newFirstTwice := func() func([]int) float64 {
+		counts := make([]int, len(bootstrapX))
+		return func(indices []int) float64 {
+			if indices[0] == indices[1] {
+				return math.NaN()
+			}
+			clear(counts)
+			for _, i := range indices {
+				counts[i]++
+			}
+			return float64(counts[indices[0]]) + bootstrapX[indices[1]]
+		}
+	}
+	const resamples = 5*bootstrapBatch + 3
+	want, err := PercentileBootstrap(10, resamples, BootstrapSeed("shared"), 0.9, mx, my, newFirstTwice())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for goroutines := 1; goroutines <= 4; goroutines++ {
+		got, err := percentileBootstraps(10, resamples, BootstrapSeed("shared"), 0.9, 3, goroutines, func() func([]int, []float64) {
+			firstTwice := newFirstTwice()
+			return func(indices []int, values []float64) {
+				values[0], values[1], values[2] = mx(indices), my(indices), firstTwice(indices)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d goroutines: %+v; want %+v", goroutines, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/sweep-sched/sweep/analysis"
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
@@ -71,7 +72,8 @@ type UserMedian struct {
 // bootstrap intervals, named by their cells-table column: the mean
 // stretch at the cuts 1000 (seed 000's), 100 and 20, the share of the
 // campaigns <= 1000 at exactly 1, their quantiles and the share above
-// 1000 (seed 000's figures).
+// 1000 (seed 000's figures). pairedSample.newStatistic computes them in
+// this order.
 var BootstrapMetrics = []string{
 	"campaign_stretch_trimmed_mean",
 	"campaign_stretch_trimmed100_mean",
@@ -89,108 +91,208 @@ var BootstrapMetrics = []string{
 // shares. It follows the statistics of BootstrapMetrics.
 const FlowShorterShare = "campaign_flow_shorter_share"
 
-// bootstrapStatistic returns the statistic of metric (one of
-// BootstrapMetrics) over the stretches picked by indices.
-func bootstrapStatistic(metric string, stretch []float64) func(indices []int) float64 {
-	cut := map[string]float64{
-		"campaign_stretch_trimmed_mean":    mcampaign.OutlierStretch,
-		"campaign_stretch_trimmed100_mean": 100,
-		"campaign_stretch_trimmed20_mean":  20,
-	}[metric]
-	switch metric {
-	case "campaign_stretch_trimmed_p50":
-		return trimmedQuantile(stretch, 0.5)
-	case "campaign_stretch_trimmed_p90":
-		return trimmedQuantile(stretch, 0.9)
-	case "campaign_stretch_trimmed_p99":
-		return trimmedQuantile(stretch, 0.99)
-	case "campaign_stretch_outlier_share":
-		return func(indices []int) float64 {
-			outliers := 0
-			for _, i := range indices {
-				if stretch[i] > mcampaign.OutlierStretch {
-					outliers++
-				}
-			}
-			return float64(outliers) / float64(len(indices))
+// stretchCuts are the cuts of the trimmed means of BootstrapMetrics, in
+// their order there, descending; the first is also the cut of the
+// quantiles, the exact-1 share and the outliers.
+var stretchCuts = [...]float64{mcampaign.OutlierStretch, 100, 20}
+
+// trimmedQuantiles are the quantiles of BootstrapMetrics' p50, p90 and
+// p99, in their order there.
+var trimmedQuantiles = [...]float64{0.5, 0.9, 0.99}
+
+// A pairedSample is a Pair's campaigns laid out for the bootstrap: a
+// resample's statistics (newStatistic) come out of one pass over its
+// indices and one walk per policy over the counts of its ranks, in O(n),
+// rather than a pass (and a sort) per statistic. It is only read, so the
+// bootstrap's goroutines share it.
+type pairedSample struct {
+	items    []pairedItem // by campaign
+	policies [2]rankedStretches
+}
+
+// A pairedItem is what picking one campaign adds, per policy (0 the
+// reference, 1 the other).
+type pairedItem struct {
+	// trimmed is the stretch where at most the cut of stretchCuts, else 0:
+	// adding 0 leaves a sum as it is, so a mean's sum is the one that adds
+	// the kept stretches alone, in the order picked.
+	trimmed [2][len(stretchCuts)]float64
+	rank    [2]int32 // the stretch's position in rankedStretches.sorted
+	// shorter is 1 where the flow is shorter under the policy than under
+	// the other.
+	shorter [2]uint8
+}
+
+// rankedStretches are one policy's stretches in ascending order: the
+// stretches kept at the first cut come first, so their order statistics
+// are read off the counts of a resample's picks by rank.
+type rankedStretches struct {
+	sorted []float64
+	// kept[c] is the number of stretches at most stretchCuts[c], the
+	// ranks below it; ones are the ranks of the stretches exactly 1
+	// (exact: a ratio of integers is 1.0 only when they are equal).
+	kept [len(stretchCuts)]int
+	ones [2]int
+}
+
+// newPairedSample lays out the paired stretches of the reference and the
+// other policy and faster (1 when a campaign's flow is shorter under the
+// reference, -1 under the other, 0 when equal).
+func newPairedSample(stretches [2][]float64, faster []int8) *pairedSample {
+	s := &pairedSample{items: make([]pairedItem, len(faster))}
+	for p, stretch := range stretches {
+		order := make([]int, len(stretch))
+		for i := range order {
+			order[i] = i
 		}
-	case "campaign_stretch_trimmed_exact1_share":
-		return func(indices []int) float64 {
-			var kept, exact1 int
-			for _, i := range indices {
-				if s := stretch[i]; s <= mcampaign.OutlierStretch {
-					kept++
-					if s == 1 { // exact: a ratio of integers is 1.0 only when they are equal
-						exact1++
-					}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
+		ranked := rankedStretches{sorted: make([]float64, len(stretch))}
+		for r, i := range order {
+			ranked.sorted[r] = stretch[i]
+			s.items[i].rank[p] = int32(r)
+		}
+		above := func(x float64) int {
+			return sort.Search(len(stretch), func(r int) bool { return ranked.sorted[r] > x })
+		}
+		for c, cut := range stretchCuts {
+			ranked.kept[c] = above(cut)
+		}
+		ranked.ones = [2]int{sort.Search(len(stretch), func(r int) bool { return ranked.sorted[r] >= 1 }), above(1)}
+		s.policies[p] = ranked
+		for i, st := range stretch {
+			for c, cut := range stretchCuts {
+				if st <= cut {
+					s.items[i].trimmed[p][c] = st
 				}
 			}
-			return float64(exact1) / float64(kept)
 		}
 	}
-	return func(indices []int) float64 {
-		var sum float64
-		var kept int
-		for _, i := range indices {
-			if s := stretch[i]; s <= cut {
-				sum += s
-				kept++
-			}
+	for i, f := range faster {
+		switch f {
+		case 1:
+			s.items[i].shorter[0] = 1
+		case -1:
+			s.items[i].shorter[1] = 1
 		}
-		return sum / float64(kept) // NaN when none is kept
+	}
+	return s
+}
+
+// newStatistic returns the statistic of the bootstrap of a Pair's
+// intervals, with its own scratch: it writes into values the statistics
+// over the campaigns picked by indices, in the intervals' order: for each
+// of BootstrapMetrics the reference's, the other policy's and their
+// difference, then the same of FlowShorterShare.
+func (s *pairedSample) newStatistic() func(indices []int, values []float64) {
+	// counts[p][r] is how many picks have rank r under policy p; policy[p]
+	// are p's statistics of BootstrapMetrics.
+	var counts [2][]int
+	var policy [2][]float64
+	for p := range counts {
+		counts[p] = make([]int, len(s.items))
+		policy[p] = make([]float64, len(BootstrapMetrics))
+	}
+	return func(indices []int, values []float64) {
+		clear(counts[0])
+		clear(counts[1])
+		counts0, counts1 := counts[0], counts[1]
+		var sums [2][len(stretchCuts)]float64
+		var shorter [2]int
+		for _, i := range indices {
+			item := &s.items[i]
+			sums[0][0] += item.trimmed[0][0]
+			sums[0][1] += item.trimmed[0][1]
+			sums[0][2] += item.trimmed[0][2]
+			sums[1][0] += item.trimmed[1][0]
+			sums[1][1] += item.trimmed[1][1]
+			sums[1][2] += item.trimmed[1][2]
+			counts0[item.rank[0]]++
+			counts1[item.rank[1]]++
+			shorter[0] += int(item.shorter[0])
+			shorter[1] += int(item.shorter[1])
+		}
+		picks := float64(len(indices))
+		for p, v := range policy {
+			ranked := &s.policies[p]
+			kept, exact1 := ranked.picked(counts[p])
+			v[0] = sums[p][0] / float64(kept[0]) // NaN when none is kept
+			v[1] = sums[p][1] / float64(kept[1])
+			v[2] = sums[p][2] / float64(kept[2])
+			v[3] = float64(exact1) / float64(kept[0])
+			ranked.quantiles(counts[p], kept[0], v[4:7])
+			v[7] = float64(len(indices)-kept[0]) / picks
+		}
+		for m := range BootstrapMetrics {
+			values[3*m], values[3*m+1], values[3*m+2] = policy[0][m], policy[1][m], policy[0][m]-policy[1][m]
+		}
+		refShare, otherShare := float64(shorter[0])/picks, float64(shorter[1])/picks
+		m := 3 * len(BootstrapMetrics)
+		values[m], values[m+1], values[m+2] = refShare, otherShare, refShare-otherShare
 	}
 }
 
-// trimmedQuantile returns the statistic "quantile p of the stretches <=
-// mcampaign.OutlierStretch picked by indices" (type 7, as Quantile), without
-// sorting every resample: the stretches are ranked once, and a resample's
-// order statistics are read off the counts of its ranks, in O(n).
-func trimmedQuantile(stretch []float64, p float64) func(indices []int) float64 {
-	order := make([]int, len(stretch))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(stretch[a], stretch[b]) })
-	rank := make([]int, len(stretch))
-	for r, i := range order {
-		rank[i] = r
-	}
-	counts := make([]int, len(stretch))
-	return func(indices []int) float64 {
-		clear(counts)
-		kept := 0
-		for _, i := range indices {
-			counts[rank[i]]++
-			if stretch[i] <= mcampaign.OutlierStretch {
-				kept++
-			}
+// picked returns how many of a resample's picks (counts, by rank) are
+// kept at each cut of stretchCuts, and how many are exactly 1: sums of
+// the counts of consecutive ranks.
+func (s *rankedStretches) picked(counts []int) (kept [len(stretchCuts)]int, exact1 int) {
+	sum := func(ranks []int) int {
+		n := 0
+		for _, c := range ranks {
+			n += c
 		}
-		if kept == 0 {
-			return math.NaN()
+		return n
+	}
+	// The cuts descend, so each kept count adds the ranks from the next
+	// cut's up to its own.
+	last := len(stretchCuts) - 1
+	kept[last] = sum(counts[:s.kept[last]])
+	for c := last - 1; c >= 0; c-- {
+		kept[c] = kept[c+1] + sum(counts[s.kept[c+1]:s.kept[c]])
+	}
+	return kept, sum(counts[s.ones[0]:s.ones[1]])
+}
+
+// quantiles writes into values the trimmedQuantiles of the kept smallest
+// stretches of a resample's picks (counts, by rank), NaN when kept is 0.
+func (s *rankedStretches) quantiles(counts []int, kept int, values []float64) {
+	if kept == 0 {
+		for q := range values {
+			values[q] = math.NaN()
 		}
+		return
+	}
+	// Each quantile interpolates between the order statistics lo and hi
+	// (0-based) of the kept stretches; one walk over the ranks, in
+	// ascending order of position, finds all of them.
+	var positions [2 * len(trimmedQuantiles)]int // lo and hi of each quantile
+	var weight [len(trimmedQuantiles)]float64
+	for q, p := range trimmedQuantiles {
 		virtualIndex := float64(kept-1) * p
 		lo := int(math.Floor(virtualIndex))
-		hi := min(lo+1, kept-1)
-		// The order statistics lo and hi (0-based) of the kept stretches,
-		// which come first in rank order.
-		var a, b float64
-		seen := 0
-		for r, c := range counts {
-			if c == 0 {
-				continue
+		positions[2*q], positions[2*q+1] = lo, min(lo+1, kept-1)
+		weight[q] = virtualIndex - float64(lo)
+	}
+	sorted := positions
+	slices.Sort(sorted[:])
+	var found [len(sorted)]float64 // found[k] is the order statistic sorted[k]
+	next, seen := 0, 0
+	for r, c := range counts {
+		// seen passes a position at the rank that holds it; a rank not
+		// picked (c = 0) moves nothing.
+		if seen += c; seen > sorted[next] {
+			for ; next < len(sorted) && sorted[next] < seen; next++ {
+				found[next] = s.sorted[r]
 			}
-			if seen <= lo && lo < seen+c {
-				a = stretch[order[r]]
-			}
-			if seen <= hi && hi < seen+c {
-				b = stretch[order[r]]
+			if next == len(sorted) {
 				break
 			}
-			seen += c
 		}
+	}
+	statistic := func(position int) float64 { return found[slices.Index(sorted[:], position)] }
+	for q := range values {
 		// Quantile of the two neighbours at the weight is Quantile's own
 		// interpolation between them, so the arithmetic is numpy's.
-		return stats.Quantile([]float64{a, b}, virtualIndex-float64(lo))
+		values[q] = stats.Quantile([]float64{statistic(positions[2*q]), statistic(positions[2*q+1])}, weight[q])
 	}
 }
 
@@ -328,29 +430,14 @@ func compareCampaignPair(workload, reference, policy string, groups []analysis.G
 	pair.ReferenceFaster = float64(refFaster) / float64(n)
 	pair.Ties = float64(ties) / float64(n)
 	pair.PolicyFaster = float64(n-refFaster-ties) / float64(n)
-	var statistics []func([]int) float64
 	for _, metric := range BootstrapMetrics {
-		ref, other := bootstrapStatistic(metric, refStretch), bootstrapStatistic(metric, otherStretch)
-		statistics = append(statistics, ref, other, func(indices []int) float64 { return ref(indices) - other(indices) })
 		pair.Intervals = append(pair.Intervals, Interval{Metric: metric, Of: reference},
 			Interval{Metric: metric, Of: policy}, Interval{Metric: metric, Of: reference + " - " + policy})
 	}
-	share := func(sign int8) func([]int) float64 {
-		return func(indices []int) float64 {
-			count := 0
-			for _, i := range indices {
-				if faster[i] == sign {
-					count++
-				}
-			}
-			return float64(count) / float64(len(indices))
-		}
-	}
-	refShare, otherShare := share(1), share(-1)
-	statistics = append(statistics, refShare, otherShare, func(indices []int) float64 { return refShare(indices) - otherShare(indices) })
 	pair.Intervals = append(pair.Intervals, Interval{Metric: FlowShorterShare, Of: reference},
 		Interval{Metric: FlowShorterShare, Of: policy}, Interval{Metric: FlowShorterShare, Of: reference + " - " + policy})
-	intervals, err := stats.PercentileBootstrap(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, statistics...)
+	sample := newPairedSample([2][]float64{refStretch, otherStretch}, faster)
+	intervals, err := stats.PercentileBootstraps(n, stats.BootstrapResamples, stats.BootstrapSeed(workload, reference, policy), 0.95, len(pair.Intervals), sample.newStatistic)
 	if err != nil {
 		return pair, false, fmt.Errorf("comparing %s with %s on %s: %w", reference, policy, workload, err)
 	}

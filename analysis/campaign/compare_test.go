@@ -1,7 +1,9 @@
 package campaign
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -120,25 +122,111 @@ func TestOrderings(t *testing.T) {
 	}
 }
 
-// TestTrimmedQuantile: the rank-count quantile of a resample equals
-// Quantile of the resample's sorted stretches <= 1000, on 200 resamples
-// of a sample with ties, an infinite stretch and outliers.
-func TestTrimmedQuantile(t *testing.T) {
-	stretch := []float64{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001}
-	for _, p := range []float64{0, 0.5, 0.9, 0.99, 1} {
-		q := trimmedQuantile(stretch, p)
-		stats.BootstrapIndices(len(stretch), 200, stats.BootstrapSeed("trimmed quantile"), func(r int, indices []int) {
+// TestPairedSampleStatistics: the one-pass statistics of a resample
+// equal, to the bit and in the order of BootstrapMetrics, their plain
+// definitions by name on the picked campaigns (a mean adds the stretches
+// in the order picked; a quantile is Quantile of the sorted stretches <=
+// 1000), on 200 resamples of two policies' stretches with ties, an
+// infinite stretch and outliers.
+func TestPairedSampleStatistics(t *testing.T) {
+	stretches := [2][]float64{
+		{1, 1, 1, 1.25, 2, 3.5, 3.5, 7, 1200, math.Inf(1), 1.1, 40, 999.5, 1000, 1001, 0.1 + 0.2, 19.7, 99.9},
+		{1, 2.5, 1, 1, 20, 20.5, 100, 100.5, 1, 3, 1.1, 4000, 7.25, 1e-3, 1, 1.3, 1.7, 12},
+	}
+	faster := []int8{0, 1, 0, -1, 1, 1, -1, 0, -1, 1, 0, 1, -1, -1, 0, 1, 1, -1}
+	statistic := newPairedSample(stretches, faster).newStatistic()
+	got := make([]float64, 3*len(BootstrapMetrics)+3)
+	stats.BootstrapIndices(len(faster), 200, stats.BootstrapSeed("paired sample"), func(r int, indices []int) {
+		var want []float64
+		statistics := func(stretch []float64) []float64 {
+			mean := func(cut float64) float64 {
+				var sum float64
+				var kept int
+				for _, i := range indices {
+					if stretch[i] <= cut {
+						sum += stretch[i]
+						kept++
+					}
+				}
+				return sum / float64(kept)
+			}
 			var kept []float64
+			var exact1, outliers int
 			for _, i := range indices {
-				if stretch[i] <= mcampaign.OutlierStretch {
-					kept = append(kept, stretch[i])
+				if s := stretch[i]; s <= mcampaign.OutlierStretch {
+					kept = append(kept, s)
+					if s == 1 {
+						exact1++
+					}
+				} else {
+					outliers++
 				}
 			}
 			slices.Sort(kept)
-			want, got := stats.Quantile(kept, p), q(indices)
-			if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
-				t.Fatalf("p %v, resample %d %v: %v; want %v", p, r, indices, got, want)
+			plain := map[string]float64{
+				"campaign_stretch_trimmed_mean":         mean(1000),
+				"campaign_stretch_trimmed100_mean":      mean(100),
+				"campaign_stretch_trimmed20_mean":       mean(20),
+				"campaign_stretch_trimmed_exact1_share": float64(exact1) / float64(len(kept)),
+				"campaign_stretch_trimmed_p50":          stats.Quantile(kept, 0.5),
+				"campaign_stretch_trimmed_p90":          stats.Quantile(kept, 0.9),
+				"campaign_stretch_trimmed_p99":          stats.Quantile(kept, 0.99),
+				"campaign_stretch_outlier_share":        float64(outliers) / float64(len(indices)),
 			}
-		})
+			var values []float64
+			for _, metric := range BootstrapMetrics {
+				values = append(values, plain[metric])
+			}
+			return values
+		}
+		ref, other := statistics(stretches[0]), statistics(stretches[1])
+		for m := range ref {
+			want = append(want, ref[m], other[m], ref[m]-other[m])
+		}
+		share := func(sign int8) float64 {
+			count := 0
+			for _, i := range indices {
+				if faster[i] == sign {
+					count++
+				}
+			}
+			return float64(count) / float64(len(indices))
+		}
+		want = append(want, share(1), share(-1), share(1)-share(-1))
+		statistic(indices, got)
+		for v := range want {
+			if got[v] != want[v] && !(math.IsNaN(got[v]) && math.IsNaN(want[v])) {
+				t.Fatalf("value %d, resample %d %v: %v; want %v", v, r, indices, got[v], want[v])
+			}
+		}
+	})
+}
+
+// BenchmarkComparePair times one Pair's bootstrap (2000 resamples) on
+// 8,000 campaigns, the size of the synthetic study's users20 workload.
+func BenchmarkComparePair(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	measures := map[string]*campaignMeasures{}
+	var groups []analysis.Group
+	for instance := range 40 {
+		g := analysis.Group{Cells: map[string]*analysis.Cell{}}
+		for _, policy := range []string{"ostrich", "fcfs"} {
+			id := fmt.Sprintf("%s-%d", policy, instance)
+			g.Cells[policy] = &analysis.Cell{ID: id}
+			m := &campaignMeasures{flow: map[campaignKey]int64{}, stretch: map[campaignKey]float64{}}
+			for c := range 200 {
+				k := campaignKey{user: fmt.Sprintf("u%02d", c%20), ordinal: int64(c / 20)}
+				m.flow[k] = rng.Int64N(100000)
+				m.stretch[k] = 1 + math.Floor(rng.ExpFloat64()*30*8)/8
+				m.order = append(m.order, k)
+			}
+			measures[id] = m
+		}
+		groups = append(groups, g)
+	}
+	for b.Loop() {
+		if _, ok, err := compareCampaignPair("users20", "ostrich", "fcfs", groups, measures); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
 	}
 }

@@ -265,7 +265,7 @@ type ostrichOrder struct {
 	hold    bool
 
 	ready   []*pqueue.Queue[int32] // per campaign
-	waiting []int                  // campaigns with ready jobs (or emptied since the last pass)
+	waiting []int                  // campaigns with ready jobs (or emptied since the last pass), byRank
 	listed  []bool                 // per campaign: in waiting
 	ranked  []int                  // this pass: the waiting campaigns allowed to run, by priority
 	n       int
@@ -306,16 +306,23 @@ func (o *ostrichOrder) Push(g int32, now int64) {
 	}
 	if !o.listed[c] {
 		o.listed[c] = true
-		o.waiting = append(o.waiting, c)
+		at, _ := slices.BinarySearchFunc(o.waiting, c, o.byRank)
+		o.waiting = slices.Insert(o.waiting, at, c)
 	}
 	o.ready[c].Push(g)
 	o.n++
 }
 
+// byRank orders campaigns by virtual completion (VirtualSchedule.rank),
+// then campaign index. A campaign's rank is fixed at its submission, so
+// waiting is kept in this order as campaigns join it, and no pass sorts.
+func (o *ostrichOrder) byRank(a, b int) int {
+	return cmp.Or(o.virtual.rank(a).cmp(o.virtual.rank(b)), cmp.Compare(a, b))
+}
+
 // BeginPass brings the virtual schedule to now and ranks the campaigns
-// allowed to run by virtual completion, then campaign index. The ranking
-// cannot change within the pass: starting a job does not touch the
-// virtual schedule.
+// allowed to run (waiting's order, byRank). The ranking cannot change
+// within the pass: starting a job does not touch the virtual schedule.
 func (o *ostrichOrder) BeginPass(now int64) {
 	o.virtual.AdvanceTo(now)
 	o.waiting = slices.DeleteFunc(o.waiting, func(c int) bool {
@@ -328,13 +335,6 @@ func (o *ostrichOrder) BeginPass(now int64) {
 			o.ranked = append(o.ranked, c)
 		}
 	}
-	keys := make(map[int]*big.Rat, len(o.ranked))
-	for _, c := range o.ranked {
-		keys[c] = o.virtual.Completion(c)
-	}
-	slices.SortFunc(o.ranked, func(a, b int) int {
-		return cmp.Or(keys[a].Cmp(keys[b]), cmp.Compare(a, b))
-	})
 }
 
 func (o *ostrichOrder) Head() (int32, bool) {
@@ -370,18 +370,21 @@ func (o *ostrichOrder) NextWake(now int64) (int64, bool) {
 	if o.wakeChanges == o.virtual.changes {
 		return o.wakeAt, o.wakeOK
 	}
-	var first *big.Rat
+	// A projected start grows with the campaign's start level
+	// (VirtualSchedule.startsBefore), so the held campaign with the lowest
+	// has the earliest: one projection instead of one per campaign.
+	first := -1
 	for _, c := range o.waiting {
 		if o.ready[c].Len() == 0 || o.virtual.started(c) {
 			continue
 		}
-		if s := o.virtual.Start(c); first == nil || s.Cmp(first) < 0 {
-			first = s
+		if first < 0 || o.virtual.startsBefore(c, first) {
+			first = c
 		}
 	}
-	o.wakeAt, o.wakeOK, o.wakeChanges = 0, first != nil, o.virtual.changes
+	o.wakeAt, o.wakeOK, o.wakeChanges = 0, first >= 0, o.virtual.changes
 	if o.wakeOK {
-		o.wakeAt = ceilTick(first)
+		o.wakeAt = ceilTick(o.virtual.Start(first))
 	}
 	return o.wakeAt, o.wakeOK
 }

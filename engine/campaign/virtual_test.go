@@ -2,6 +2,8 @@ package campaign
 
 import (
 	"math/big"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -114,4 +116,159 @@ func TestVirtualStartProjection(t *testing.T) {
 		t.Error("a2 not started virtually by 4")
 	}
 	want("t=4 start(a2)", v.Start(a2), 4, 1)
+}
+
+// sharingReference is the virtual schedule as its definition reads:
+// every head campaign's work left, decreased at every step by what each
+// active user is served. TestVirtualScheduleLevels checks the
+// level-based VirtualSchedule against it.
+type sharingReference struct {
+	machines, now *big.Rat
+	queue         [][]int
+	remaining     []*big.Rat
+	finish        []*big.Rat
+}
+
+func (r *sharingReference) active() int64 {
+	k := int64(0)
+	for _, q := range r.queue {
+		if len(q) > 0 {
+			k++
+		}
+	}
+	return k
+}
+
+func (r *sharingReference) advanceTo(tick int64) {
+	target := new(big.Rat).SetInt64(tick)
+	for r.active() > 0 {
+		k := big.NewRat(r.active(), 1)
+		var least *big.Rat
+		for _, q := range r.queue {
+			if len(q) > 0 && (least == nil || r.remaining[q[0]].Cmp(least) < 0) {
+				least = new(big.Rat).Set(r.remaining[q[0]])
+			}
+		}
+		done := new(big.Rat).Mul(least, k)
+		done.Quo(done, r.machines).Add(done, r.now)
+		if done.Cmp(target) > 0 {
+			served := new(big.Rat).Sub(target, r.now)
+			served.Mul(served, r.machines).Quo(served, k)
+			for _, q := range r.queue {
+				if len(q) > 0 {
+					r.remaining[q[0]].Sub(r.remaining[q[0]], served)
+				}
+			}
+			break
+		}
+		r.now = done
+		for u, q := range r.queue {
+			if len(q) > 0 {
+				if r.remaining[q[0]].Sub(r.remaining[q[0]], least).Sign() == 0 {
+					r.finish[q[0]] = done
+					r.queue[u] = q[1:]
+				}
+			}
+		}
+	}
+	r.now = target
+}
+
+// completion is now + k x (work left up to c) / m, or c's completion.
+func (r *sharingReference) completion(c, u int) *big.Rat {
+	if r.finish[c] != nil {
+		return r.finish[c]
+	}
+	left := new(big.Rat)
+	for _, d := range r.queue[u] {
+		left.Add(left, r.remaining[d])
+		if d == c {
+			break
+		}
+	}
+	left.Mul(left, big.NewRat(r.active(), 1)).Quo(left, r.machines)
+	return left.Add(left, r.now)
+}
+
+// start plays the schedule forward from now without submissions.
+func (r *sharingReference) start(c, u int) *big.Rat {
+	ahead := &sharingReference{machines: r.machines, now: new(big.Rat).Set(r.now), finish: make([]*big.Rat, len(r.finish))}
+	for _, q := range r.queue {
+		ahead.queue = append(ahead.queue, slices.Clone(q))
+	}
+	for _, x := range r.remaining {
+		if x != nil {
+			x = new(big.Rat).Set(x)
+		}
+		ahead.remaining = append(ahead.remaining, x)
+	}
+	// The head's projection assumes k stays; k can only drop, and the
+	// head complete sooner, by the tick after it.
+	pred := r.queue[u][slices.Index(r.queue[u], c)-1]
+	for ahead.finish[pred] == nil {
+		ahead.advanceTo(ceilTick(ahead.completion(ahead.queue[u][0], u)))
+	}
+	return ahead.finish[pred]
+}
+
+// TestVirtualScheduleLevels: on random submissions (3 to 5 machines, 4
+// users, works 1-30, one tick at a time), the level-based virtual
+// schedule agrees exactly with sharingReference on every campaign's
+// Completion and Start, on k and on which have started; rank orders the
+// campaigns as Completion does, ties included; and startsBefore never
+// puts a later Start first.
+func TestVirtualScheduleLevels(t *testing.T) {
+	const users, campaigns = 4, 40
+	for seed := uint64(1); seed <= 8; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		machines := 3 + rng.IntN(3)
+		v := NewVirtualSchedule(machines, users, campaigns)
+		ref := &sharingReference{machines: big.NewRat(int64(machines), 1), now: new(big.Rat),
+			queue: make([][]int, users), remaining: make([]*big.Rat, campaigns), finish: make([]*big.Rat, campaigns)}
+		userOf := make([]int, campaigns)
+		submitted := 0
+		for tick := int64(0); submitted < campaigns || v.ActiveUsers() > 0; tick++ {
+			v.AdvanceTo(tick)
+			ref.advanceTo(tick)
+			for submitted < campaigns && rng.IntN(3) == 0 {
+				c, u, work := submitted, rng.IntN(users), 1+rng.Int64N(30)
+				v.Submit(c, u, tick, work)
+				ref.queue[u] = append(ref.queue[u], c)
+				ref.remaining[c] = big.NewRat(work, 1)
+				userOf[c] = u
+				submitted++
+			}
+			if got, want := int64(v.ActiveUsers()), ref.active(); got != want {
+				t.Fatalf("seed %d tick %d: k = %d, want %d", seed, tick, got, want)
+			}
+			completion, start := make([]*big.Rat, submitted), make([]*big.Rat, submitted)
+			for c := range submitted {
+				u := userOf[c]
+				completion[c] = v.Completion(c)
+				if want := ref.completion(c, u); completion[c].Cmp(want) != 0 {
+					t.Fatalf("seed %d tick %d: C(%d) = %s, want %s", seed, tick, c, completion[c].RatString(), want.RatString())
+				}
+				waiting := slices.Index(ref.queue[u], c) > 0
+				if v.started(c) == waiting {
+					t.Fatalf("seed %d tick %d: campaign %d started %v, want %v", seed, tick, c, v.started(c), !waiting)
+				}
+				if waiting {
+					start[c] = v.Start(c)
+					if want := ref.start(c, u); start[c].Cmp(want) != 0 {
+						t.Fatalf("seed %d tick %d: start(%d) = %s, want %s", seed, tick, c, start[c].RatString(), want.RatString())
+					}
+				}
+			}
+			for c := range submitted {
+				for d := range c {
+					if got, want := v.rank(d).cmp(v.rank(c)), completion[d].Cmp(completion[c]); got != want {
+						t.Fatalf("seed %d tick %d: rank(%d) vs rank(%d) %d, completions %d", seed, tick, d, c, got, want)
+					}
+					if start[c] != nil && start[d] != nil && v.startsBefore(d, c) && start[d].Cmp(start[c]) > 0 {
+						t.Fatalf("seed %d tick %d: %d starts before %d, but at %s > %s", seed, tick, d, c, start[d].RatString(), start[c].RatString())
+					}
+				}
+			}
+		}
+	}
 }

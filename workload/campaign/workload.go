@@ -184,15 +184,19 @@ func (w *Workload) Validate() error {
 		}
 		firstRelease := c.Jobs[0].ReleaseTicks
 		for k, j := range c.Jobs {
-			where := fmt.Sprintf("campaign %d job %d", i, k)
+			// The job's place is formatted only for an error: a workload
+			// has thousands of jobs.
+			jobError := func(field, msg string) error {
+				return &WorkloadError{Where: fmt.Sprintf("campaign %d job %d", i, k), Field: field, Msg: msg}
+			}
 			switch {
 			case j.ExecTicks < 0:
-				return &WorkloadError{Where: where, Field: "exec", Msg: fmt.Sprintf("%d; want >= 0 ticks", j.ExecTicks)}
+				return jobError("exec", fmt.Sprintf("%d; want >= 0 ticks", j.ExecTicks))
 			case j.ReleaseTicks < 0:
-				return &WorkloadError{Where: where, Field: "release", Msg: fmt.Sprintf("%d; want ticks >= 0 after the campaign's submission", j.ReleaseTicks)}
+				return jobError("release", fmt.Sprintf("%d; want ticks >= 0 after the campaign's submission", j.ReleaseTicks))
 			case j.LogStartTicks != nil && *j.LogStartTicks < c.SubmitTicks+j.ReleaseTicks:
-				return &WorkloadError{Where: where, Field: "log_start", Msg: fmt.Sprintf("%d is before the job's submission %d (campaign submit %d + release %d)",
-					*j.LogStartTicks, c.SubmitTicks+j.ReleaseTicks, c.SubmitTicks, j.ReleaseTicks)}
+				return jobError("log_start", fmt.Sprintf("%d is before the job's submission %d (campaign submit %d + release %d)",
+					*j.LogStartTicks, c.SubmitTicks+j.ReleaseTicks, c.SubmitTicks, j.ReleaseTicks))
 			}
 			firstRelease = min(firstRelease, j.ReleaseTicks)
 		}
