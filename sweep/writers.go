@@ -56,11 +56,20 @@ func (p *writerPool) append(cell store.Row, children ...[]store.Row) error {
 	return w.Append(cell, children...)
 }
 
-// maybeFlush lets every writer publish what waited longer than its
+// maybeFlush lets the idle writers publish what waited longer than their
 // interval; a flush error is sticky in its writer and surfaces at close.
+// It takes each writer out of the pool while it flushes, so no worker
+// waits on a writer that is flushing here: a worker takes another, and a
+// writer in a worker's hands flushes in its Append when due.
 func (p *writerPool) maybeFlush() {
-	for _, w := range p.all {
-		_ = w.MaybeFlush()
+	for range p.all {
+		select {
+		case w := <-p.free:
+			_ = w.MaybeFlush()
+			p.free <- w
+		default:
+			return // every writer is busy
+		}
 	}
 }
 
