@@ -67,7 +67,9 @@ func NewWriterGroup(tags []string) *WriterGroup {
 // lock takes the publish lock at path for one writer of the group: the
 // first to arrive takes the file lock, which stays held until the last
 // one leaves, so a check and a publish of one writer still run with no
-// other process publishing in between.
+// other process publishing in between. Another process waits for a
+// moment when none of the group publishes; each writer publishes for
+// milliseconds every few seconds (FlushPolicy), so such moments come.
 func (g *WriterGroup) lock(path string) (func(), error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
