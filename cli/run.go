@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -154,10 +155,16 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		defer stop()
 	}
-	m, err := a.manifestArg(fs, "run")
+	loading := time.Now()
+	var m *sweep.Manifest
+	var err error
+	// Labelled as sweep.Run labels its phases: reading the manifest and
+	// its traces is serial too.
+	pprof.Do(ctx, pprof.Labels("phase", "manifest"), func(context.Context) { m, err = a.manifestArg(fs, "run") })
 	if err != nil {
 		return err
 	}
+	loaded := time.Since(loading)
 	if err := setReplicates(m, "run", *replicates); err != nil {
 		return err
 	}
@@ -201,6 +208,12 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "\nworkers: %d, %s computing cells, %s in the writer (%.2f%% of their time)",
 			sum.Workers, sum.CellTime.Round(time.Millisecond), sum.WriterTime.Round(time.Millisecond),
 			100*sum.WriterTime.Seconds()/busy.Seconds())
+		// What no worker shares: Amdahl's serial fraction, of the time one
+		// worker would take.
+		serial := loaded + sum.Setup + sum.Close
+		fmt.Fprintf(stdout, "\nserial: %s (manifest and traces %s, before the first cell %s, after the last %s), %.2f%% of serial + worker time",
+			serial.Round(time.Millisecond), loaded.Round(time.Millisecond), sum.Setup.Round(time.Millisecond), sum.Close.Round(time.Millisecond),
+			100*serial.Seconds()/(serial+busy).Seconds())
 	}
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
 	if err := sum.Err(); err != nil {

@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -73,4 +75,66 @@ func BenchmarkCellPath(b *testing.B) {
 	b.ReportMetric(write.Seconds()*1e3/n, "write-ms")
 	b.ReportMetric(100*write.Seconds()/total.Seconds(), "write-%")
 	b.ReportMetric(100*serial.Seconds()/total.Seconds(), "serial-%")
+}
+
+// BenchmarkPoolClose measures what a run does before its first cell and
+// after its last: opening the writer pool, one writer per worker
+// (open-ms), and closing it, each writer publishing its last parts (the
+// largest cell's rows, under a cell id of its own) through the
+// directory's publish lock (close-ms). Nothing else runs then, so both are
+// serial time of the run however many cores, and they grow with the
+// workers.
+func BenchmarkPoolClose(b *testing.B) {
+	for _, workers := range []int{2, 16, 64} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			m, err := ParseManifest([]byte(largestCell), "bench.yaml")
+			if err != nil {
+				b.Fatal(err)
+			}
+			cells := m.Cells()
+			row, children, err := runCell(context.Background(), m, newInstanceCache(m, cells), cells[0], nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var opening, closing time.Duration
+			for range b.N {
+				t0 := time.Now()
+				pool, err := newWriterPool(workers, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, store.FlushPolicy{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				opening += time.Since(t0)
+				for i := range workers {
+					if err := pool.all[i].Append(withCellID(row, i), withCellIDs(children, i)...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				if err := pool.close(); err != nil {
+					b.Fatal(err)
+				}
+				closing += time.Since(t1)
+			}
+			b.ReportMetric(opening.Seconds()*1e3/float64(b.N), "open-ms")
+			b.ReportMetric(closing.Seconds()*1e3/float64(b.N), "close-ms")
+		})
+	}
+}
+
+// withCellID returns a copy of row whose first column, the cell id, names
+// cell i.
+func withCellID(row store.Row, i int) store.Row {
+	out := slices.Clone(row)
+	out[0] = store.String(fmt.Sprint("cell", i))
+	return out
+}
+
+func withCellIDs(tables [][]store.Row, i int) [][]store.Row {
+	out := make([][]store.Row, len(tables))
+	for t, rows := range tables {
+		for _, r := range rows {
+			out[t] = append(out[t], withCellID(r, i))
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,7 +70,13 @@ type Summary struct {
 	// waiting for it included. WriterTime / (CellTime + WriterTime) is the
 	// share of worker time the writer takes.
 	CellTime, WriterTime time.Duration
-	Warnings             []string
+	// Setup is the time from the start of Run to the first cell's launch
+	// (planning, reading the finished cells, opening the writers); Close
+	// the time from the last cell's end to the return (closing the
+	// writers, which publish their last parts). No cell runs then: it is
+	// the serial part of the run, whatever the number of workers.
+	Setup, Close time.Duration
+	Warnings     []string
 }
 
 // Err summarises an unsuccessful run as an error; nil when every cell ran.
@@ -98,6 +105,11 @@ func (m *Manifest) OutDir(out string) string {
 // FailFast); the returned summary says so.
 func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	start := time.Now()
+	// The phase labels split a CPU profile (sweep run --cpuprofile) into
+	// the serial phases (setup, close) and the workers' (cell, write):
+	// go tool pprof -tags, or -tagfocus phase=close.
+	pprof.SetGoroutineLabels(phaseLabels(ctx, "setup"))
+	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
@@ -161,6 +173,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	progressDone.Add(1)
 	go func() {
 		defer progressDone.Done()
+		pprof.SetGoroutineLabels(phaseLabels(ctx, "progress"))
 		tick := time.NewTicker(500 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -178,6 +191,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
+	computing, writing := phaseLabels(gctx, "cell"), phaseLabels(gctx, "write")
+	sum.Setup = time.Since(start)
+	pprof.SetGoroutineLabels(phaseLabels(ctx, "dispatch"))
 	for _, c := range plan.ToRun {
 		if gctx.Err() != nil {
 			break
@@ -188,6 +204,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				cache.release(c)
 				return nil // launched after a stop: leave it for resume
 			}
+			pprof.SetGoroutineLabels(computing)
 			began := time.Now()
 			row, children, err := runCell(gctx, m, cache, c, opts.beforeCell)
 			cache.release(c)
@@ -200,6 +217,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 				row, children = failedRow(m, c, err), nil
 				failed.Add(1)
 			}
+			pprof.SetGoroutineLabels(writing)
 			werr := writer.append(row, children...)
 			writerNanos.Add(int64(time.Since(computed)))
 			if werr != nil {
@@ -213,12 +231,15 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		})
 	}
 	runErr := g.Wait()
+	lastCell := time.Now()
+	pprof.SetGoroutineLabels(phaseLabels(ctx, "close"))
 	close(stopProgress)
 	progressDone.Wait()
 	closeErr := writer.close()
 	sum.Ran, sum.Failed = int(done.Load()), int(failed.Load())
 	sum.CellTime, sum.WriterTime = time.Duration(cellNanos.Load()), time.Duration(writerNanos.Load())
 	sum.Interrupted = ctx.Err() != nil
+	sum.Close = time.Since(lastCell)
 	sum.Wall = time.Since(start)
 	if opts.Progress != nil {
 		opts.Progress.Finish(sum.Ran, sum.Failed)
@@ -230,4 +251,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 		return sum, runErr
 	}
 	return sum, nil
+}
+
+// phaseLabels returns ctx with the profile label phase=name.
+func phaseLabels(ctx context.Context, name string) context.Context {
+	return pprof.WithLabels(ctx, pprof.Labels("phase", name))
 }

@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sweep-sched/sweep/sweep/store"
@@ -24,16 +25,20 @@ type writerPool struct {
 // schemas, metadata and flush policy.
 func newWriterPool(n int, out, label string, start time.Time, cells store.Schema, children []store.Schema, meta map[string]string, flush store.FlushPolicy) (*writerPool, error) {
 	p := &writerPool{free: make(chan *store.CellWriter, n)}
-	// The unique key keeps two processes of one shard (a requeued array
-	// task and its first run) from publishing a cell twice.
-	unique := &store.UniqueKey{Column: table.CellID, Status: table.Status, Settled: table.StatusOK}
-	for i := range n {
-		tag, err := store.NewTag(fmt.Sprintf("%s-w%02d", label, i+1), start)
-		if err != nil {
-			p.close()
+	tags := make([]string, n)
+	for i := range tags {
+		var err error
+		if tags[i], err = store.NewTag(fmt.Sprintf("%s-w%02d", label, i+1), start); err != nil {
 			return nil, err
 		}
-		w, err := store.NewCellWriter(out, cells, children, store.WriterOptions{Tag: tag, Metadata: meta, Unique: unique}, flush)
+	}
+	// The unique key keeps two processes of one shard (a requeued array
+	// task and its first run) from publishing a cell twice. The writers
+	// of this process are a group: a cell goes to one of them only.
+	unique := &store.UniqueKey{Column: table.CellID, Status: table.Status, Settled: table.StatusOK}
+	group := store.NewWriterGroup(tags)
+	for _, tag := range tags {
+		w, err := store.NewCellWriter(out, cells, children, store.WriterOptions{Tag: tag, Metadata: meta, Unique: unique, Group: group}, flush)
 		if err != nil {
 			p.close()
 			return nil, err
@@ -51,19 +56,36 @@ func (p *writerPool) append(cell store.Row, children ...[]store.Row) error {
 	return w.Append(cell, children...)
 }
 
-// maybeFlush lets every writer publish what waited longer than its
+// maybeFlush lets the idle writers publish what waited longer than their
 // interval; a flush error is sticky in its writer and surfaces at close.
+// It takes each writer out of the pool while it flushes, so no worker
+// waits on a writer that is flushing here: a worker takes another, and a
+// writer in a worker's hands flushes in its Append when due.
 func (p *writerPool) maybeFlush() {
-	for _, w := range p.all {
-		_ = w.MaybeFlush()
+	for range p.all {
+		select {
+		case w := <-p.free:
+			_ = w.MaybeFlush()
+			p.free <- w
+		default:
+			return // every writer is busy
+		}
 	}
 }
 
-// close flushes and closes every writer, returning every error met.
+// close flushes and closes every writer at once, returning every error
+// met. Nothing else runs then: closing one writer after the other made
+// the last flushes (encoding, fsync) serial time of the run.
 func (p *writerPool) close() error {
-	var err error
-	for _, w := range p.all {
-		err = errors.Join(err, w.Close())
+	errs := make([]error, len(p.all))
+	var wg sync.WaitGroup
+	for i, w := range p.all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = w.Close()
+		}()
 	}
-	return err
+	wg.Wait()
+	return errors.Join(errs...)
 }

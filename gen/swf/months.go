@@ -143,6 +143,7 @@ func readRigid(r *Reader, source string, opts RigidOptions) (*RigidTrace, error)
 	}
 	rep := &t.Report
 	rep.Read = r.Report()
+	t.Jobs, t.Lines = make([]rigid.Job, 0, len(swfJobs)), make([]int, 0, len(swfJobs))
 	for _, sj := range swfJobs {
 		if sj.AllocatedProcs > int64(t.Procs) {
 			rep.ProcsAboveCluster++

@@ -211,7 +211,7 @@ func (r *Reader) Next() (Job, error) {
 // submitted in the same second stay in file order. In strict mode it stops
 // at the first malformed line.
 func (r *Reader) ReadAll() ([]Job, error) {
-	var jobs []Job
+	jobs := make([]Job, 0, r.header.jobsHint())
 	for {
 		job, err := r.Next()
 		if err == io.EOF {

@@ -105,3 +105,18 @@ func BenchmarkReadLPCEGEE(b *testing.B) {
 	}
 	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// BenchmarkReadRigidSDSCBlue reads the largest trace of the fair-share
+// study (243,314 lines) as sweep run does, before its first cell: serial
+// time of that run.
+func BenchmarkReadRigidSDSCBlue(b *testing.B) {
+	const path = "../../../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		b.Skipf("%s is absent: download SDSC-BLUE-2000-4.2-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", path)
+	}
+	for b.Loop() {
+		if _, err := ReadRigid(path, RigidOptions{Procs: 1152}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

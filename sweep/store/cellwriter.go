@@ -77,7 +77,7 @@ func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptio
 	w := &CellWriter{dir: dir, policy: policy, lastFlush: policy.Now()}
 	var err error
 	if opts.Unique != nil {
-		if w.unique, err = newUniqueState(dir, cells, children, *opts.Unique); err != nil {
+		if w.unique, err = newUniqueState(dir, cells, children, *opts.Unique, opts.Tag, opts.Group); err != nil {
 			return nil, err
 		}
 	}

@@ -26,6 +26,7 @@
 // earlier than its job rows. With a [UniqueKey], writers sharing a
 // directory publish under a lock (DIR/.publish.lock) and never publish a
 // cell another writer already settled, so two processes running the same
-// shard leave no duplicate rows. [ListParts] and [ReadColumns] read tables back
+// shard leave no duplicate rows; a [WriterGroup] lets the writers of one
+// process, which share their cells out, skip that check among themselves. [ListParts] and [ReadColumns] read tables back
 // and report unreadable part files as problems instead of failing.
 package store

@@ -191,18 +191,7 @@ func TestUniqueKeyRacingWriters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	count := func(table string) map[string]int {
-		set, _, err := ReadColumns(dir, table, []string{"cell_id"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := map[string]int{}
-		for _, id := range set.Column("cell_id").Strings {
-			n[id]++
-		}
-		return n
-	}
-	cellCount, jobCount := count("cells"), count("jobs")
+	cellCount, jobCount := countByCell(t, dir, "cells"), countByCell(t, dir, "jobs")
 	if len(cellCount) != cells {
 		t.Errorf("%d distinct cells, want %d", len(cellCount), cells)
 	}
@@ -211,4 +200,82 @@ func TestUniqueKeyRacingWriters(t *testing.T) {
 			t.Errorf("cell %s: %d rows and %d job rows, want 1 and %d", id, n, jobCount[id], jobsPerCell)
 		}
 	}
+}
+
+// Two processes run the same cells, each with a group of writers that
+// share the cells out (as a run's workers do), flushing at different
+// moments: every cell is published exactly once with all its job rows,
+// though the writers of a group publish together and skip each other's
+// parts.
+func TestUniqueKeyWriterGroups(t *testing.T) {
+	dir := t.TempDir()
+	const processes, writers, cells, jobsPerCell = 2, 3, 60, 4
+	var wg sync.WaitGroup
+	errs := make(chan error, processes*writers)
+	for p := range processes {
+		var tags []string
+		for g := range writers {
+			tags = append(tags, fmt.Sprintf("p%d-w%d", p, g))
+		}
+		group := NewWriterGroup(tags)
+		for g, tag := range tags {
+			w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: tag, RowGroupRows: 3, Unique: cellKey, Group: group},
+				FlushPolicy{Cells: 2 + g + p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// Process p starts at another cell; writer g takes every
+				// writers-th cell, so no two writers of a group share one.
+				for i := g; i < cells; i += writers {
+					id := fmt.Sprintf("c%02d", (i+30*p)%cells)
+					if err := w.Append(okCell(id, 0, 1, "pslr", int64(i), 1), jobRows(id, jobsPerCell)); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- w.Close()
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cellCount, jobCount := countByCell(t, dir, "cells"), countByCell(t, dir, "jobs")
+	if len(cellCount) != cells {
+		t.Errorf("%d distinct cells, want %d", len(cellCount), cells)
+	}
+	for id, n := range cellCount {
+		if n != 1 || jobCount[id] != jobsPerCell {
+			t.Errorf("cell %s: %d rows and %d job rows, want 1 and %d", id, n, jobCount[id], jobsPerCell)
+		}
+	}
+}
+
+func TestWriterGroupRefusesOtherTag(t *testing.T) {
+	_, err := NewCellWriter(t.TempDir(), testCells, []Schema{testJobs},
+		WriterOptions{Tag: "c", Unique: cellKey, Group: NewWriterGroup([]string{"a", "b"})}, FlushPolicy{})
+	if err == nil {
+		t.Fatal("a writer whose tag is not in its group was made")
+	}
+}
+
+// countByCell counts a table's rows per cell id.
+func countByCell(t *testing.T, dir, table string) map[string]int {
+	t.Helper()
+	set, _, err := ReadColumns(dir, table, []string{"cell_id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, id := range set.Column("cell_id").Strings {
+		n[id]++
+	}
+	return n
 }

@@ -44,6 +44,9 @@ type WriterOptions struct {
 	// from publishing the same cell twice (see UniqueKey). A PartWriter
 	// ignores it.
 	Unique *UniqueKey
+	// Group, for a CellWriter with Unique, is the group of writers of
+	// this process it belongs to (see WriterGroup); nil means none.
+	Group *WriterGroup
 }
 
 // PartWriter appends rows to one table and publishes them as part files.
