@@ -36,23 +36,17 @@ func BenchmarkCellPath(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cells := m.Cells()
-	cache := newInstanceCache(m, cells)
+	c, lay := preparedTask(b, m)
 	pool, err := newWriterPool(1, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, store.FlushPolicy{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer pool.close()
-	c := cells[0]
-	// The first cell builds the instance, which every later cell shares.
-	if _, _, err := runCell(context.Background(), m, cache, c, nil); err != nil {
-		b.Fatal(err)
-	}
 	var compute, write, serial time.Duration
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
-		row, children, err := runCell(context.Background(), m, cache, c, nil)
+		row, children, err := runCell(context.Background(), m, lay, c, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -91,8 +85,8 @@ func BenchmarkPoolClose(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cells := m.Cells()
-			row, children, err := runCell(context.Background(), m, newInstanceCache(m, cells), cells[0], nil)
+			c, lay := preparedTask(b, m)
+			row, children, err := runCell(context.Background(), m, lay, c, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -119,6 +113,21 @@ func BenchmarkPoolClose(b *testing.B) {
 			b.ReportMetric(closing.Seconds()*1e3/float64(b.N), "close-ms")
 		})
 	}
+}
+
+// preparedTask returns the manifest's first cell with its instance
+// prepared, as a worker gets it, and the run's row layout.
+func preparedTask(b *testing.B, m *Manifest) (task, *rowLayout) {
+	d := newDispatcher(m.Cells()[:1], m.prepare)
+	t, ok := d.Next(context.Background())
+	if !ok {
+		b.Fatal("no cell to prepare")
+	}
+	if t.inst.err != nil {
+		b.Fatalf("preparing %s: %v", t.Name(), t.inst.err)
+	}
+	t.PrepareTime = 0
+	return t, newRowLayout(m)
 }
 
 // withCellID returns a copy of row whose first column, the cell id, names

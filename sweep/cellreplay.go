@@ -32,8 +32,11 @@ type Replayed struct {
 // Replay simulates cell c again, as a run does, so its measures are those
 // of the cell's stored row (but for timing measures).
 func (m *Manifest) Replay(ctx context.Context, c Cell) (*Replayed, error) {
-	cache := newInstanceCache(m, []Cell{c})
-	outcome, err := simulateCell(ctx, m, cache, c)
+	prepared, err := m.prepare(ctx, c)
+	var outcome model.Outcome
+	if err == nil {
+		outcome, err = prepared.Simulate(ctx, c.Cell)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("replaying cell %s (%s): %w", c.ID, c.Name(), err)
 	}

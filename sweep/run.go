@@ -163,7 +163,8 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	cache := newInstanceCache(m, plan.ToRun)
+	layout := newRowLayout(m)
+	cells := newDispatcher(plan.ToRun, m.prepare)
 	var done, failed, cellNanos, writerNanos atomic.Int64
 	if opts.Progress != nil {
 		opts.Progress.Start(len(plan.ToRun))
@@ -190,44 +191,40 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	}()
 
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	defer context.AfterFunc(gctx, cells.Stop)()
 	computing, writing := phaseLabels(gctx, "cell"), phaseLabels(gctx, "write")
 	sum.Setup = time.Since(start)
 	pprof.SetGoroutineLabels(phaseLabels(ctx, "dispatch"))
-	for _, c := range plan.ToRun {
-		if gctx.Err() != nil {
-			break
-		}
-		c := c
+	for range min(workers, len(plan.ToRun)) {
 		g.Go(func() error {
-			if gctx.Err() != nil {
-				cache.release(c)
-				return nil // launched after a stop: leave it for resume
+			for {
+				pprof.SetGoroutineLabels(computing)
+				t, ok := cells.Next(gctx)
+				if !ok {
+					return nil // done, or stopped: what is left runs on resume
+				}
+				began := time.Now()
+				row, children, err := runCell(gctx, m, layout, t, opts.beforeCell)
+				computed := time.Now()
+				cellNanos.Add(int64(t.PrepareTime + computed.Sub(began)))
+				if err != nil && gctx.Err() != nil {
+					return nil // interrupted, not failed: it runs again on resume
+				}
+				if err != nil {
+					row, children = failedRow(m, t.Cell, err), nil
+					failed.Add(1)
+				}
+				pprof.SetGoroutineLabels(writing)
+				werr := writer.append(row, children...)
+				writerNanos.Add(int64(time.Since(computed)))
+				if werr != nil {
+					return fmt.Errorf("writing results: %w", werr)
+				}
+				done.Add(1)
+				if err != nil && opts.FailFast {
+					return fmt.Errorf("cell %s failed: %w (--fail-fast)", t.Name(), err)
+				}
 			}
-			pprof.SetGoroutineLabels(computing)
-			began := time.Now()
-			row, children, err := runCell(gctx, m, cache, c, opts.beforeCell)
-			cache.release(c)
-			computed := time.Now()
-			cellNanos.Add(int64(computed.Sub(began)))
-			if err != nil && gctx.Err() != nil {
-				return nil // interrupted, not failed: it runs again on resume
-			}
-			if err != nil {
-				row, children = failedRow(m, c, err), nil
-				failed.Add(1)
-			}
-			pprof.SetGoroutineLabels(writing)
-			werr := writer.append(row, children...)
-			writerNanos.Add(int64(time.Since(computed)))
-			if werr != nil {
-				return fmt.Errorf("writing results: %w", werr)
-			}
-			done.Add(1)
-			if err != nil && opts.FailFast {
-				return fmt.Errorf("cell %s failed: %w (--fail-fast)", c.Name(), err)
-			}
-			return nil
 		})
 	}
 	runErr := g.Wait()

@@ -6,14 +6,15 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/sweep/store"
 	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
-// runCell simulates one cell and returns its row and child rows, in the
-// order of the run's child schemas.
-func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, before func(Cell)) (row store.Row, children [][]store.Row, err error) {
+// runCell simulates one cell on its prepared instance and returns its row
+// and child rows, in the order of the run's child schemas. The row's wall
+// time counts the instance's preparation when this cell's worker prepared
+// it.
+func runCell(ctx context.Context, m *Manifest, lay *rowLayout, t task, before func(Cell)) (row store.Row, children [][]store.Row, err error) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -21,9 +22,12 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 		}
 	}()
 	if before != nil {
-		before(c)
+		before(t.Cell)
 	}
-	outcome, err := simulateCell(ctx, m, cache, c)
+	if t.inst.err != nil {
+		return nil, nil, t.inst.err
+	}
+	outcome, err := t.inst.prepared.Simulate(ctx, t.Cell.Cell)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -31,17 +35,7 @@ func runCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell, bef
 	if err != nil {
 		return nil, nil, err
 	}
-	md := m.sources[c.spec].model
-	head := cellHead(m, c, table.StatusOK, "", time.Since(start))
-	return cellRow(head, len(cache.measures), cache.layout[md.Name()], measured.Values), ordered(cache.children, measured.Children), nil
-}
-
-// simulateCell runs the cell's policy on its workload instance, prepared
-// once per instance.
-func simulateCell(ctx context.Context, m *Manifest, cache *instanceCache, c Cell) (model.Outcome, error) {
-	prepared, err := cache.prepared(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return prepared.Simulate(ctx, c.Cell)
+	md := m.sources[t.spec].model
+	head := cellHead(m, t.Cell, table.StatusOK, "", t.PrepareTime+time.Since(start))
+	return cellRow(head, len(lay.measures), lay.byModel[md.Name()], measured.Values), ordered(lay.children, measured.Children), nil
 }
