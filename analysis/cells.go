@@ -81,7 +81,9 @@ func comparePairKeys(a, b PairKey) int {
 // analysis reads, before the metrics.
 var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.Instance, table.Load, table.Platform, table.Policy, table.Status, table.Error}
 
-// ReadCells reads the cells table of the results directory dir. Part files
+// ReadCells reads the cells table of the results directory dir, in cell
+// id order (whatever the number of workers that wrote it, so that sums
+// over the cells keep their bits). Part files
 // that cannot be read are returned as problems and contribute no cells. It
 // returns ErrNoCells (wrapped) when there is no row, and an error naming the
 // cell when a status is neither "ok" nor "failed" or an ok cell lacks its
@@ -106,6 +108,9 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	}
 	if set.Rows == 0 {
 		return nil, problems, fmt.Errorf("reading cells of %s: %w", dir, ErrNoCells)
+	}
+	if err := set.SortRows(table.CellID); err != nil {
+		return nil, nil, fmt.Errorf("reading cells of %s: %w", dir, err)
 	}
 	col := func(name string, want store.Type) (*store.ColumnData, error) {
 		c := set.Column(name)

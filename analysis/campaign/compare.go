@@ -325,6 +325,9 @@ func Compare(dir string, r *analysis.Result) (*Comparisons, []store.Problem, err
 	if set.Rows == 0 {
 		return nil, problems, nil
 	}
+	if err := set.SortRows(table.CellID); err != nil {
+		return nil, nil, fmt.Errorf("reading campaigns of %s: %w", dir, err)
+	}
 	want := []store.Type{store.TypeString, store.TypeString, store.TypeString, store.TypeInt64,
 		store.TypeInt64, store.TypeInt64, store.TypeFloat64}
 	for i, c := range set.Columns {

@@ -50,6 +50,9 @@ func ReadSamples(dir string, r *analysis.Result) ([]Sample, []store.Problem, err
 	if set.Rows == 0 {
 		return nil, problems, nil
 	}
+	if err := set.SortRows(table.CellID); err != nil {
+		return nil, nil, fmt.Errorf("reading campaigns of %s: %w", dir, err)
+	}
 	for _, c := range set.Columns {
 		want := store.TypeString
 		if c.Name == table.CampaignStretch {

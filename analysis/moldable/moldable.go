@@ -32,7 +32,7 @@ type Cell struct {
 // returns ErrNoMeasures (wrapped) when the table has no rows or no
 // moldable measures, and the number of failed cells, which it leaves out.
 func Read(dir string) (cells []Cell, failed int, problems []store.Problem, err error) {
-	names := []string{table.Generator, table.Workload, table.Policy, table.Status, table.Instance,
+	names := []string{table.CellID, table.Generator, table.Workload, table.Policy, table.Status, table.Instance,
 		table.MoldableTasks, table.MoldableCmax, table.MoldableSumWC, table.MoldableCmaxBound,
 		table.MoldableSumWCBound, table.MoldableRunSeconds}
 	set, problems, err := store.ReadColumns(dir, table.Cells, names)
@@ -43,6 +43,9 @@ func Read(dir string) (cells []Cell, failed int, problems []store.Problem, err e
 		// Nothing to tell a moldable run from another: the general
 		// analysis reports the empty table.
 		return nil, 0, problems, fmt.Errorf("reading moldable cells of %s: %w (%w)", dir, ErrNoMeasures, analysis.ErrNoCells)
+	}
+	if err := set.SortRows(table.CellID); err != nil {
+		return nil, 0, nil, fmt.Errorf("reading moldable cells of %s: %w", dir, err)
 	}
 	col := set.Column
 	for i := range set.Rows {

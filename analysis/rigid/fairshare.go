@@ -76,6 +76,9 @@ func Analyze(dir string) (*Result, error) {
 	if set.Rows == 0 {
 		return nil, fmt.Errorf("reading fair-share cells of %s: %w", dir, analysis.ErrNoCells)
 	}
+	if err := set.SortRows(table.CellID); err != nil {
+		return nil, fmt.Errorf("reading fair-share cells of %s: %w", dir, err)
+	}
 	r := &Result{Problems: problems}
 	str := func(name string, i int) string { return set.Column(name).Strings[i] }
 	integer := func(name string, i int) int64 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -135,11 +137,53 @@ func (c *ColumnData) Len() int {
 func (c *ColumnData) IsNull(i int) bool { return c.Nulls != nil && c.Nulls[i] }
 
 // ColumnSet holds columns read from the part files of one table, rows in
-// part-name order and then file order.
+// part-name order and then file order; SortRows gives an order that does
+// not depend on how a run's workers split the rows among files.
 type ColumnSet struct {
 	Rows    int
 	Columns []ColumnData // in the order asked for
 	Parts   []PartInfo   // the files read
+}
+
+// SortRows orders the set's rows by the string column key (a cell id),
+// keeping the file order of rows with equal keys. A run's workers split
+// its rows among part files in the order cells happen to finish, so sums
+// over the rows as read differ in their last bits from run to run; over
+// the sorted rows they are the same whatever the number of workers.
+func (s *ColumnSet) SortRows(key string) error {
+	k := s.Column(key)
+	if k == nil || k.Type != TypeString {
+		return fmt.Errorf("store: sorting rows by %q: no such string column was read", key)
+	}
+	order := make([]int, s.Rows)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(k.Strings[a], k.Strings[b]) })
+	for i := range s.Columns {
+		s.Columns[i].permute(order)
+	}
+	return nil
+}
+
+// permute reorders c's rows: row i becomes the old row order[i].
+func (c *ColumnData) permute(order []int) {
+	c.Int64s = permuted(c.Int64s, order)
+	c.Float64s = permuted(c.Float64s, order)
+	c.Strings = permuted(c.Strings, order)
+	c.Float64Lists = permuted(c.Float64Lists, order)
+	c.Nulls = permuted(c.Nulls, order)
+}
+
+func permuted[T any](v []T, order []int) []T {
+	if v == nil {
+		return nil
+	}
+	out := make([]T, len(order))
+	for i, j := range order {
+		out[i] = v[j]
+	}
+	return out
 }
 
 // Column returns the column named name, or nil if it was not read.

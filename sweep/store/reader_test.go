@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,5 +211,35 @@ func TestReadColumnsSchemaErrors(t *testing.T) {
 	set, problems, err := ReadColumns(dir, "nosuchtable", []string{"x"})
 	if err != nil || len(problems) != 0 || set.Rows != 0 {
 		t.Errorf("missing table: %d rows, problems %v, err %v; want an empty result", set.Rows, problems, err)
+	}
+}
+
+// TestSortRows: rows come out by cell id, rows of one cell in file order,
+// every column and the nulls moved with them.
+func TestSortRows(t *testing.T) {
+	set := &ColumnSet{Rows: 4, Columns: []ColumnData{
+		{Name: "cell_id", Type: TypeString, Strings: []string{"b", "a", "b", "a"}},
+		{Name: "x", Type: TypeFloat64, Float64s: []float64{1, 2, 3, 0}, Nulls: []bool{false, false, false, true}},
+		{Name: "n", Type: TypeInt64, Int64s: []int64{10, 20, 30, 40}},
+		{Name: "l", Type: TypeFloat64List, Float64Lists: [][]float64{{1}, nil, {3, 3}, {4}}},
+	}}
+	if err := set.SortRows("cell_id"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := set.Column("cell_id").Strings, []string{"a", "a", "b", "b"}; !slices.Equal(got, want) {
+		t.Errorf("cell_id %v, want %v", got, want)
+	}
+	if got, want := set.Column("n").Int64s, []int64{20, 40, 10, 30}; !slices.Equal(got, want) {
+		t.Errorf("n %v, want %v (rows of one cell keep their order)", got, want)
+	}
+	x := set.Column("x")
+	if !slices.Equal(x.Float64s, []float64{2, 0, 1, 3}) || !slices.Equal(x.Nulls, []bool{false, true, false, false}) {
+		t.Errorf("x %v nulls %v, want [2 0 1 3] with row 1 null", x.Float64s, x.Nulls)
+	}
+	if l := set.Column("l").Float64Lists; len(l[2]) != 1 || l[2][0] != 1 || len(l[3]) != 2 {
+		t.Errorf("lists %v, want [[] [4] [1] [3 3]]", l)
+	}
+	if err := set.SortRows("n"); err == nil {
+		t.Error("sorting by an int64 column: no error")
 	}
 }
