@@ -4,13 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store/table"
-
 	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // paperPolicyOrder is the order of policies in seed 004's tables (with the
@@ -182,47 +184,84 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 		scopes = append(scopes, Scope{Pooled: true})
 	}
 
+	// Each comparison draws its own seeded bootstrap, most of the
+	// analysis's time: they run at once, and their rows are then appended
+	// in the order of the loops, as when they ran one after another.
+	var slots []comparisonSlot
 	for m, metric := range columns {
 		if metric.Better == table.Descriptive {
 			continue
 		}
 		for _, scope := range scopes {
 			for _, policy := range r.Policies {
-				values := policyValues(pairing.Groups, scope, policy, m)
-				if box, err := stats.BoxPlot(values); err == nil {
-					r.Boxes = append(r.Boxes, BoxRow{Metric: metric.Name, Policy: policy, Scope: scope, Box: box})
-				}
-				if !scope.Pooled {
-					if mean, err := stats.MeanCI(values, 0.95); err == nil {
-						r.ByLoad = append(r.ByLoad, ByLoadRow{Metric: metric.Name, Load: scope.Load, Policy: policy, MeanInterval: mean})
-					}
-				}
-				if policy == settings.Reference {
-					continue
-				}
-				ref, other := pairedValues(pairing.Groups, scope, settings.Reference, policy, m)
-				// Both fail only when no pair has two values: then there
-				// is no row, as for a policy absent at this load.
-				test, err := stats.PairedTTest(ref, other)
-				if err != nil {
-					continue
-				}
-				dom, err := stats.Dominance(ref, other, metric.Better == table.LowerIsBetter)
-				if err != nil {
-					continue
-				}
-				rank, ok := rankTest(metric.Name, scope, settings.Reference, policy, ref, other)
-				if !ok {
-					continue
-				}
-				r.TTests = append(r.TTests, TTestRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, TTest: test, PAdjusted: math.NaN()})
-				r.Dominance = append(r.Dominance, DominanceRow{Metric: metric.Name, Scope: scope, Reference: settings.Reference, Policy: policy, Dom: dom})
-				r.RankTests = append(r.RankTests, rank)
+				slots = append(slots, comparisonSlot{metric: m, scope: scope, policy: policy})
 			}
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range slots {
+		g.Go(func() error {
+			slots[i].compute(pairing.Groups, settings.Reference, columns[slots[i].metric])
+			return nil
+		})
+	}
+	g.Wait()
+	for _, c := range slots {
+		name := columns[c.metric].Name
+		if c.hasBox {
+			r.Boxes = append(r.Boxes, BoxRow{Metric: name, Policy: c.policy, Scope: c.scope, Box: c.box})
+		}
+		if c.hasMean {
+			r.ByLoad = append(r.ByLoad, ByLoadRow{Metric: name, Load: c.scope.Load, Policy: c.policy, MeanInterval: c.mean})
+		}
+		if c.hasTests {
+			r.TTests = append(r.TTests, TTestRow{Metric: name, Scope: c.scope, Reference: settings.Reference, Policy: c.policy, TTest: c.test, PAdjusted: math.NaN()})
+			r.Dominance = append(r.Dominance, DominanceRow{Metric: name, Scope: c.scope, Reference: settings.Reference, Policy: c.policy, Dom: c.dom})
+			r.RankTests = append(r.RankTests, c.rank)
 		}
 	}
 	r.adjustPValues()
 	return r
+}
+
+// A comparisonSlot is one policy's metric in one scope: its box plot and
+// mean, and against the reference its t-test, dominance and rank test.
+type comparisonSlot struct {
+	metric int
+	scope  Scope
+	policy string
+
+	hasBox, hasMean, hasTests bool
+	box                       stats.Box
+	mean                      stats.MeanInterval
+	test                      stats.TTest
+	dom                       stats.Dom
+	rank                      RankTestRow
+}
+
+func (c *comparisonSlot) compute(groups []Group, reference string, metric ValueColumn) {
+	values := policyValues(groups, c.scope, c.policy, c.metric)
+	var err error
+	c.box, err = stats.BoxPlot(values)
+	c.hasBox = err == nil
+	if !c.scope.Pooled {
+		c.mean, err = stats.MeanCI(values, 0.95)
+		c.hasMean = err == nil
+	}
+	if c.policy == reference {
+		return
+	}
+	ref, other := pairedValues(groups, c.scope, reference, c.policy, c.metric)
+	// Both fail only when no pair has two values: then there is no row,
+	// as for a policy absent at this load.
+	if c.test, err = stats.PairedTTest(ref, other); err != nil {
+		return
+	}
+	if c.dom, err = stats.Dominance(ref, other, metric.Better == table.LowerIsBetter); err != nil {
+		return
+	}
+	c.rank, c.hasTests = rankTest(metric.Name, c.scope, reference, c.policy, ref, other)
 }
 
 func (s Scope) includes(load float64) bool { return s.Pooled || s.Load == load }

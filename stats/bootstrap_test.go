@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -161,6 +163,26 @@ func TestPercentileBootstrapsShared(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%d goroutines: %+v; want %+v", goroutines, got, want)
+		}
+	}
+}
+
+// TestIndexStreamIsRandIntN: the resampler's draws are rand.Rand's IntN
+// on the same PCG stream, draw for draw, for sizes of every kind (one, a
+// power of two, just above and below one, and odd sizes) and for a size
+// whose threshold rejects often (n = 3 x 2^61: 2^64 mod n = 2^62, so a
+// quarter of the draws are drawn again).
+func TestIndexStreamIsRandIntN(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 64, 65, 127, 150, 1000, 1 << 20, 1<<20 + 1, 1<<62 + 12345, 3 << 61, 1<<63 - 1} {
+		seed := BootstrapSeed("index stream", fmt.Sprint(n))
+		want := rand.New(rand.NewPCG(seed[0], seed[1]))
+		draw := newResampler(n, seed)
+		got := make([]int, 5000)
+		draw(got)
+		for i, g := range got {
+			if w := want.IntN(n); g != w {
+				t.Fatalf("n = %d, draw %d: %d, rand.IntN %d", n, i, g, w)
+			}
 		}
 	}
 }
