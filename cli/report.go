@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/grid"
@@ -86,30 +90,50 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, r *ana
 	if err := os.MkdirAll(filepath.Join(dir, report.Dir), 0o755); err != nil {
 		return nil, err
 	}
-	var links []report.GanttLink
-	for _, w := range grid.WorstCells(r, "slr_max") {
-		cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
-		if err != nil {
-			return nil, err
-		}
-		s, ok := replayed.Outcome.(engineSchedule)
-		if !ok {
-			continue
-		}
-		file := "gantt-" + w.Policy + ".svg"
-		schedule := s.EngineSchedule()
-		title := fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)
-		opts := gantt.Options{Title: title, TicksPerHour: gridTicksPerHour, MaxBars: fullGanttBars}
-		if !full {
-			job, slr := gantt.WorstJob(schedule)
-			from, to := gantt.JobWindow(schedule, job)
-			opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Instance.JobIDs[job], slr),
-				TicksPerHour: gridTicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
-		}
-		if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, note); err != nil {
-			return nil, err
-		}
-		links = append(links, report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file})
+	// The worst cells are simulated again and drawn at once; their links
+	// and notes keep the order of WorstCells.
+	worst := grid.WorstCells(r, "slr_max")
+	links := make([]*report.GanttLink, len(worst))
+	notes := make([]bytes.Buffer, len(worst))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, w := range worst {
+		g.Go(func() error {
+			cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
+			if err != nil {
+				return err
+			}
+			s, ok := replayed.Outcome.(engineSchedule)
+			if !ok {
+				return nil
+			}
+			file := "gantt-" + w.Policy + ".svg"
+			schedule := s.EngineSchedule()
+			title := fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)
+			opts := gantt.Options{Title: title, TicksPerHour: gridTicksPerHour, MaxBars: fullGanttBars}
+			if !full {
+				job, slr := gantt.WorstJob(schedule)
+				from, to := gantt.JobWindow(schedule, job)
+				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Instance.JobIDs[job], slr),
+					TicksPerHour: gridTicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
+			}
+			if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, &notes[i]); err != nil {
+				return err
+			}
+			links[i] = &report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file}
+			return nil
+		})
 	}
-	return links, nil
+	err = g.Wait()
+	var out []report.GanttLink
+	for i, l := range links {
+		note.Write(notes[i].Bytes())
+		if l != nil {
+			out = append(out, *l)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
