@@ -212,14 +212,25 @@ func knapsackExact(items []Item, m int) []int {
 	for c := 1; c < cols; c++ {
 		table[c] = math.Inf(-1)
 	}
+	// Row a is -Inf beyond top, the processors of the first a items (at
+	// most m): computing it only up to there gives the same table.
+	top := 0
 	for a, it := range items {
 		prev, cur := table[a*cols:(a+1)*cols], table[(a+1)*cols:(a+2)*cols]
-		for c := range cols {
-			cur[c] = prev[c]
-			if c >= it.Processors {
-				cur[c] = max(cur[c], prev[c-it.Processors]+it.Value)
+		q := it.Processors
+		reach := min(m, top+q)
+		copy(cur[:min(q, reach+1)], prev)
+		for c := q; c <= reach; c++ {
+			v := prev[c-q] + it.Value
+			if prev[c] >= v {
+				v = prev[c]
 			}
+			cur[c] = v
 		}
+		for c := reach + 1; c < cols; c++ {
+			cur[c] = math.Inf(-1)
+		}
+		top = reach
 	}
 	last := table[len(items)*cols:]
 	c := 0
@@ -260,10 +271,21 @@ func (s Selection) Schedule(w *workload.Workload, order []int, variant Variant, 
 	case VariantShelf, VariantCompact:
 		return s.shelves(w, order, variant == VariantCompact)
 	}
+	return s.lists(w).schedule(w, order, mode)
+}
+
+// batchLists is what the list variant takes of a selection whatever the
+// batch order: the allotment and each batch's tasks in list order.
+type batchLists struct {
+	allot []int
+	tasks [][]int
+}
+
+// lists returns the allotment and the batches' task lists.
+func (s Selection) lists(w *workload.Workload) batchLists {
 	allot := s.Allotment(len(w.Tasks))
-	var list []int
-	for _, j := range order {
-		b := s.Batches[j]
+	lists := batchLists{allot: allot, tasks: make([][]int, len(s.Batches))}
+	for j, b := range s.Batches {
 		var tasks []int
 		for _, it := range b.Selected {
 			tasks = append(tasks, b.Items[it].Tasks...)
@@ -279,9 +301,18 @@ func (s Selection) Schedule(w *workload.Workload, order []int, variant Variant, 
 			}
 			return cmp.Compare(a, b)
 		})
-		list = append(list, tasks...)
+		lists.tasks[j] = tasks
 	}
-	return ListSchedule(w, allot, list, mode)
+	return lists
+}
+
+// schedule list-schedules the batches in the given order.
+func (b batchLists) schedule(w *workload.Workload, order []int, mode ListMode) Schedule {
+	list := make([]int, 0, len(w.Tasks))
+	for _, j := range order {
+		list = append(list, b.tasks[j]...)
+	}
+	return ListSchedule(w, b.allot, list, mode)
 }
 
 // shelves builds the shelf schedule: batch after batch, the selected items
@@ -343,12 +374,23 @@ func (in *Instance) DEMT(opts DEMTOptions) (DEMTResult, error) {
 	for j := range order {
 		order[j] = j
 	}
-	best := DEMTResult{Selection: sel, Order: order, Schedule: sel.Schedule(w, order, opts.Variant, opts.List)}
+	// The list variant sorts each batch once for all the orders.
+	var lists batchLists
+	if opts.Variant == VariantList {
+		lists = sel.lists(w)
+	}
+	schedule := func(order []int) Schedule {
+		if opts.Variant == VariantList {
+			return lists.schedule(w, order, opts.List)
+		}
+		return sel.Schedule(w, order, opts.Variant, opts.List)
+	}
+	best := DEMTResult{Selection: sel, Order: order, Schedule: schedule(order)}
 	bestSum, bestMax := best.Schedule.WeightedCompletion(w), best.Schedule.Makespan()
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x646d6574)) // "demt"
 	for range opts.Shuffles {
 		perm := rng.Perm(len(order))
-		s := sel.Schedule(w, perm, opts.Variant, opts.List)
+		s := schedule(perm)
 		sum, cmax := s.WeightedCompletion(w), s.Makespan()
 		if sum < bestSum || (sum == bestSum && cmax < bestMax) {
 			best.Order, best.Schedule, bestSum, bestMax = perm, s, sum, cmax

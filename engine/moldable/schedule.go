@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sweep-sched/sweep/internal/pqueue"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -73,11 +74,12 @@ func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) 
 	s := Schedule{Tasks: make([]Placement, len(w.Tasks))}
 	waiting := slices.Clone(list)
 	free := w.Processors
+	// The running tasks by end time: the next completion is the least.
 	type running struct {
 		end        float64
 		processors int
 	}
-	var busy []running
+	busy := pqueue.New(func(a, b running) bool { return a.end < b.end })
 	now := 0.0
 	for len(waiting) > 0 {
 		kept := waiting[:0]
@@ -99,7 +101,7 @@ func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) 
 			}
 			end := now + w.Tasks[i].Time(q)
 			s.Tasks[i] = Placement{Processors: q, Start: now, End: end}
-			busy = append(busy, running{end, q})
+			busy.Push(running{end, q})
 			free -= q
 		}
 		waiting = kept
@@ -107,20 +109,10 @@ func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) 
 			break
 		}
 		// Advance to the next completion and free everything ending then.
-		next := busy[0].end
-		for _, r := range busy[1:] {
-			next = min(next, r.end)
+		now = busy.Peek().end
+		for busy.Len() > 0 && busy.Peek().end <= now {
+			free += busy.Pop().processors
 		}
-		now = next
-		still := busy[:0]
-		for _, r := range busy {
-			if r.end <= now {
-				free += r.processors
-			} else {
-				still = append(still, r)
-			}
-		}
-		busy = still
 	}
 	return s
 }
