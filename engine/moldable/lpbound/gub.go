@@ -4,10 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // A variable of the standard form: x_il (task >= 0) or the slack of
@@ -153,7 +149,8 @@ func (g *gub) column(dst []float64, v variable) {
 }
 
 // solve solves basis x = b (or its transpose) into dst with the factors
-// of refresh: LAPACK's dgetrs, as gonum's mat.LU.SolveVecTo calls it.
+// of refresh: LAPACK's dgetrs (solveLU), as gonum's mat.LU.SolveVecTo
+// calls it.
 // A singular basis is not solved: dst gets the previous solution, which
 // is what the simplex used when it went through mat.LU (its error was
 // ignored, the certificate judging the end result), so that the
@@ -161,20 +158,16 @@ func (g *gub) column(dst []float64, v variable) {
 func (g *gub) solve(dst, b []float64, trans bool) {
 	if !g.singular {
 		copy(g.solution, b)
-		t := blas.NoTrans
-		if trans {
-			t = blas.Trans
-		}
-		lapack64.Getrs(t, blas64.General{Rows: g.L, Cols: g.L, Stride: g.L, Data: g.lu},
-			blas64.General{Rows: g.L, Cols: 1, Stride: 1, Data: g.solution}, g.pivots)
+		solveLU(g.L, g.lu, g.pivots, g.solution, trans)
 	}
 	copy(dst, g.solution)
 }
 
 // refresh factorizes the working basis and recomputes the basic values
 // and the duals from scratch, so errors never accumulate. The
-// factorization is LAPACK's dgetrf, which gonum's mat.LU.Factorize
-// calls (without its condition estimate, which nothing reads).
+// factorization is LAPACK's dgetrf (factorLU), which gonum's
+// mat.LU.Factorize calls (without its condition estimate, which nothing
+// reads).
 func (g *gub) refresh() {
 	L := g.L
 	for j, v := range g.working {
@@ -183,7 +176,7 @@ func (g *gub) refresh() {
 			g.lu[r*L+j] = a
 		}
 	}
-	g.singular = !lapack64.Getrf(blas64.General{Rows: L, Cols: L, Stride: L, Data: g.lu}, g.pivots)
+	g.singular = !factorLU(L, g.lu, g.pivots)
 	// Right-hand side: capacities minus the areas of the keys.
 	clear(g.keyArea)
 	for i, l := range g.key {
