@@ -151,6 +151,7 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 	sel := Selection{LambdaStar: in.LambdaStar, PMin: in.PMin, K: k}
 	done := make([]bool, len(w.Tasks))
 	left := len(w.Tasks)
+	var table []float64 // knapsackExact's, reused by the batches
 	for j := 0; left > 0; j++ {
 		tau := batchLength(in.LambdaStar, in.PMin, anchor, tail, k, j)
 		var b Batch
@@ -172,7 +173,7 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 			continue
 		}
 		b.Items = append(b.Items, stacks(w, small, tau)...)
-		b.Selected = knapsackExact(b.Items, w.Processors)
+		b.Selected, table = knapsackExact(b.Items, w.Processors, table)
 		for _, s := range b.Selected {
 			for _, i := range b.Items[s].Tasks {
 				done[i] = true
@@ -206,9 +207,12 @@ func stacks(w *workload.Workload, small []int, tau float64) []Item {
 // knapsackExact selects items of maximal total value on at most m
 // processors: the exact-capacity table W(a, c), the smallest c reaching
 // the maximum, and a backtrack that skips item a when W(a, c) = W(a-1, c).
-func knapsackExact(items []Item, m int) []int {
+// It writes every entry of the table in table, grown as needed and
+// returned for the next call.
+func knapsackExact(items []Item, m int, table []float64) ([]int, []float64) {
 	cols := m + 1
-	table := make([]float64, (len(items)+1)*cols)
+	table = slices.Grow(table[:0], (len(items)+1)*cols)[:(len(items)+1)*cols]
+	table[0] = 0
 	for c := 1; c < cols; c++ {
 		table[c] = math.Inf(-1)
 	}
@@ -248,7 +252,7 @@ func knapsackExact(items []Item, m int) []int {
 		c -= items[a].Processors
 	}
 	slices.Reverse(selected)
-	return selected
+	return selected, table
 }
 
 // Allotment returns the processor count DEMT gives every task.

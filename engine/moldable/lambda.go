@@ -242,42 +242,47 @@ var lambdaScratches = sync.Pool{New: func() any { return new(lambdaScratch) }}
 func (s *lambdaScratch) breakpoints(w *workload.Workload) []float64 {
 	// The times of a task repeat only one after another (they are
 	// non-increasing): keep the first of each run.
-	s.keys = s.keys[:0]
+	keys := slices.Grow(s.keys[:0], len(w.Tasks)*w.Processors)
 	for _, t := range w.Tasks {
-		last := math.NaN()
+		last := 0.0 // no time
 		for _, p := range t.Times {
 			if p != last {
-				s.keys = append(s.keys, math.Float64bits(p))
+				keys = append(keys, math.Float64bits(p))
 				last = p
 			}
 		}
 	}
-	s.swap = slices.Grow(s.swap[:0], len(s.keys))[:len(s.keys)]
-	times := sortPositiveBits(s.keys, s.swap)
+	s.keys = keys
+	s.swap = slices.Grow(s.swap[:0], len(keys))[:len(keys)]
+	times := sortPositiveBits(keys, s.swap)
 	// Doubling is exact and keeps the order, so the breakpoints p and 2p
 	// are two sorted runs: merge them, each value once.
-	points := slices.Grow(s.points[:0], 2*len(times))
-	add := func(v float64) {
-		if len(points) == 0 || points[len(points)-1] != v {
-			points = append(points, v)
-		}
-	}
+	points := slices.Grow(s.points[:0], 2*len(times))[:2*len(times)]
+	n, last := 0, 0.0 // no breakpoint
 	i, j := 0, 0
 	for i < len(times) {
-		p, q := math.Float64frombits(times[i]), 2*math.Float64frombits(times[j])
-		if q < p {
-			add(q)
+		v := math.Float64frombits(times[i])
+		if q := 2 * math.Float64frombits(times[j]); q < v {
+			v = q
 			j++
 		} else {
-			add(p)
 			i++
+		}
+		if v != last {
+			points[n] = v
+			n++
+			last = v
 		}
 	}
 	for ; j < len(times); j++ {
-		add(2 * math.Float64frombits(times[j]))
+		if v := 2 * math.Float64frombits(times[j]); v != last {
+			points[n] = v
+			n++
+			last = v
+		}
 	}
 	s.points = points
-	return points
+	return points[:n]
 }
 
 // sortPositiveBits sorts the bits of values that are all > 0 (or +Inf)

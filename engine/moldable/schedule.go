@@ -80,6 +80,7 @@ func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) 
 		processors int
 	}
 	busy := pqueue.New(func(a, b running) bool { return a.end < b.end })
+	busy.Grow(min(len(list), w.Processors))
 	now := 0.0
 	for len(waiting) > 0 {
 		kept := waiting[:0]
