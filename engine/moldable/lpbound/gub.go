@@ -62,8 +62,16 @@ type gub struct {
 	singular bool
 	// solution is the last solution solve computed.
 	solution []float64
+	// The right-hand side of the working basis, the capacities minus the
+	// areas of the keys, summed in task order; keysMoved says a key
+	// changed since it was.
+	rhs       []float64
+	keysMoved bool
+	// xKeySet lists the tasks whose xKey may differ from 1: those with
+	// working variables at the last refresh.
+	xKeySet []int
 	// Scratch of refresh.
-	col, keyArea, rhs, costs []float64
+	col, keyArea, costs []float64
 }
 
 // newGUB returns the simplex state at the starting basis: every key in
@@ -72,10 +80,10 @@ type gub struct {
 // by beta_l+1 ends by every later boundary) and pricing relies on.
 func newGUB(p *Problem) (*gub, error) {
 	n, L := len(p.Weights), p.intervals()
-	g := &gub{p: p, n: n, L: L, key: make([]int, n), xKey: make([]float64, n), first: make([]int, n)}
+	g := &gub{p: p, n: n, L: L, key: make([]int, n), xKey: make([]float64, n), first: make([]int, n), keysMoved: true}
 	g.cost, g.area = make([]float64, n*(L+1)), make([]float64, n*(L+1))
 	for i := range n {
-		g.key[i] = L
+		g.key[i], g.xKey[i] = L, 1
 		row := i * (L + 1)
 		for l := range L + 1 {
 			g.cost[row+l] = p.cost(i, l)
@@ -177,23 +185,27 @@ func (g *gub) refresh() {
 		}
 	}
 	g.singular = !factorLU(L, g.lu, g.pivots)
-	// Right-hand side: capacities minus the areas of the keys.
-	clear(g.keyArea)
-	for i, l := range g.key {
-		g.keyArea[l] += g.area[i*(L+1)+l]
-	}
-	used := 0.0
-	for r := range L {
-		used += g.keyArea[r]
-		g.rhs[r] = g.p.capacity(r) - used
+	if g.keysMoved {
+		clear(g.keyArea)
+		for i, l := range g.key {
+			g.keyArea[l] += g.area[i*(L+1)+l]
+		}
+		used := 0.0
+		for r := range L {
+			used += g.keyArea[r]
+			g.rhs[r] = g.p.capacity(r) - used
+		}
+		g.keysMoved = false
 	}
 	g.solve(g.xWork, g.rhs, false)
-	for i := range g.xKey {
+	for _, i := range g.xKeySet {
 		g.xKey[i] = 1
 	}
+	g.xKeySet = g.xKeySet[:0]
 	for j, v := range g.working {
 		g.costs[j] = 0
 		if v.task >= 0 {
+			g.xKeySet = append(g.xKeySet, v.task)
 			g.xKey[v.task] -= g.xWork[j]
 			row := v.task * (L + 1)
 			g.costs[j] = g.cost[row+v.l] - g.cost[row+g.key[v.task]]
@@ -213,6 +225,7 @@ func (g *gub) setKey(i, l int) {
 	g.colArea[g.colAt[k]+g.place[i]] = g.area[i*(L+1)+k]
 	g.colArea[g.colAt[l]+g.place[i]] = math.NaN()
 	g.key[i] = l
+	g.keysMoved = true
 }
 
 // taskDual returns u_i, which makes the key's reduced cost zero.
