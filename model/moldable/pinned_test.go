@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -83,6 +84,9 @@ func writeSchedule(h hash.Hash, alg string, o *Outcome) {
 // faster (issue 25), and every number and schedule must stay
 // bit-identical.
 func TestPinnedStudy(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the digests pin amd64's arithmetic: the compiler fuses a*b+c into one rounding on arm64 and others")
+	}
 	study := emoldable.DefaultDEMTOptions()
 	other := emoldable.DEMTOptions{Anchor: emoldable.AnchorPmin, Tail: emoldable.TailDouble,
 		Variant: emoldable.VariantList, List: emoldable.ListStrict, Shuffles: 3}
