@@ -263,12 +263,14 @@ func (g *gub) price(costScale float64, bland bool) (enter variable, found bool) 
 		area := g.colArea[g.colAt[l]:g.colAt[l+1]][:len(cost)]
 		duals := g.duals[:len(cost)]
 		price := g.prices[l]
-		for t, c := range cost {
-			if rc := c - duals[t] - area[t]*price; rc <= best {
-				v := variable{g.byFirst[t], l}
-				if index := v.index(L); rc < best || index < bestIndex {
-					enter, best, found, bestIndex = v, rc, true, index
-				}
+		for t := 0; ; t++ {
+			if t += firstAtMost(cost[t:], duals[t:], area[t:], price, best); t == len(cost) {
+				break
+			}
+			rc := cost[t] - duals[t] - area[t]*price
+			v := variable{g.byFirst[t], l}
+			if index := v.index(L); rc < best || index < bestIndex {
+				enter, best, found, bestIndex = v, rc, true, index
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func TestLUIsGonums(t *testing.T) {
 			n = 1 + rng.IntN(unblockedLU+8)
 		}
 		a := make([]float64, n*n)
-		kind := trial % 6
+		kind := trial % 8
 		for i := range a {
 			switch kind {
 			case 0: // dense
@@ -59,6 +59,19 @@ func TestLUIsGonums(t *testing.T) {
 				a[i] = rng.NormFloat64()
 				if rng.IntN(10) == 0 {
 					a[i] = math.Inf(1 - 2*rng.IntN(2))
+				}
+			case 6: // sparse with signed zeros
+				if rng.IntN(3) == 0 {
+					a[i] = float64(rng.IntN(5) - 2)
+				} else if rng.IntN(4) == 0 {
+					a[i] = math.Copysign(0, -1)
+				}
+			case 7: // sparse with a zero column below a pivot and NaNs
+				if rng.IntN(2) == 0 {
+					a[i] = rng.NormFloat64()
+				}
+				if rng.IntN(40) == 0 {
+					a[i] = math.NaN()
 				}
 			}
 		}
