@@ -355,8 +355,9 @@ func recurrence(rng *rand.Rand, times []float64, mean, sd float64, per string) e
 	if err != nil {
 		return err
 	}
+	fresh := per == XPerProcessor
 	for k := 1; k < len(times); k++ {
-		if k > 1 && per == XPerProcessor {
+		if k > 1 && fresh {
 			if x, err = unitNormal(rng, mean, sd); err != nil {
 				return err
 			}
@@ -402,9 +403,9 @@ func monotone(prev float64, k int, want float64) float64 {
 	p := min(want, prev)
 	if float64(k)*p < float64(k-1)*prev {
 		p = float64(k-1) * prev / float64(k)
-	}
-	for float64(k)*p < float64(k-1)*prev {
-		p = math.Nextafter(p, math.Inf(1))
+		for float64(k)*p < float64(k-1)*prev {
+			p = math.Nextafter(p, math.Inf(1))
+		}
 	}
 	return p
 }

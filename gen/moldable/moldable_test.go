@@ -191,3 +191,25 @@ func TestGenerateValid(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGenerate400 generates one instance of each preset at the
+// paper's largest size (n = 400, m = 200).
+func BenchmarkGenerate400(b *testing.B) {
+	for _, name := range Presets() {
+		p, err := Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params := p.Defaults()
+		if err := params.Set("tasks", "400"); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.TrimPrefix(name, PresetPrefix), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Generate(params, 2004, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
