@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
@@ -151,7 +152,10 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 	sel := Selection{LambdaStar: in.LambdaStar, PMin: in.PMin, K: k}
 	done := make([]bool, len(w.Tasks))
 	left := len(w.Tasks)
-	var table []float64 // knapsackExact's, reused by the batches
+	// knapsackExact's table, lent to all the batches (up to 600 KB at
+	// n = 400, m = 200) and kept for the next selection.
+	table := knapsackTables.Get().(*[]float64)
+	defer knapsackTables.Put(table)
 	for j := 0; left > 0; j++ {
 		tau := batchLength(in.LambdaStar, in.PMin, anchor, tail, k, j)
 		var b Batch
@@ -173,7 +177,7 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 			continue
 		}
 		b.Items = append(b.Items, stacks(w, small, tau)...)
-		b.Selected, table = knapsackExact(b.Items, w.Processors, table)
+		b.Selected, *table = knapsackExact(b.Items, w.Processors, *table)
 		for _, s := range b.Selected {
 			for _, i := range b.Items[s].Tasks {
 				done[i] = true
@@ -184,6 +188,8 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 	}
 	return sel
 }
+
+var knapsackTables = sync.Pool{New: func() any { return new([]float64) }}
 
 // stacks merges small tasks by decreasing weight (ties by index) into
 // Next-Fit stacks of total sequential time <= tau.
