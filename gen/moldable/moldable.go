@@ -286,6 +286,8 @@ func Generate(p Params, rootSeed uint64, instance int) (*workload.Workload, erro
 	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
 	c := &p.cfg
 	w := &workload.Workload{Processors: c.processors, Tasks: make([]workload.Task, c.tasks)}
+	// One allocation for all the time vectors, each capped at its own.
+	allTimes := make([]float64, c.tasks*c.processors)
 	for i := range w.Tasks {
 		weight := c.weightMin + (c.weightMax-c.weightMin)*rng.Float64()
 		seq, small := c.seqMin+(c.seqMax-c.seqMin)*rng.Float64(), false
@@ -300,7 +302,7 @@ func Generate(p Params, rootSeed uint64, instance int) (*workload.Workload, erro
 				return nil, fmt.Errorf("generate %s: task %d: %w", p.preset, i, err)
 			}
 		}
-		times := make([]float64, c.processors)
+		times := allTimes[i*c.processors : (i+1)*c.processors : (i+1)*c.processors]
 		times[0] = seq
 		var err error
 		switch c.parallelism {
