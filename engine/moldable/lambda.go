@@ -256,33 +256,42 @@ func (s *lambdaScratch) breakpoints(w *workload.Workload) []float64 {
 	s.swap = slices.Grow(s.swap[:0], len(keys))[:len(keys)]
 	times := sortPositiveBits(keys, s.swap)
 	// Doubling is exact and keeps the order, so the breakpoints p and 2p
-	// are two sorted runs: merge them, each value once.
-	points := slices.Grow(s.points[:0], 2*len(times))[:2*len(times)]
-	n, last := 0, 0.0 // no breakpoint
-	i, j := 0, 0
-	for i < len(times) {
-		v := math.Float64frombits(times[i])
-		if q := 2 * math.Float64frombits(times[j]); q < v {
-			v = q
-			j++
-		} else {
-			i++
+	// are two sorted runs of n each. They interleave at random, which
+	// makes a merge's branches mispredict and its loads wait on each
+	// other: merge them from both ends at once (two independent chains),
+	// comparing and selecting bits, which order as the values do (all
+	// are > 0) and compile to conditional moves. The front takes the
+	// smallest, p first on ties, the back the largest, 2p first on ties:
+	// together each element once. Then drop the repeats.
+	n := len(times)
+	points := slices.Grow(s.points[:0], 2*n)[:2*n]
+	double := func(k uint64) uint64 { return math.Float64bits(2 * math.Float64frombits(k)) }
+	for f, i, j, back, bi, bj := 0, 0, 0, 2*n-1, n-1, n-1; f < n; f, back = f+1, back-1 {
+		p, q := times[i], double(times[j])
+		v, fromQ := p, 0
+		if q < p {
+			v, fromQ = q, 1
 		}
-		if v != last {
-			points[n] = v
-			n++
-			last = v
+		i, j = i+1-fromQ, j+fromQ
+		points[f] = math.Float64frombits(v)
+		p, q = times[bi], double(times[bj])
+		v, fromP := q, 0
+		if p > q {
+			v, fromP = p, 1
 		}
+		bi, bj = bi-fromP, bj-1+fromP
+		points[back] = math.Float64frombits(v)
 	}
-	for ; j < len(times); j++ {
-		if v := 2 * math.Float64frombits(times[j]); v != last {
-			points[n] = v
-			n++
-			last = v
+	unique, last := 0, 0.0 // no breakpoint
+	for _, v := range points {
+		points[unique] = v
+		if v != last {
+			unique++
 		}
+		last = v
 	}
 	s.points = points
-	return points[:n]
+	return points[:unique]
 }
 
 // sortPositiveBits sorts the bits of values that are all > 0 (or +Inf)
