@@ -62,10 +62,14 @@ type gub struct {
 	singular bool
 	// solution is the last solution solve computed.
 	solution []float64
-	// The right-hand side of the working basis, the capacities minus the
-	// areas of the keys, summed in task order; keysMoved says a key
-	// changed since it was.
+	// The right-hand side of the working basis: the capacities minus the
+	// areas of the keys, keyArea[l] the sum over the tasks keyed in l,
+	// in task order. keyed[l] lists those tasks (l < L; the open
+	// interval's areas are 0), moved[l] says it changed since keyArea[l]
+	// was summed, keysMoved that some did.
 	rhs       []float64
+	keyed     [][]int
+	moved     []bool
 	keysMoved bool
 	// xKeySet lists the tasks whose xKey may differ from 1: those with
 	// working variables at the last refresh.
@@ -134,7 +138,8 @@ func newGUB(p *Problem) (*gub, error) {
 	}
 	g.xWork, g.pi, g.alpha = make([]float64, L), make([]float64, L), make([]float64, L)
 	g.lu, g.pivots, g.solution = make([]float64, L*L), make([]int, L), make([]float64, L)
-	g.col, g.keyArea, g.rhs, g.costs = make([]float64, L), make([]float64, L+1), make([]float64, L), make([]float64, L)
+	g.col, g.keyArea, g.rhs, g.costs = make([]float64, L), make([]float64, L), make([]float64, L), make([]float64, L)
+	g.keyed, g.moved = make([][]int, L), make([]bool, L)
 	return g, nil
 }
 
@@ -186,9 +191,15 @@ func (g *gub) refresh() {
 	}
 	g.singular = !factorLU(L, g.lu, g.pivots)
 	if g.keysMoved {
-		clear(g.keyArea)
-		for i, l := range g.key {
-			g.keyArea[l] += g.area[i*(L+1)+l]
+		for l, tasks := range g.keyed {
+			if !g.moved[l] {
+				continue
+			}
+			sum := 0.0
+			for _, i := range tasks {
+				sum += g.area[i*(L+1)+l]
+			}
+			g.keyArea[l], g.moved[l] = sum, false
 		}
 		used := 0.0
 		for r := range L {
@@ -225,6 +236,16 @@ func (g *gub) setKey(i, l int) {
 	g.colArea[g.colAt[k]+g.place[i]] = g.area[i*(L+1)+k]
 	g.colArea[g.colAt[l]+g.place[i]] = math.NaN()
 	g.key[i] = l
+	if k < L {
+		at, _ := slices.BinarySearch(g.keyed[k], i)
+		g.keyed[k] = slices.Delete(g.keyed[k], at, at+1)
+		g.moved[k] = true
+	}
+	if l < L {
+		at, _ := slices.BinarySearch(g.keyed[l], i)
+		g.keyed[l] = slices.Insert(g.keyed[l], at, i)
+		g.moved[l] = true
+	}
 	g.keysMoved = true
 }
 
