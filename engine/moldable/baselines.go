@@ -37,11 +37,17 @@ func NewInstance(w *workload.Workload) (*Instance, error) {
 
 // byKey returns the task indices sorted by key ascending, ties by index.
 func byKey(n int, key func(i int) float64) []int {
+	keys := make([]float64, n)
 	list := make([]int, n)
 	for i := range list {
-		list[i] = i
+		keys[i], list[i] = key(i), i
 	}
-	slices.SortStableFunc(list, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
+	slices.SortFunc(list, func(a, b int) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	return list
 }
 

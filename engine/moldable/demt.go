@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
@@ -151,6 +152,10 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 	sel := Selection{LambdaStar: in.LambdaStar, PMin: in.PMin, K: k}
 	done := make([]bool, len(w.Tasks))
 	left := len(w.Tasks)
+	// knapsackExact's table, lent to all the batches (up to 600 KB at
+	// n = 400, m = 200) and kept for the next selection.
+	table := knapsackTables.Get().(*[]float64)
+	defer knapsackTables.Put(table)
 	for j := 0; left > 0; j++ {
 		tau := batchLength(in.LambdaStar, in.PMin, anchor, tail, k, j)
 		var b Batch
@@ -172,7 +177,7 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 			continue
 		}
 		b.Items = append(b.Items, stacks(w, small, tau)...)
-		b.Selected = knapsackExact(b.Items, w.Processors)
+		b.Selected, *table = knapsackExact(b.Items, w.Processors, *table)
 		for _, s := range b.Selected {
 			for _, i := range b.Items[s].Tasks {
 				done[i] = true
@@ -183,6 +188,8 @@ func (in *Instance) Select(anchor Anchor, tail Tail) Selection {
 	}
 	return sel
 }
+
+var knapsackTables = sync.Pool{New: func() any { return new([]float64) }}
 
 // stacks merges small tasks by decreasing weight (ties by index) into
 // Next-Fit stacks of total sequential time <= tau.
@@ -206,20 +213,34 @@ func stacks(w *workload.Workload, small []int, tau float64) []Item {
 // knapsackExact selects items of maximal total value on at most m
 // processors: the exact-capacity table W(a, c), the smallest c reaching
 // the maximum, and a backtrack that skips item a when W(a, c) = W(a-1, c).
-func knapsackExact(items []Item, m int) []int {
+// It writes every entry of the table in table, grown as needed and
+// returned for the next call.
+func knapsackExact(items []Item, m int, table []float64) ([]int, []float64) {
 	cols := m + 1
-	table := make([]float64, (len(items)+1)*cols)
+	table = slices.Grow(table[:0], (len(items)+1)*cols)[:(len(items)+1)*cols]
+	table[0] = 0
 	for c := 1; c < cols; c++ {
 		table[c] = math.Inf(-1)
 	}
+	// Row a is -Inf beyond top, the processors of the first a items (at
+	// most m): computing it only up to there gives the same table.
+	top := 0
 	for a, it := range items {
 		prev, cur := table[a*cols:(a+1)*cols], table[(a+1)*cols:(a+2)*cols]
-		for c := range cols {
-			cur[c] = prev[c]
-			if c >= it.Processors {
-				cur[c] = max(cur[c], prev[c-it.Processors]+it.Value)
+		q := it.Processors
+		reach := min(m, top+q)
+		copy(cur[:min(q, reach+1)], prev)
+		for c := q; c <= reach; c++ {
+			v := prev[c-q] + it.Value
+			if prev[c] >= v {
+				v = prev[c]
 			}
+			cur[c] = v
 		}
+		for c := reach + 1; c < cols; c++ {
+			cur[c] = math.Inf(-1)
+		}
+		top = reach
 	}
 	last := table[len(items)*cols:]
 	c := 0
@@ -237,7 +258,7 @@ func knapsackExact(items []Item, m int) []int {
 		c -= items[a].Processors
 	}
 	slices.Reverse(selected)
-	return selected
+	return selected, table
 }
 
 // Allotment returns the processor count DEMT gives every task.
@@ -260,10 +281,21 @@ func (s Selection) Schedule(w *workload.Workload, order []int, variant Variant, 
 	case VariantShelf, VariantCompact:
 		return s.shelves(w, order, variant == VariantCompact)
 	}
+	return s.lists(w).schedule(w, order, mode)
+}
+
+// batchLists is what the list variant takes of a selection whatever the
+// batch order: the allotment and each batch's tasks in list order.
+type batchLists struct {
+	allot []int
+	tasks [][]int
+}
+
+// lists returns the allotment and the batches' task lists.
+func (s Selection) lists(w *workload.Workload) batchLists {
 	allot := s.Allotment(len(w.Tasks))
-	var list []int
-	for _, j := range order {
-		b := s.Batches[j]
+	lists := batchLists{allot: allot, tasks: make([][]int, len(s.Batches))}
+	for j, b := range s.Batches {
 		var tasks []int
 		for _, it := range b.Selected {
 			tasks = append(tasks, b.Items[it].Tasks...)
@@ -279,9 +311,18 @@ func (s Selection) Schedule(w *workload.Workload, order []int, variant Variant, 
 			}
 			return cmp.Compare(a, b)
 		})
-		list = append(list, tasks...)
+		lists.tasks[j] = tasks
 	}
-	return ListSchedule(w, allot, list, mode)
+	return lists
+}
+
+// schedule list-schedules the batches in the given order.
+func (b batchLists) schedule(w *workload.Workload, order []int, mode ListMode) Schedule {
+	list := make([]int, 0, len(w.Tasks))
+	for _, j := range order {
+		list = append(list, b.tasks[j]...)
+	}
+	return ListSchedule(w, b.allot, list, mode)
 }
 
 // shelves builds the shelf schedule: batch after batch, the selected items
@@ -343,12 +384,23 @@ func (in *Instance) DEMT(opts DEMTOptions) (DEMTResult, error) {
 	for j := range order {
 		order[j] = j
 	}
-	best := DEMTResult{Selection: sel, Order: order, Schedule: sel.Schedule(w, order, opts.Variant, opts.List)}
+	// The list variant sorts each batch once for all the orders.
+	var lists batchLists
+	if opts.Variant == VariantList {
+		lists = sel.lists(w)
+	}
+	schedule := func(order []int) Schedule {
+		if opts.Variant == VariantList {
+			return lists.schedule(w, order, opts.List)
+		}
+		return sel.Schedule(w, order, opts.Variant, opts.List)
+	}
+	best := DEMTResult{Selection: sel, Order: order, Schedule: schedule(order)}
 	bestSum, bestMax := best.Schedule.WeightedCompletion(w), best.Schedule.Makespan()
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x646d6574)) // "demt"
 	for range opts.Shuffles {
 		perm := rng.Perm(len(order))
-		s := sel.Schedule(w, perm, opts.Variant, opts.List)
+		s := schedule(perm)
 		sum, cmax := s.WeightedCompletion(w), s.Makespan()
 		if sum < bestSum || (sum == bestSum && cmax < bestMax) {
 			best.Order, best.Schedule, bestSum, bestMax = perm, s, sum, cmax

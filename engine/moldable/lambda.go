@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
@@ -87,18 +88,7 @@ func dualTest(w *workload.Workload, L float64, allot bool, scratch *dualScratch)
 	}
 	cols := capacity + 1
 	if !allot {
-		// The same knapsack in one row, the capacities in descending
-		// order so that best[c-size] still holds the previous row's
-		// value: the same additions and maxima, so the same work.
-		best := slices.Grow(scratch.best[:0], cols)[:cols]
-		clear(best)
-		scratch.best = best
-		for _, it := range free {
-			for c := cols - 1; c >= it.size; c-- {
-				best[c] = max(best[c], best[c-it.size]+it.profit)
-			}
-		}
-		return work - best[capacity], true, a
+		return work - knapsackBest(free, capacity, scratch), true, a
 	}
 	// 0/1 knapsack "at most capacity": best[a][c] is the largest work
 	// saving with the first a free tasks in shelf 1 using <= c processors.
@@ -134,6 +124,46 @@ type dualScratch struct {
 	best []float64
 }
 
+// knapsackBest returns the largest profit of the items on at most
+// capacity processors: the last entry of the "at most capacity" table of
+// dualTest's allotment, bit for bit, from only the entries it depends on.
+//
+// That table's entry (a, c) is the largest profit sum, each summed in item
+// order, of the first a items on at most c processors (rounding is
+// monotone, so the maximum of sums plus a profit is the sum of the maximum
+// plus it). Profits are >= 0, so adding an item never lowers a sum: from
+// c = the size of the first a items on, the entry is the sum of them all,
+// and the row is kept only up to top = min(capacity, that size), the
+// entries above it equal to its last (filled in as the items come). Entry
+// (a, c) reads row a-1 at c and c - size only, so the last entry needs row
+// a only from min(top, capacity minus the sizes of the items after a) up.
+// One row, updated from the largest c down, holds row a-1 where row a
+// still reads it.
+func knapsackBest(items []knapsackItem, capacity int, scratch *dualScratch) float64 {
+	after := 0 // the sizes of the items after the current one
+	for _, it := range items {
+		after += it.size
+	}
+	best := slices.Grow(scratch.best[:0], capacity+1)[:capacity+1]
+	scratch.best = best
+	best[0] = 0
+	top := 0 // best[:top+1] holds the row
+	for _, it := range items {
+		after -= it.size
+		reach := min(capacity, top+it.size)
+		for c := top + 1; c <= reach; c++ {
+			best[c] = best[top]
+		}
+		top = reach
+		for c := top; c >= max(it.size, min(top, capacity-after)); c-- {
+			if v := best[c-it.size] + it.profit; v > best[c] {
+				best[c] = v
+			}
+		}
+	}
+	return best[top]
+}
+
 // knapsackItem is a task the dual test may put in shelf 1 or shelf 2.
 type knapsackItem struct {
 	task        int
@@ -161,42 +191,22 @@ func LambdaStar(w *workload.Workload) (float64, error) {
 	if err := w.Validate(); err != nil {
 		return 0, fmt.Errorf("lambda*: %w", err)
 	}
-	times := make([]float64, 0, len(w.Tasks)*w.Processors)
-	for _, t := range w.Tasks {
-		times = append(times, t.Times...)
-	}
-	sortPositive(times)
-	// Doubling is exact and keeps the order, so the breakpoints p and 2p
-	// are two sorted runs: merge them instead of sorting twice as many.
-	points := make([]float64, 0, 2*len(times))
-	i, j := 0, 0
-	for i < len(times) {
-		if 2*times[j] < times[i] {
-			points = append(points, 2*times[j])
-			j++
-		} else {
-			points = append(points, times[i])
-			i++
-		}
-	}
-	for ; j < len(times); j++ {
-		points = append(points, 2*times[j])
-	}
-	points = slices.Compact(points)
+	scratch := lambdaScratches.Get().(*lambdaScratch)
+	defer lambdaScratches.Put(scratch)
+	points := scratch.breakpoints(w)
 	m := float64(w.Processors)
-	var scratch dualScratch
-	first := sort.Search(len(points), func(j int) bool { return accepts(w, points[j], &scratch) })
+	first := sort.Search(len(points), func(j int) bool { return accepts(w, points[j], &scratch.dual) })
 	if first == len(points) {
 		// Every task is small above the last breakpoint, so the test is
 		// feasible there; the bound is the total sequential work over m.
-		work, _, _ := dualTest(w, math.Inf(1), false, &scratch)
+		work, _, _ := dualTest(w, math.Inf(1), false, &scratch.dual)
 		return work / m, nil
 	}
 	if first == 0 {
 		return points[0], nil
 	}
 	below := points[first-1]
-	work, feasible, _ := dualTest(w, below, false, &scratch)
+	work, feasible, _ := dualTest(w, below, false, &scratch.dual)
 	if feasible && work/m < points[first] {
 		return max(below, work/m), nil
 	}
@@ -216,41 +226,112 @@ func MRTAllotment(w *workload.Workload, L float64) (Allotment, error) {
 	return a, nil
 }
 
-// sortPositive sorts values that are all > 0 (or +Inf) into ascending
-// order: an LSD radix sort on their bits, which for such values order as
-// the numbers do, so the result is the one slices.Sort gives. The
-// breakpoints of LambdaStar are 2 n m values (160,000 at n = 400 on 200
-// processors); the comparison sort took two thirds of BenchmarkDEMT400.
-// A pass whose byte is the same in every value (the high exponent bytes,
-// mostly) is skipped.
-func sortPositive(values []float64) {
-	keys := make([]uint64, len(values))
-	for i, v := range values {
-		keys[i] = math.Float64bits(v)
-	}
-	buf := make([]uint64, len(keys))
-	var count [256]int
-	for shift := uint(0); shift < 64; shift += 8 {
-		clear(count[:])
-		for _, k := range keys {
-			count[byte(k>>shift)]++
+// lambdaScratch holds the buffers of LambdaStar, reused through
+// lambdaScratches: the breakpoints of an instance of the study (n = 400,
+// m = 200) take 3 MB, which allocating afresh zeroes and collects.
+type lambdaScratch struct {
+	keys, swap []uint64
+	points     []float64
+	dual       dualScratch
+}
+
+var lambdaScratches = sync.Pool{New: func() any { return new(lambdaScratch) }}
+
+// breakpoints returns the distinct values p_i(k) and 2 p_i(k) in
+// ascending order, in the scratch's buffer.
+func (s *lambdaScratch) breakpoints(w *workload.Workload) []float64 {
+	// The times of a task repeat only one after another (they are
+	// non-increasing): keep the first of each run.
+	keys := slices.Grow(s.keys[:0], len(w.Tasks)*w.Processors)
+	for _, t := range w.Tasks {
+		last := 0.0 // no time
+		for _, p := range t.Times {
+			if p != last {
+				keys = append(keys, math.Float64bits(p))
+				last = p
+			}
 		}
-		if len(keys) == 0 || count[byte(keys[0]>>shift)] == len(keys) {
+	}
+	s.keys = keys
+	s.swap = slices.Grow(s.swap[:0], len(keys))[:len(keys)]
+	times := sortPositiveBits(keys, s.swap)
+	// Doubling is exact and keeps the order, so the breakpoints p and 2p
+	// are two sorted runs of n each. They interleave at random, which
+	// makes a merge's branches mispredict and its loads wait on each
+	// other: merge them from both ends at once (two independent chains),
+	// comparing and selecting bits, which order as the values do (all
+	// are > 0) and compile to conditional moves. The front takes the
+	// smallest, p first on ties, the back the largest, 2p first on ties:
+	// together each element once. Then drop the repeats.
+	n := len(times)
+	points := slices.Grow(s.points[:0], 2*n)[:2*n]
+	double := func(k uint64) uint64 { return math.Float64bits(2 * math.Float64frombits(k)) }
+	for f, i, j, back, bi, bj := 0, 0, 0, 2*n-1, n-1, n-1; f < n; f, back = f+1, back-1 {
+		p, q := times[i], double(times[j])
+		v, fromQ := p, 0
+		if q < p {
+			v, fromQ = q, 1
+		}
+		i, j = i+1-fromQ, j+fromQ
+		points[f] = math.Float64frombits(v)
+		p, q = times[bi], double(times[bj])
+		v, fromP := q, 0
+		if p > q {
+			v, fromP = p, 1
+		}
+		bi, bj = bi-fromP, bj-1+fromP
+		points[back] = math.Float64frombits(v)
+	}
+	unique, last := 0, 0.0 // no breakpoint
+	for _, v := range points {
+		points[unique] = v
+		if v != last {
+			unique++
+		}
+		last = v
+	}
+	s.points = points
+	return points[:unique]
+}
+
+// sortPositiveBits sorts the bits of values that are all > 0 (or +Inf)
+// into ascending order of the values, using buf (as long as keys) and
+// returning whichever of the two holds the result: an LSD radix sort
+// with 11-bit digits, which for such values order as the numbers do, so
+// the result is the one slices.Sort gives on the values. The breakpoints
+// of LambdaStar are up to n m values (80,000 at n = 400 on 200
+// processors); a comparison sort took two thirds of BenchmarkDEMT400. One
+// pass counts every digit; a digit that is the same in every value (the
+// high exponent bits, often) takes no pass.
+func sortPositiveBits(keys, buf []uint64) []uint64 {
+	const bits, digits = 11, 6 // 6 * 11 >= 64
+	const mask = 1<<bits - 1
+	var count [digits][1 << bits]uint32
+	for _, k := range keys {
+		count[0][k&mask]++
+		count[1][k>>bits&mask]++
+		count[2][k>>(2*bits)&mask]++
+		count[3][k>>(3*bits)&mask]++
+		count[4][k>>(4*bits)&mask]++
+		count[5][k>>(5*bits)&mask]++
+	}
+	for d := range digits {
+		c := &count[d]
+		shift := uint(d * bits)
+		if len(keys) == 0 || int(c[keys[0]>>shift&mask]) == len(keys) {
 			continue
 		}
-		at := 0
-		for d, c := range count {
-			count[d] = at
-			at += c
+		at := uint32(0)
+		for v, n := range c {
+			c[v] = at
+			at += n
 		}
 		for _, k := range keys {
-			d := byte(k >> shift)
-			buf[count[d]] = k
-			count[d]++
+			v := k >> shift & mask
+			buf[c[v]] = k
+			c[v]++
 		}
 		keys, buf = buf, keys
 	}
-	for i, k := range keys {
-		values[i] = math.Float64frombits(k)
-	}
+	return keys
 }

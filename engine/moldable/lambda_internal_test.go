@@ -51,9 +51,10 @@ func TestLambdaStarIsSmallestAccepted(t *testing.T) {
 	}
 }
 
-// TestSortPositive checks the radix sort against slices.Sort on positive
-// values with repeats, powers of two, subnormals, huge values and +Inf.
-func TestSortPositive(t *testing.T) {
+// TestSortPositiveBits checks the radix sort against slices.Sort on
+// positive values with repeats, powers of two, subnormals, huge values
+// and +Inf.
+func TestSortPositiveBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 3))
 	for trial := range 100 {
 		values := make([]float64, rng.IntN(2000))
@@ -73,9 +74,94 @@ func TestSortPositive(t *testing.T) {
 		}
 		want := slices.Clone(values)
 		slices.Sort(want)
-		sortPositive(values)
+		keys := make([]uint64, len(values))
+		for i, v := range values {
+			keys[i] = math.Float64bits(v)
+		}
+		sorted := sortPositiveBits(keys, make([]uint64, len(keys)))
+		for i, k := range sorted {
+			values[i] = math.Float64frombits(k)
+		}
 		if !slices.Equal(values, want) {
 			t.Fatalf("trial %d: radix sort differs from slices.Sort", trial)
+		}
+	}
+}
+
+// TestKnapsackBestIsTheTable: the dual test's knapsack without the
+// allotment (knapsackBest, the entries the answer needs) gives the work
+// of the full table the allotment backtracks, bit for bit, at guesses
+// around every breakpoint of random instances with dyadic (tied) and
+// continuous data.
+func TestKnapsackBestIsTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2025, 25))
+	for trial := range 200 {
+		n, m := 1+rng.IntN(40), 1+rng.IntN(30)
+		w := &workload.Workload{Processors: m}
+		for range n {
+			times := make([]float64, m)
+			if trial%2 == 0 {
+				a, d := float64(int(1)<<rng.IntN(5)), 1+rng.IntN(m)
+				for k := range times {
+					times[k] = a / float64(min(k+1, d))
+				}
+			} else {
+				times[0] = 1 + 9*rng.Float64()
+				for k := 1; k < m; k++ {
+					f := 1 + rng.Float64()/float64(k)
+					times[k] = min(times[k-1], times[k-1]*float64(k)/float64(k+1)*f)
+				}
+			}
+			w.Tasks = append(w.Tasks, workload.Task{Weight: 1, Times: times})
+		}
+		var scratch dualScratch
+		tested := 0
+		for _, task := range w.Tasks {
+			for _, p := range task.Times {
+				for _, guess := range []float64{p, 2 * p, math.Nextafter(p, 0), 1.5 * p} {
+					work, feasible, _ := dualTest(w, guess, false, &scratch)
+					full, fullFeasible, _ := dualTest(w, guess, true, nil)
+					if feasible != fullFeasible || (feasible && work != full) {
+						t.Fatalf("trial %d guess %v: work %v (feasible %v), the full table's %v (%v)", trial, guess, work, feasible, full, fullFeasible)
+					}
+					if feasible {
+						tested++
+					}
+				}
+			}
+		}
+		if tested == 0 {
+			t.Errorf("trial %d: no feasible guess", trial)
+		}
+	}
+}
+
+// TestBreakpoints: the breakpoints are every p_i(k) and 2 p_i(k), sorted,
+// each once, on random instances with plateaus and with values whose
+// doubles are other tasks' times.
+func TestBreakpoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2025, 26))
+	for trial := range 100 {
+		n, m := 1+rng.IntN(30), 1+rng.IntN(40)
+		w := &workload.Workload{Processors: m}
+		var want []float64
+		for range n {
+			times := make([]float64, m)
+			a, d := float64(int(1)<<rng.IntN(5)), 1+rng.IntN(m)
+			if trial%2 == 1 {
+				a = 1 + 9*rng.Float64()
+			}
+			for k := range times {
+				times[k] = a / float64(min(k+1, d))
+				want = append(want, times[k], 2*times[k])
+			}
+			w.Tasks = append(w.Tasks, workload.Task{Weight: 1, Times: times})
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		var s lambdaScratch
+		if got := s.breakpoints(w); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: breakpoints %v, want %v", trial, got, want)
 		}
 	}
 }

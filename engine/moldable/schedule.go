@@ -2,8 +2,9 @@ package moldable
 
 import (
 	"fmt"
-	"slices"
+	"math"
 
+	"github.com/sweep-sched/sweep/internal/pqueue"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -71,56 +72,109 @@ func ParseListMode(s string) (ListMode, error) {
 // zero Placement.
 func ListSchedule(w *workload.Workload, allot []int, list []int, mode ListMode) Schedule {
 	s := Schedule{Tasks: make([]Placement, len(w.Tasks))}
-	waiting := slices.Clone(list)
 	free := w.Processors
+	// The running tasks by end time: the next completion is the least.
 	type running struct {
 		end        float64
 		processors int
 	}
-	var busy []running
+	busy := pqueue.New(func(a, b running) bool { return a.end < b.end })
+	busy.Grow(min(len(list), w.Processors))
 	now := 0.0
-	for len(waiting) > 0 {
-		kept := waiting[:0]
-		for k, i := range waiting {
-			if free == 0 {
-				// Every task needs a processor: the rest waits, and
-				// scanning it would only keep it.
-				kept = append(kept, waiting[k:]...)
-				break
-			}
-			q := allot[i]
-			if q > free {
-				if mode == ListStrict {
-					kept = append(kept, waiting[k:]...)
+	start := func(i int) {
+		q := allot[i]
+		end := now + w.Tasks[i].Time(q)
+		s.Tasks[i] = Placement{Processors: q, Start: now, End: end}
+		busy.Push(running{end, q})
+		free -= q
+	}
+	// The scan of the waiting tasks starts, in list order, each that fits
+	// in what the tasks started before it leave free: with ListStrict a
+	// prefix of the list, else each time the first waiting task that
+	// fits, which fitting finds from its root.
+	head := 0 // ListStrict: the list before head has started
+	var fitting minTree
+	if mode != ListStrict {
+		fitting = newMinTree(len(list), func(k int) int { return allot[list[k]] })
+	}
+	for left := len(list); ; {
+		// Every task needs a processor: at none free, the rest waits.
+		for free > 0 {
+			k := head
+			if mode == ListStrict {
+				if k == len(list) || allot[list[k]] > free {
 					break
 				}
-				kept = append(kept, i)
-				continue
+				head++
+			} else if k = fitting.first(free); k < 0 {
+				break
+			} else {
+				fitting.remove(k)
 			}
-			end := now + w.Tasks[i].Time(q)
-			s.Tasks[i] = Placement{Processors: q, Start: now, End: end}
-			busy = append(busy, running{end, q})
-			free -= q
+			start(list[k])
+			left--
 		}
-		waiting = kept
-		if len(waiting) == 0 {
+		if left == 0 {
 			break
 		}
 		// Advance to the next completion and free everything ending then.
-		next := busy[0].end
-		for _, r := range busy[1:] {
-			next = min(next, r.end)
+		now = busy.Peek().end
+		for busy.Len() > 0 && busy.Peek().end <= now {
+			free += busy.Pop().processors
 		}
-		now = next
-		still := busy[:0]
-		for _, r := range busy {
-			if r.end <= now {
-				free += r.processors
-			} else {
-				still = append(still, r)
-			}
-		}
-		busy = still
 	}
 	return s
+}
+
+// A minTree holds a value per position, the least of each subtree at its
+// root, to find the first position whose value is at most a bound in
+// O(log n): node 1 is the root, the children of node v are 2v and 2v+1,
+// and position k is leaf size + k.
+type minTree struct {
+	size int
+	min  []int
+}
+
+// newMinTree returns the tree of value(k) for positions 0..n-1.
+func newMinTree(n int, value func(k int) int) minTree {
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	t := minTree{size: size, min: make([]int, 2*size)}
+	for k := range size {
+		t.min[size+k] = math.MaxInt
+		if k < n {
+			t.min[size+k] = value(k)
+		}
+	}
+	for v := size - 1; v >= 1; v-- {
+		t.min[v] = min(t.min[2*v], t.min[2*v+1])
+	}
+	return t
+}
+
+// first returns the first position whose value is at most bound, or -1.
+func (t minTree) first(bound int) int {
+	if t.min[1] > bound {
+		return -1
+	}
+	v := 1
+	for v < t.size {
+		v *= 2
+		if t.min[v] > bound {
+			v++
+		}
+	}
+	return v - t.size
+}
+
+// remove takes position k out: its value becomes larger than any bound.
+func (t minTree) remove(k int) {
+	v := t.size + k
+	t.min[v] = math.MaxInt
+	for v > 1 {
+		v /= 2
+		t.min[v] = min(t.min[2*v], t.min[2*v+1])
+	}
 }

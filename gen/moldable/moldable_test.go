@@ -148,9 +148,68 @@ func TestParamsErrors(t *testing.T) {
 }
 
 func TestCirneBermanWide(t *testing.T) {
-	// Generate validates exact monotony; m = 200 exercises every piece of
-	// both Downey variants.
-	if _, err := Generate(params(t, "cirne-berman", "tasks=2000"), 3, 0); err != nil {
+	// Exact monotony at m = 200 exercises every piece of both Downey
+	// variants.
+	w, err := Generate(params(t, "cirne-berman", "tasks=2000"), 3, 0)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGenerateValid: Generate does not validate its workloads, so every
+// preset must produce valid ones (positive finite weights and times,
+// exactly monotone), also with X drawn once per task, extreme means and
+// spreads, and a single processor.
+func TestGenerateValid(t *testing.T) {
+	settings := [][]string{
+		{"tasks=300"},
+		{"tasks=100", "x-per=task"},
+		{"tasks=100", "x-sd=2", "weak-mean=-1", "high-mean=2"},
+		{"tasks=100", "x-sd=0", "weak-mean=0", "high-mean=1"},
+		{"tasks=100", "small-sd=5", "large-sd=50", "seq-max=1000"},
+		{"tasks=50", "processors=1"},
+		{"tasks=50", "processors=1000", "cb-sigma-max=10"},
+	}
+	for _, name := range Presets() {
+		for _, set := range settings {
+			p := params(t, strings.TrimPrefix(name, PresetPrefix), set...)
+			if p.Validate() != nil {
+				continue // a setting this preset refuses
+			}
+			for instance := range 3 {
+				w, err := Generate(p, 2004, instance)
+				if err != nil {
+					t.Fatalf("%s %v instance %d: %v", name, set, instance, err)
+				}
+				if err := w.Validate(); err != nil {
+					t.Errorf("%s %v instance %d: %v", name, set, instance, err)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGenerate400 generates one instance of each preset at the
+// paper's largest size (n = 400, m = 200).
+func BenchmarkGenerate400(b *testing.B) {
+	for _, name := range Presets() {
+		p, err := Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params := p.Defaults()
+		if err := params.Set("tasks", "400"); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.TrimPrefix(name, PresetPrefix), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Generate(params, 2004, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

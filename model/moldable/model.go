@@ -196,7 +196,7 @@ func prepare(w *mworkload.Workload, cell model.Cell, opts emoldable.DEMTOptions)
 		return nil, fmt.Errorf("%s instance %d: %w", cell.Workload, cell.Instance, err)
 	}
 	lambdaSeconds := time.Since(start).Seconds()
-	lp, err := lpbound.New(w, emoldable.LPBoundaries(in.LambdaStar, in.PMin, opts.Anchor))
+	lp, err := lpbound.ForInstance(in, opts.Anchor)
 	if err != nil {
 		return nil, fmt.Errorf("%s instance %d: %w", cell.Workload, cell.Instance, err)
 	}

@@ -61,22 +61,23 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("%s: %d processing times, want one per processor count (%d)",
 				w.label(i), len(t.Times), w.Processors)
 		}
-		for k := 1; k <= w.Processors; k++ {
-			p := t.Time(k)
-			if !(p > 0) || math.IsInf(p, 0) {
-				return fmt.Errorf("%s: time on %d processors is %v, want a finite number > 0", w.label(i), k, p)
+		// One pass, each time compared with the previous time and work as
+		// Time and Work compute them (no bound before the first).
+		prev, prevWork := math.Inf(1), 0.0
+		for j, p := range t.Times {
+			if !(p > 0 && p <= math.MaxFloat64) {
+				return fmt.Errorf("%s: time on %d processors is %v, want a finite number > 0", w.label(i), j+1, p)
 			}
-			if k == 1 {
-				continue
-			}
-			if p > t.Time(k-1) {
+			if p > prev {
 				return fmt.Errorf("%s: time on %d processors %v exceeds time on %d, %v: times must be non-increasing",
-					w.label(i), k, p, k-1, t.Time(k-1))
+					w.label(i), j+1, p, j, prev)
 			}
-			if t.Work(k) < t.Work(k-1) {
+			work := float64(j+1) * p
+			if work < prevWork {
 				return fmt.Errorf("%s: work on %d processors %v is below work on %d, %v: work must be non-decreasing",
-					w.label(i), k, t.Work(k), k-1, t.Work(k-1))
+					w.label(i), j+1, work, j, prevWork)
 			}
+			prev, prevWork = p, work
 		}
 	}
 	return nil

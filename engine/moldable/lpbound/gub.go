@@ -1,11 +1,9 @@
 package lpbound
 
 import (
-	"errors"
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/mat"
+	"slices"
 )
 
 // A variable of the standard form: x_il (task >= 0) or the slack of
@@ -13,7 +11,7 @@ import (
 type variable struct{ task, l int }
 
 // index orders variables for Bland's rule: slacks first, then x by task
-// and interval.
+// and interval. Pricing scans the variables in this order.
 func (v variable) index(L int) int {
 	if v.task < 0 {
 		return v.l
@@ -41,10 +39,108 @@ type gub struct {
 	key     []int
 	working []variable
 
+	// cost and area hold c_il and S_il in one row of L+1 per task, the
+	// open interval last (area 0); task i has an x_il for every l from
+	// first[i] on.
+	cost, area []float64
+	first      []int
+	// Dantzig's rule prices by intervals: byFirst lists the tasks by
+	// their first interval, so the tasks with an x_il are
+	// byFirst[:have[l]], and column l of colCost and colArea holds their
+	// c_il and S_il in that order from colAt[l]. A key's area there is
+	// NaN, which makes its reduced cost NaN, never below the best. duals
+	// holds the u_i in byFirst order; place[i] is task i's position.
+	byFirst, place, have, colAt []int
+	colCost, colArea, duals     []float64
+
 	xWork, xKey, pi, prices, alpha []float64
-	basis                          *mat.Dense
-	lu                             mat.LU
-	vec, rhs                       *mat.VecDense
+	// lu holds the LU factors of the working basis, row-major, and
+	// pivots its row interchanges, as LAPACK's dgetrf leaves them;
+	// singular is set when the factorization met a zero pivot.
+	lu       []float64
+	pivots   []int
+	singular bool
+	// solution is the last solution solve computed.
+	solution []float64
+	// The right-hand side of the working basis: the capacities minus the
+	// areas of the keys, keyArea[l] the sum over the tasks keyed in l,
+	// in task order. keyed[l] lists those tasks (l < L; the open
+	// interval's areas are 0), moved[l] says it changed since keyArea[l]
+	// was summed, keysMoved that some did.
+	rhs       []float64
+	keyed     [][]int
+	moved     []bool
+	keysMoved bool
+	// xKeySet lists the tasks whose xKey may differ from 1: those with
+	// working variables at the last refresh.
+	xKeySet []int
+	// Scratch of refresh.
+	col, keyArea, costs []float64
+}
+
+// newGUB returns the simplex state at the starting basis: every key in
+// the open interval, the slacks working. It fails when a task has an
+// x_il but not x_i,l+1, which no workload gives (an allotment that ends
+// by beta_l+1 ends by every later boundary) and pricing relies on.
+func newGUB(p *Problem) (*gub, error) {
+	n, L := len(p.Weights), p.intervals()
+	g := &gub{p: p, n: n, L: L, key: make([]int, n), xKey: make([]float64, n), first: make([]int, n), keysMoved: true}
+	g.cost, g.area = make([]float64, n*(L+1)), make([]float64, n*(L+1))
+	for i := range n {
+		g.key[i], g.xKey[i] = L, 1
+		row := i * (L + 1)
+		for l := range L + 1 {
+			g.cost[row+l] = p.cost(i, l)
+			g.area[row+l] = p.area(i, l)
+		}
+		g.first[i] = L
+		for g.first[i] > 0 && p.exists(i, g.first[i]-1) {
+			g.first[i]--
+		}
+		for l := range g.first[i] {
+			if p.exists(i, l) {
+				return nil, fmt.Errorf("interval LP: task %d has an area in interval %d but none in a later one", i, l)
+			}
+		}
+	}
+	g.byFirst = make([]int, n)
+	for i := range g.byFirst {
+		g.byFirst[i] = i
+	}
+	slices.SortStableFunc(g.byFirst, func(a, b int) int { return g.first[a] - g.first[b] })
+	g.place, g.have, g.colAt = make([]int, n), make([]int, L+1), make([]int, L+2)
+	for t, i := range g.byFirst {
+		g.place[i] = t
+		for l := g.first[i]; l <= L; l++ {
+			g.have[l]++
+		}
+	}
+	for l := range L + 1 {
+		g.colAt[l+1] = g.colAt[l] + g.have[l]
+	}
+	g.colCost, g.colArea = make([]float64, g.colAt[L+1]), make([]float64, g.colAt[L+1])
+	for l := range L + 1 {
+		for t, i := range g.byFirst[:g.have[l]] {
+			g.colCost[g.colAt[l]+t] = g.cost[i*(L+1)+l]
+			g.colArea[g.colAt[l]+t] = g.area[i*(L+1)+l]
+			if l == L {
+				g.colArea[g.colAt[l]+t] = math.NaN() // the key
+			}
+		}
+	}
+	g.duals = make([]float64, n)
+	g.prices = make([]float64, L+1)
+	if L == 0 {
+		return g, nil
+	}
+	for r := range L {
+		g.working = append(g.working, variable{-1, r})
+	}
+	g.xWork, g.pi, g.alpha = make([]float64, L), make([]float64, L), make([]float64, L)
+	g.lu, g.pivots, g.solution = make([]float64, L*L), make([]int, L), make([]float64, L)
+	g.col, g.keyArea, g.rhs, g.costs = make([]float64, L), make([]float64, L), make([]float64, L), make([]float64, L)
+	g.keyed, g.moved = make([][]int, L), make([]bool, L)
+	return g, nil
 }
 
 // column writes into dst the coupling column of v reduced by its task's
@@ -55,76 +151,176 @@ func (g *gub) column(dst []float64, v variable) {
 		dst[v.l] = 1
 		return
 	}
+	row := v.task * (g.L + 1)
 	key := g.key[v.task]
 	for r := v.l; r < g.L; r++ {
-		dst[r] += g.p.area(v.task, v.l)
+		dst[r] += g.area[row+v.l]
 	}
 	for r := key; r < g.L; r++ {
-		dst[r] -= g.p.area(v.task, key)
+		dst[r] -= g.area[row+key]
 	}
 }
 
-// solve solves basis x = b (or its transpose) into dst.
-func (g *gub) solve(dst, b []float64, trans bool) error {
-	copy(g.rhs.RawVector().Data, b)
-	if err := g.lu.SolveVecTo(g.vec, trans, g.rhs); err != nil {
-		var cond mat.Condition
-		if !errors.As(err, &cond) {
-			return err
-		}
-		// An ill-conditioned basis still yields a solution; the
-		// certificate check rejects it if it is wrong.
+// solve solves basis x = b (or its transpose) into dst with the factors
+// of refresh: LAPACK's dgetrs (solveLU), as gonum's mat.LU.SolveVecTo
+// calls it.
+// A singular basis is not solved: dst gets the previous solution, which
+// is what the simplex used when it went through mat.LU (its error was
+// ignored, the certificate judging the end result), so that the
+// arithmetic stays that of mat.LU in every case.
+func (g *gub) solve(dst, b []float64, trans bool) {
+	if !g.singular {
+		copy(g.solution, b)
+		solveLU(g.L, g.lu, g.pivots, g.solution, trans)
 	}
-	copy(dst, g.vec.RawVector().Data)
-	return nil
+	copy(dst, g.solution)
 }
 
 // refresh factorizes the working basis and recomputes the basic values
-// and the duals from scratch, so errors never accumulate.
-func (g *gub) refresh() error {
-	col := make([]float64, g.L)
+// and the duals from scratch, so errors never accumulate. The
+// factorization is LAPACK's dgetrf (factorLU), which gonum's
+// mat.LU.Factorize calls (without its condition estimate, which nothing
+// reads).
+func (g *gub) refresh() {
+	L := g.L
 	for j, v := range g.working {
-		g.column(col, v)
-		for r, a := range col {
-			g.basis.Set(r, j, a)
+		g.column(g.col, v)
+		for r, a := range g.col {
+			g.lu[r*L+j] = a
 		}
 	}
-	g.lu.Factorize(g.basis)
-	// Right-hand side: capacities minus the areas of the keys.
-	keyArea := make([]float64, g.L+1)
-	for i, l := range g.key {
-		keyArea[l] += g.p.area(i, l)
+	g.singular = !factorLU(L, g.lu, g.pivots)
+	if g.keysMoved {
+		for l, tasks := range g.keyed {
+			if !g.moved[l] {
+				continue
+			}
+			sum := 0.0
+			for _, i := range tasks {
+				sum += g.area[i*(L+1)+l]
+			}
+			g.keyArea[l], g.moved[l] = sum, false
+		}
+		used := 0.0
+		for r := range L {
+			used += g.keyArea[r]
+			g.rhs[r] = g.p.capacity(r) - used
+		}
+		g.keysMoved = false
 	}
-	rhs := make([]float64, g.L)
-	used := 0.0
-	for r := range g.L {
-		used += keyArea[r]
-		rhs[r] = g.p.capacity(r) - used
-	}
-	if err := g.solve(g.xWork, rhs, false); err != nil {
-		return err
-	}
-	for i := range g.xKey {
+	g.solve(g.xWork, g.rhs, false)
+	for _, i := range g.xKeySet {
 		g.xKey[i] = 1
 	}
-	costs := make([]float64, g.L)
+	g.xKeySet = g.xKeySet[:0]
 	for j, v := range g.working {
+		g.costs[j] = 0
 		if v.task >= 0 {
+			g.xKeySet = append(g.xKeySet, v.task)
 			g.xKey[v.task] -= g.xWork[j]
-			costs[j] = g.p.cost(v.task, v.l) - g.p.cost(v.task, g.key[v.task])
+			row := v.task * (L + 1)
+			g.costs[j] = g.cost[row+v.l] - g.cost[row+g.key[v.task]]
 		}
 	}
-	if err := g.solve(g.pi, costs, true); err != nil {
-		return err
+	g.solve(g.pi, g.costs, true)
+	// The prices Pi_l of Problem.prices.
+	g.prices[L] = 0
+	for l := L - 1; l >= 0; l-- {
+		g.prices[l] = g.prices[l+1] + g.pi[l]
 	}
-	copy(g.prices, g.p.prices(g.pi))
-	return nil
+}
+
+// setKey makes x_il task i's key.
+func (g *gub) setKey(i, l int) {
+	k, L := g.key[i], g.L
+	g.colArea[g.colAt[k]+g.place[i]] = g.area[i*(L+1)+k]
+	g.colArea[g.colAt[l]+g.place[i]] = math.NaN()
+	g.key[i] = l
+	if k < L {
+		at, _ := slices.BinarySearch(g.keyed[k], i)
+		g.keyed[k] = slices.Delete(g.keyed[k], at, at+1)
+		g.moved[k] = true
+	}
+	if l < L {
+		at, _ := slices.BinarySearch(g.keyed[l], i)
+		g.keyed[l] = slices.Insert(g.keyed[l], at, i)
+		g.moved[l] = true
+	}
+	g.keysMoved = true
 }
 
 // taskDual returns u_i, which makes the key's reduced cost zero.
 func (g *gub) taskDual(i int) float64 {
 	k := g.key[i]
-	return g.p.cost(i, k) - g.p.area(i, k)*g.prices[k]
+	row := i * (g.L + 1)
+	return g.cost[row+k] - g.area[row+k]*g.prices[k]
+}
+
+// price returns the entering variable: the one of most negative reduced
+// cost below -reducedTol costScale (the first in index order on ties),
+// or with bland the first such variable in index order; found is false
+// at an optimum. The reduced cost of x_il is c_il - u_i - S_il Pi_l, of
+// the slack of row r -pi_r.
+func (g *gub) price(costScale float64, bland bool) (enter variable, found bool) {
+	best := -reducedTol * costScale
+	if bland {
+		return g.firstEligible(best)
+	}
+	L := g.L
+	bestIndex := -1
+	for r := range L {
+		if rc := -g.pi[r]; rc < best {
+			enter, best, found, bestIndex = variable{-1, r}, rc, true, r
+		}
+	}
+	for t, i := range g.byFirst {
+		g.duals[t] = g.taskDual(i)
+	}
+	// By intervals, so the first of equal reduced costs in index order
+	// is chosen explicitly. The open interval's x_iL has area 0 and
+	// Pi_L = 0, which subtracts 0.
+	for l := range L + 1 {
+		cost := g.colCost[g.colAt[l]:g.colAt[l+1]]
+		area := g.colArea[g.colAt[l]:g.colAt[l+1]][:len(cost)]
+		duals := g.duals[:len(cost)]
+		price := g.prices[l]
+		for t := 0; ; t++ {
+			if t += firstAtMost(cost[t:], duals[t:], area[t:], price, best); t == len(cost) {
+				break
+			}
+			rc := cost[t] - duals[t] - area[t]*price
+			v := variable{g.byFirst[t], l}
+			if index := v.index(L); rc < best || index < bestIndex {
+				enter, best, found, bestIndex = v, rc, true, index
+			}
+		}
+	}
+	return enter, found
+}
+
+// firstEligible returns the first variable in index order whose reduced
+// cost is below threshold (Bland's rule): it scans in that order.
+func (g *gub) firstEligible(threshold float64) (enter variable, found bool) {
+	L := g.L
+	for r := range L {
+		if -g.pi[r] < threshold {
+			return variable{-1, r}, true
+		}
+	}
+	for i, key := range g.key {
+		row := i * (L + 1)
+		u := g.taskDual(i)
+		for l := g.first[i]; l < L; l++ {
+			if l != key && g.cost[row+l]-u-g.area[row+l]*g.prices[l] < threshold {
+				return variable{i, l}, true
+			}
+		}
+		// The open interval's x_iL has area 0 (and Pi_L = 0).
+		if key != L && g.cost[row+L]-u < threshold {
+			return variable{i, L}, true
+		}
+	}
+	return variable{}, false
 }
 
 // Solve returns an optimal solution of the LP with the GUB primal simplex,
@@ -132,21 +328,14 @@ func (g *gub) taskDual(i int) float64 {
 // and the slacks, and checks its certificate. Iterations are counted and
 // capped at 100 (n + L) + 1000.
 func (p *Problem) Solve() (Solution, error) {
-	n, L := len(p.Weights), p.intervals()
-	g := &gub{p: p, n: n, L: L, key: make([]int, n), xKey: make([]float64, n)}
-	for i := range g.key {
-		g.key[i] = L
+	g, err := newGUB(p)
+	if err != nil {
+		return Solution{}, err
 	}
+	n, L := g.n, g.L
 	if L == 0 {
 		return p.finish(g, 0)
 	}
-	for r := range L {
-		g.working = append(g.working, variable{-1, r})
-	}
-	g.xWork, g.pi, g.alpha = make([]float64, L), make([]float64, L), make([]float64, L)
-	g.prices = make([]float64, L+1)
-	g.basis = mat.NewDense(L, L, nil)
-	g.vec, g.rhs = mat.NewVecDense(L, nil), mat.NewVecDense(L, nil)
 	costScale := 1.0
 	for i := range n {
 		costScale = max(costScale, p.cost(i, L))
@@ -154,62 +343,22 @@ func (p *Problem) Solve() (Solution, error) {
 	limit := 100*(n+L) + 1000
 	degenerate := 0
 	col := make([]float64, L)
-	inWorking := make([]int, n) // working variables per task
 	// rho[i] is the fall of task i's key per unit of the entering
-	// variable, for the tasks in hasRho (a dense map: it is filled and
+	// variable, for the tasks in rhoTasks (a dense map: it is filled and
 	// read every iteration).
 	rho, hasRho := make([]float64, n), make([]bool, n)
 	var rhoTasks []int
 	for iter := 0; iter < limit; iter++ {
-		if err := g.refresh(); err != nil {
-			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
-		}
+		g.refresh()
 		bland := degenerate >= blandAfter
-		enter, best := variable{}, -reducedTol*costScale
-		found := false
-		consider := func(v variable, rc float64) {
-			if rc >= -reducedTol*costScale {
-				return
-			}
-			if bland {
-				if !found || v.index(L) < enter.index(L) {
-					enter, found = v, true
-				}
-				return
-			}
-			if rc < best {
-				enter, best, found = v, rc, true
-			}
-		}
-		for r := range L {
-			consider(variable{-1, r}, -g.pi[r])
-		}
-		for i := range n {
-			// The task's areas in one row (+Inf: no such x_il), then the
-			// open interval's x_iL, of area 0: the same reduced costs as
-			// cost - u - area x price through p's accessors, read once.
-			u, key, weight := g.taskDual(i), g.key[i], p.Weights[i]
-			for l, area := range p.Area[i] {
-				if l == key || math.IsInf(area, 1) {
-					continue
-				}
-				consider(variable{i, l}, weight*p.Boundaries[l]-u-area*g.prices[l])
-			}
-			if key != L {
-				area := 0.0
-				consider(variable{i, L}, weight*p.Boundaries[L]-u-area*g.prices[L])
-			}
-		}
+		enter, found := g.price(costScale, bland)
 		if !found {
 			return p.finish(g, iter)
 		}
 		// Direction: the working variables fall by alpha per unit of the
 		// entering one, the key of task i by rho_i.
 		g.column(col, enter)
-		if err := g.solve(g.alpha, col, false); err != nil {
-			return Solution{}, fmt.Errorf("interval LP: iteration %d: %w", iter, err)
-		}
-		clear(inWorking)
+		g.solve(g.alpha, col, false)
 		for _, i := range rhoTasks {
 			rho[i], hasRho[i] = 0, false
 		}
@@ -225,7 +374,6 @@ func (p *Problem) Solve() (Solution, error) {
 					rhoTasks = append(rhoTasks, v.task)
 				}
 				rho[v.task] -= g.alpha[j]
-				inWorking[v.task]++
 			}
 		}
 		leaveWork, leaveKey := -1, -1
@@ -253,9 +401,10 @@ func (p *Problem) Solve() (Solution, error) {
 			}
 		}
 		// Tasks in increasing order keep the choice deterministic.
-		for i := range n {
+		slices.Sort(rhoTasks)
+		for _, i := range rhoTasks {
 			r := rho[i]
-			if !hasRho[i] || r <= pivotTol {
+			if r <= pivotTol {
 				continue
 			}
 			ratio := max(g.xKey[i], 0) / r
@@ -272,22 +421,19 @@ func (p *Problem) Solve() (Solution, error) {
 		} else {
 			degenerate = 0
 		}
-		switch {
-		case leaveWork >= 0:
+		if leaveWork >= 0 {
 			g.working[leaveWork] = enter
-		case inWorking[leaveKey] > 0:
-			// Another basic variable of the task becomes its key and the
-			// entering variable takes its working slot.
-			for j, v := range g.working {
-				if v.task == leaveKey {
-					g.key[leaveKey] = v.l
-					g.working[j] = enter
-					break
-				}
-			}
-		default:
-			// Only the entering variable can replace a lone key.
-			g.key[leaveKey] = enter.l
+			continue
+		}
+		// Another basic variable of the task becomes its key and the
+		// entering variable takes its working slot; only the entering
+		// variable can replace a lone key.
+		j := slices.IndexFunc(g.working, func(v variable) bool { return v.task == leaveKey })
+		if j >= 0 {
+			g.setKey(leaveKey, g.working[j].l)
+			g.working[j] = enter
+		} else {
+			g.setKey(leaveKey, enter.l)
 		}
 	}
 	return Solution{}, fmt.Errorf("interval LP: no optimum after %d simplex iterations", limit)
@@ -298,11 +444,7 @@ func (p *Problem) Solve() (Solution, error) {
 func (p *Problem) finish(g *gub, iterations int) (Solution, error) {
 	n, L := g.n, g.L
 	s := Solution{X: make([][]float64, n), TaskDual: make([]float64, n), RowDual: make([]float64, L), Iterations: iterations}
-	if L == 0 {
-		g.prices = []float64{0}
-	} else {
-		copy(s.RowDual, g.pi)
-	}
+	copy(s.RowDual, g.pi)
 	for i := range n {
 		s.X[i] = make([]float64, L+1)
 		s.X[i][g.key[i]] = g.xKey[i]

@@ -28,6 +28,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 
+	"github.com/sweep-sched/sweep/engine/moldable"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -45,6 +46,18 @@ func New(w *workload.Workload, boundaries []float64) (*Problem, error) {
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("interval LP: %w", err)
 	}
+	return build(w, boundaries)
+}
+
+// ForInstance builds the LP of the instance's workload, which
+// moldable.NewInstance validated, over the boundaries of its lambda* and
+// p_min for the anchor (moldable.LPBoundaries).
+func ForInstance(in *moldable.Instance, anchor moldable.Anchor) (*Problem, error) {
+	return build(in.Workload, moldable.LPBoundaries(in.LambdaStar, in.PMin, anchor))
+}
+
+// build builds the LP of a valid workload.
+func build(w *workload.Workload, boundaries []float64) (*Problem, error) {
 	if len(boundaries) == 0 {
 		return nil, errors.New("interval LP: no boundaries")
 	}
@@ -55,18 +68,22 @@ func New(w *workload.Workload, boundaries []float64) (*Problem, error) {
 	}
 	L := len(boundaries) - 1
 	p := &Problem{Processors: w.Processors, Boundaries: slices.Clone(boundaries)}
-	for _, t := range w.Tasks {
-		p.Weights = append(p.Weights, t.Weight)
-		area := make([]float64, L)
+	p.Weights = make([]float64, len(w.Tasks))
+	p.Area = make([][]float64, len(w.Tasks))
+	areas := make([]float64, len(w.Tasks)*L)
+	for i, t := range w.Tasks {
+		p.Weights[i] = t.Weight
+		// The allotments that end by beta_l+1 are those of gamma(beta_l+1)
+		// processors or more, and the work is non-decreasing in the
+		// processors (Validate), so the least area is gamma's.
+		area := areas[i*L : (i+1)*L : (i+1)*L]
 		for l := range area {
 			area[l] = math.Inf(1)
-			for k := 1; k <= w.Processors; k++ {
-				if t.Time(k) <= boundaries[l+1] {
-					area[l] = min(area[l], t.Work(k))
-				}
+			if k := moldable.Gamma(t, boundaries[l+1]); k > 0 {
+				area[l] = t.Work(k)
 			}
 		}
-		p.Area = append(p.Area, area)
+		p.Area[i] = area
 	}
 	return p, nil
 }

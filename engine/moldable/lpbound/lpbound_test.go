@@ -3,7 +3,9 @@ package lpbound_test
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/moldable"
@@ -93,6 +95,49 @@ func TestNewRejects(t *testing.T) {
 	for _, b := range [][]float64{nil, {1, 1}, {2, 1}, {0, 1}, {1, math.Inf(1)}} {
 		if _, err := lpbound.New(w, b); err == nil {
 			t.Errorf("New accepted boundaries %v", b)
+		}
+	}
+}
+
+// TestAreaIsLeastWork: New's areas are the least work of an allotment
+// that ends by each boundary (+Inf for none), as the definition says, and
+// ForInstance builds the same LP as New over the anchor's boundaries.
+func TestAreaIsLeastWork(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2025, 28))
+	for trial := range 100 {
+		n, m := 1+rng.IntN(30), 1+rng.IntN(40)
+		lo := rng.Float64()
+		w := moldabletest.RandomWorkload(rng, n, m, lo, lo+(1-lo)*rng.Float64())
+		in, err := moldable.NewInstance(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, anchor := range []moldable.Anchor{moldable.AnchorCmax, moldable.AnchorPmin} {
+			b := moldable.LPBoundaries(in.LambdaStar, in.PMin, anchor)
+			p, err := lpbound.New(w, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, task := range w.Tasks {
+				for l := range len(b) - 1 {
+					want := math.Inf(1)
+					for k := 1; k <= m; k++ {
+						if task.Time(k) <= b[l+1] {
+							want = min(want, task.Work(k))
+						}
+					}
+					if got := p.Area[i][l]; got != want {
+						t.Fatalf("trial %d task %d interval %d: area %v, want %v", trial, i, l, got, want)
+					}
+				}
+			}
+			q, err := lpbound.ForInstance(in, anchor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p, q) {
+				t.Errorf("trial %d %s: ForInstance's LP differs from New's", trial, anchor)
+			}
 		}
 	}
 }
