@@ -37,8 +37,18 @@ type planner struct {
 	next, prev []int
 
 	// fewestProcs[d] is the fewest processors of the jobs from queue
-	// position d on (conservative backfilling).
-	fewestProcs []int
+	// position d on.
+	fewestProcs []int32
+
+	memo    chainMemo
+	pending []uint64 // the states a chain passed, for the memo
+	// sameState's scratch: per queue position, the start on the other
+	// path, valid where mark is markGen.
+	otherStart []int64
+	mark       []uint32
+	markGen    uint32
+	edges      []edge
+	edgeSums   edgeSums
 
 	placements int
 	exhausted  bool
@@ -55,7 +65,7 @@ type planner struct {
 
 // waitingJob is a queue position as the planner reads it.
 type waitingJob struct {
-	procs          int
+	procs          int32
 	estSeconds     int64
 	submitSeconds  int64
 	stretchDivisor float64 // max(estimate, 60 s), the bounded slowdown's
@@ -74,14 +84,14 @@ func (p *planner) baseProfile() {
 	}
 	s.shadowBuf = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
-	base := append(p.work.steps[:0], step{seconds: s.now, free: s.free})
+	base := append(p.work.steps[:0], step{seconds: s.now, free: int32(s.free)})
 	for _, e := range ends {
 		last := &base[len(base)-1]
 		if last.seconds == e.seconds {
-			last.free += s.jobs[e.job].Procs
+			last.free += int32(s.jobs[e.job].Procs)
 			continue
 		}
-		base = append(base, step{seconds: e.seconds, free: last.free + s.jobs[e.job].Procs})
+		base = append(base, step{seconds: e.seconds, free: last.free + int32(s.jobs[e.job].Procs)})
 	}
 	p.work.steps = base
 	p.work.updateMaxFree(0, len(base))
@@ -94,7 +104,7 @@ func (p *planner) reset() {
 	p.waiting = p.waiting[:0]
 	for _, j := range p.queue {
 		e := p.s.est[j]
-		p.waiting = append(p.waiting, waitingJob{procs: p.s.jobs[j].Procs, estSeconds: e,
+		p.waiting = append(p.waiting, waitingJob{procs: int32(p.s.jobs[j].Procs), estSeconds: e,
 			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))})
 	}
 	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
@@ -102,11 +112,26 @@ func (p *planner) reset() {
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
 	p.stretchSum = slices.Grow(p.stretchSum[:0], m+1)[:m+1]
+	if p.cfg != nil {
+		p.otherStart = slices.Grow(p.otherStart[:0], m)[:m]
+		if len(p.mark) < m {
+			p.mark = make([]uint32, m)
+			p.markGen = 0
+		}
+		p.memo.reset()
+	}
 	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
 	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
 	for i := 0; i <= m; i++ {
 		p.next[i] = (i + 1) % (m + 1)
 		p.prev[i] = (i + m) % (m + 1)
+	}
+	p.fewestProcs = slices.Grow(p.fewestProcs[:0], m)[:m]
+	for d := m - 1; d >= 0; d-- {
+		p.fewestProcs[d] = p.waiting[d].procs
+		if d+1 < m {
+			p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
+		}
 	}
 	p.excessSeconds[0], p.stretchSum[0] = 0, 0
 	p.placements = 0
@@ -126,13 +151,6 @@ func (p *planner) plan() {
 		// only if the processors free now (the first step, which only
 		// shrinks as jobs are placed) hold it: once they hold none of the
 		// jobs left, the rest of the plan cannot start anything.
-		p.fewestProcs = slices.Grow(p.fewestProcs[:0], p.m)[:p.m]
-		for d := p.m - 1; d >= 0; d-- {
-			p.fewestProcs[d] = p.waiting[d].procs
-			if d+1 < p.m {
-				p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
-			}
-		}
 		placed := 0
 		for ; placed < p.m && p.work.steps[0].free >= p.fewestProcs[placed]; placed++ {
 			p.place(placed, placed)
@@ -196,13 +214,42 @@ func (p *planner) visit(d, k int) bool {
 // depth, the remaining jobs in priority order, as visit does below depth
 // k, and scores it. A chain is never backed into, so instead of releasing
 // its placements one by one it restores the profile it started from in
-// one copy. It returns false when the budget stops the chain.
+// one copy. Before each placement it looks its state up in the memo
+// (memo.go) and, found, copies the rest of the path from there. It
+// returns false when the budget stops the chain.
 func (p *planner) chain(d, k int) bool {
 	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
+	var placedHash, profileHash uint64
+	for _, c := range p.chosen[:d] {
+		placedHash += jobHash(c)
+	}
+	var nmin int32
+	if c := p.next[sentinel]; c != sentinel {
+		nmin = p.fewestProcs[c]
+		profileHash = p.work.stateHash(nmin)
+	}
+	p.pending = p.pending[:0]
 	ok := true
+	link := int32(-1)
 	t := d
 	for ; t < p.m; t++ {
+		key := stateKey(profileHash, placedHash)
+		if at := p.memo.lookup(key); at >= 0 && p.sameState(p.memo.paths[at-t:at], t, nmin) {
+			rest := p.m - t
+			if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
+				// Placing, the chain would have stopped at the budget.
+				p.placements = max(p.placements, p.cfg.BudgetPlacements)
+				p.exhausted = true
+				ok = false
+				break
+			}
+			p.placements += rest
+			link = p.memo.paths[at].record
+			p.replay(at, t)
+			break
+		}
+		p.pending = append(p.pending, key)
 		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
 			p.exhausted = true
 			ok = false
@@ -211,9 +258,19 @@ func (p *planner) chain(d, k int) bool {
 		c := p.next[sentinel]
 		p.place(t, c)
 		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
+		placedHash += jobHash(c)
+		if t+1 < p.m {
+			if next := p.fewestProcs[p.next[sentinel]]; next != nmin {
+				nmin = next
+				profileHash = p.work.stateHash(nmin)
+			} else {
+				profileHash += p.work.reservedHash(p.reserved[t], nmin)
+			}
+		}
 	}
 	if ok {
 		p.leaf()
+		p.remember(d, t, link)
 	}
 	for t--; t >= d; t-- {
 		c := p.chosen[t]
@@ -221,6 +278,41 @@ func (p *planner) chain(d, k int) bool {
 	}
 	p.work.steps = append(p.work.steps[:0], p.saved...)
 	return ok
+}
+
+// remember puts the complete current path into the memo: its depths up to
+// own (the depths it placed itself, from d on, and the prefix before
+// them), the rest by a link to the path it copied them from, and the
+// states its chain passed through from depth d.
+func (p *planner) remember(d, own int, link int32) {
+	m := &p.memo
+	id := int32(len(m.records))
+	start := len(m.paths)
+	m.records = append(m.records, memoRecord{start: int32(start), own: int32(own), link: link})
+	for u := range own {
+		m.paths = append(m.paths, pathStep{seconds: p.startAt[u], job: int32(p.chosen[u]), record: id})
+	}
+	for i, key := range p.pending {
+		m.insert(key, start+d+i)
+	}
+}
+
+// replay completes the path from depth t with the memo's path from arena
+// index at on, scoring it as placements would.
+func (p *planner) replay(at, t int) {
+	m := &p.memo
+	r := m.records[m.paths[at].record]
+	for {
+		for _, ps := range m.paths[int(r.start)+t : int(r.start+r.own)] {
+			p.chosen[t], p.startAt[t] = int(ps.job), ps.seconds
+			p.score(t, ps.seconds)
+			t++
+		}
+		if r.link < 0 {
+			return
+		}
+		r = m.records[r.link]
+	}
 }
 
 // place puts queue position c at depth d of the current path.
@@ -237,9 +329,16 @@ func (p *planner) place(d, c int) {
 	if p.cfg == nil {
 		return
 	}
+	p.score(d, start)
+}
+
+// score adds the terms of the job at depth d, starting at start, to the
+// path's sums.
+func (p *planner) score(d int, start int64) {
+	w := &p.waiting[p.chosen[d]]
 	wait := start - w.submitSeconds
 	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
-	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/w.stretchDivisor
+	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+w.estSeconds)/w.stretchDivisor
 }
 
 // unplace releases the placement at depth d, the deepest of the path.
