@@ -31,10 +31,13 @@ import (
 // schedule.
 
 // pathStep is one depth of a path in the memo: the job (queue position)
-// and its start.
+// and its start; at the depths a chain placed, the sums of the score
+// terms from there to the end of the path.
 type pathStep struct {
-	seconds int64
-	job     int32
+	seconds     int64
+	restExcess  int64
+	restStretch float64
+	job         int32
 	// record is the path the step belongs to.
 	record int32
 }
@@ -44,6 +47,13 @@ type pathStep struct {
 // path, is that path's from depth own (link), or nothing (link -1).
 type memoRecord struct {
 	start, own, link int32
+}
+
+// probedState is a state a chain looked up: its key, and the depth placed
+// next.
+type probedState struct {
+	key   uint64
+	depth int
 }
 
 // chainMemo maps the hash of a state to the path that passed through it:
@@ -157,17 +167,22 @@ func (p *profile) stateHash(nmin int32) uint64 {
 // reservedHash is what reservation r changed in stateHash(nmin). Summed
 // by parts, the hash is the sum over steps of the clamped count times
 // (the hash of the step's time minus that of the next step's), and r
-// changed the counts of the steps it covers; a step it inserted split a
-// step without changing the clamped function.
+// took procs from each step it covers (a step it inserted split a step
+// without changing the clamped function): the differences telescope to
+// the hashes of the first step and of the job's end, but for the steps
+// that end below nmin, which clamp to 0 and lose their count (or nothing
+// if they were below nmin already), not procs.
 func (p *profile) reservedHash(r reservation, nmin int32) uint64 {
-	var h uint64
 	steps := p.steps
-	next := timeHash(steps[r.first].seconds)
+	h := uint64(int64(r.procs)) * (timeHash(steps[r.end].seconds) - timeHash(steps[r.first].seconds))
 	for i := r.first; i < r.end; i++ {
-		this := next
-		next = timeHash(steps[i+1].seconds)
-		delta := clampFree(steps[i].free, nmin) - clampFree(steps[i].free+r.procs, nmin)
-		h += uint64(int64(delta)) * (this - next)
+		if free := steps[i].free; free < nmin {
+			lost := free
+			if free+r.procs < nmin {
+				lost = -r.procs
+			}
+			h -= uint64(int64(lost)) * (timeHash(steps[i].seconds) - timeHash(steps[i+1].seconds))
+		}
 	}
 	return h
 }
@@ -294,4 +309,19 @@ func (p *planner) sameState(rec []pathStep, t int, nmin int32) bool {
 		}
 	}
 	return true
+}
+
+// memoStride returns the depth interval at which the chains of a search
+// over m waiting jobs look their states up and keep them. A chain that
+// meets an earlier path's state between two looks meets it again at the
+// next one, having placed what it would have copied, a few placements
+// more; on long chains that is cheaper than a look-up at every depth.
+func memoStride(m int) int {
+	switch {
+	case m < 16:
+		return 1
+	case m < 64:
+		return 2
+	}
+	return 4
 }

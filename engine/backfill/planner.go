@@ -28,9 +28,12 @@ type planner struct {
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
 	// excessSeconds[d] and stretchSum[d] are the score terms of the first
-	// d placements: the waits beyond Tw, and the bounded slowdowns.
+	// d placements: the waits beyond Tw, and the bounded slowdowns;
+	// excessTerm[d] and stretchTerm[d] those of the placement at depth d.
 	excessSeconds []int64
 	stretchSum    []float64
+	excessTerm    []int64
+	stretchTerm   []float64
 	// next and prev link the queue positions not yet placed, in priority
 	// order, around the sentinel m (dancing links: unlink and relink in
 	// LIFO order are O(1)).
@@ -41,7 +44,10 @@ type planner struct {
 	fewestProcs []int32
 
 	memo    chainMemo
-	pending []uint64 // the states a chain passed, for the memo
+	pending []probedState // the states a chain passed, for the memo
+	// probeEvery is the depth interval at which chains look their states
+	// up and keep them (memoStride).
+	probeEvery int
 	// sameState's scratch: per queue position, the start on the other
 	// path, valid where mark is markGen.
 	otherStart []int64
@@ -113,12 +119,15 @@ func (p *planner) reset() {
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
 	p.stretchSum = slices.Grow(p.stretchSum[:0], m+1)[:m+1]
 	if p.cfg != nil {
+		p.excessTerm = slices.Grow(p.excessTerm[:0], m)[:m]
+		p.stretchTerm = slices.Grow(p.stretchTerm[:0], m)[:m]
 		p.otherStart = slices.Grow(p.otherStart[:0], m)[:m]
 		if len(p.mark) < m {
 			p.mark = make([]uint32, m)
 			p.markGen = 0
 		}
 		p.memo.reset()
+		p.probeEvery = memoStride(m)
 	}
 	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
 	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
@@ -230,26 +239,35 @@ func (p *planner) chain(d, k int) bool {
 		profileHash = p.work.stateHash(nmin)
 	}
 	p.pending = p.pending[:0]
-	ok := true
+	// ok is false for a path cut by the budget, or scored already.
+	ok, scored := true, false
 	link := int32(-1)
 	t := d
 	for ; t < p.m; t++ {
-		key := stateKey(profileHash, placedHash)
-		if at := p.memo.lookup(key); at >= 0 && p.sameState(p.memo.paths[at-t:at], t, nmin) {
-			rest := p.m - t
-			if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
-				// Placing, the chain would have stopped at the budget.
-				p.placements = max(p.placements, p.cfg.BudgetPlacements)
-				p.exhausted = true
-				ok = false
+		if t%p.probeEvery == 0 {
+			key := stateKey(profileHash, placedHash)
+			if at := p.memo.lookup(key); at >= 0 && p.sameState(p.memo.paths[at-t:at], t, nmin) {
+				rest := p.m - t
+				if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
+					// Placing, the chain would have stopped at the budget.
+					p.placements = max(p.placements, p.cfg.BudgetPlacements)
+					p.exhausted = true
+					ok = false
+					break
+				}
+				p.placements += rest
+				link = p.memo.paths[at].record
+				if p.onLeaf == nil && p.cannotBeat(at, t) {
+					p.s.sched.Stats.Paths++
+					p.remember(d, t, link)
+					ok, scored = false, true
+					break
+				}
+				p.replay(at, t)
 				break
 			}
-			p.placements += rest
-			link = p.memo.paths[at].record
-			p.replay(at, t)
-			break
+			p.pending = append(p.pending, probedState{key, t})
 		}
-		p.pending = append(p.pending, key)
 		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
 			p.exhausted = true
 			ok = false
@@ -277,13 +295,14 @@ func (p *planner) chain(d, k int) bool {
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 	}
 	p.work.steps = append(p.work.steps[:0], p.saved...)
-	return ok
+	return ok || scored
 }
 
 // remember puts the complete current path into the memo: its depths up to
 // own (the depths it placed itself, from d on, and the prefix before
 // them), the rest by a link to the path it copied them from, and the
-// states its chain passed through from depth d.
+// states its chain passed through from depth d, each with the sums of
+// the score terms from there on.
 func (p *planner) remember(d, own int, link int32) {
 	m := &p.memo
 	id := int32(len(m.records))
@@ -292,9 +311,38 @@ func (p *planner) remember(d, own int, link int32) {
 	for u := range own {
 		m.paths = append(m.paths, pathStep{seconds: p.startAt[u], job: int32(p.chosen[u]), record: id})
 	}
-	for i, key := range p.pending {
-		m.insert(key, start+d+i)
+	var restExcess int64
+	var restStretch float64
+	if link >= 0 {
+		ps := &m.paths[int(m.records[link].start)+own]
+		restExcess, restStretch = ps.restExcess, ps.restStretch
 	}
+	for u := own - 1; u >= d; u-- {
+		restExcess += p.excessTerm[u]
+		restStretch += p.stretchTerm[u]
+		m.paths[start+u].restExcess, m.paths[start+u].restStretch = restExcess, restStretch
+	}
+	for _, ps := range p.pending {
+		m.insert(ps.key, start+ps.depth)
+	}
+}
+
+// cannotBeat reports whether the path completed from depth t by the
+// memo's path from arena index at on is no better than the incumbent,
+// without summing its rest in order: the sums from at on bound the sum
+// the path would reach. Summing r nonnegative terms after the prefix, in
+// either order, errs by at most about r+1 roundings of the total (the
+// bound of recursive summation, Higham 2002, 4.2); the margin taken,
+// 8(r+2) units in the last place, covers both sums, the prefix's
+// addition and the margin's own rounding. A path that may be better is
+// completed and scored exactly.
+func (p *planner) cannotBeat(at, t int) bool {
+	ps := &p.memo.paths[at]
+	r := p.m - t
+	excess := p.excessSeconds[t] + ps.restExcess
+	sum := p.stretchSum[t] + ps.restStretch
+	lowest := sum - sum*float64(r+2)*0x1p-50
+	return !p.better(excess, lowest)
 }
 
 // replay completes the path from depth t with the memo's path from arena
@@ -305,7 +353,7 @@ func (p *planner) replay(at, t int) {
 	for {
 		for _, ps := range m.paths[int(r.start)+t : int(r.start+r.own)] {
 			p.chosen[t], p.startAt[t] = int(ps.job), ps.seconds
-			p.score(t, ps.seconds)
+			p.addTerms(t, ps.seconds)
 			t++
 		}
 		if r.link < 0 {
@@ -329,16 +377,18 @@ func (p *planner) place(d, c int) {
 	if p.cfg == nil {
 		return
 	}
-	p.score(d, start)
+	p.addTerms(d, start)
 }
 
-// score adds the terms of the job at depth d, starting at start, to the
-// path's sums.
-func (p *planner) score(d int, start int64) {
+// addTerms adds the score terms of the job at depth d, starting at
+// start, to the path's sums.
+func (p *planner) addTerms(d int, start int64) {
 	w := &p.waiting[p.chosen[d]]
 	wait := start - w.submitSeconds
-	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
-	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+w.estSeconds)/w.stretchDivisor
+	excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+	p.excessTerm[d], p.stretchTerm[d] = excess, stretch
+	p.excessSeconds[d+1] = p.excessSeconds[d] + excess
+	p.stretchSum[d+1] = p.stretchSum[d] + stretch
 }
 
 // unplace releases the placement at depth d, the deepest of the path.
@@ -361,24 +411,34 @@ func (p *planner) leaf() {
 		p.onLeaf(p.chosen[:p.m])
 	}
 	excess, sum := p.excessSeconds[p.m], p.stretchSum[p.m]
-	score := p.cfg.AlphaPerHour*float64(excess)/3600 + sum/float64(p.m)
-	if p.haveBest {
-		var better bool
-		if p.cfg.Objective == ObjectiveHier {
-			better = excess < p.bestExcess || excess == p.bestExcess && sum < p.bestSum-relativeTie*max(1, p.bestSum)
-		} else {
-			better = score < p.bestScore-relativeTie*max(1, p.bestScore)
-		}
-		if !better {
-			return
-		}
+	if !p.better(excess, sum) {
+		return
 	}
 	p.haveBest = true
-	p.bestExcess, p.bestSum, p.bestScore = excess, sum, score
+	p.bestExcess, p.bestSum, p.bestScore = excess, sum, p.score(excess, sum)
 	p.bestNow = p.bestNow[:0]
 	for d := range p.m {
 		if p.startAt[d] == s.now {
 			p.bestNow = append(p.bestNow, p.queue[p.chosen[d]])
 		}
 	}
+}
+
+// score is the objective alpha E + A of a complete path whose waits
+// beyond Tw sum to excess seconds and whose bounded slowdowns sum to sum.
+func (p *planner) score(excess int64, sum float64) float64 {
+	return p.cfg.AlphaPerHour*float64(excess)/3600 + sum/float64(p.m)
+}
+
+// better reports whether a complete path with these sums is strictly
+// better than the incumbent. As sum grows it can only turn from true to
+// false: every rounding on the way is monotone.
+func (p *planner) better(excess int64, sum float64) bool {
+	switch {
+	case !p.haveBest:
+		return true
+	case p.cfg.Objective == ObjectiveHier:
+		return excess < p.bestExcess || excess == p.bestExcess && sum < p.bestSum-relativeTie*max(1, p.bestSum)
+	}
+	return p.score(excess, sum) < p.bestScore-relativeTie*max(1, p.bestScore)
 }

@@ -79,7 +79,11 @@ func (p *profile) reserve(first int, dur int64, n int32) reservation {
 	}
 	r := reservation{first: first, end: k, procs: n}
 	if k == len(steps) || steps[k].seconds > end {
-		p.steps = slices.Insert(steps, k, step{seconds: end, free: steps[k-1].free + n, maxFree: steps[k-1].maxFree})
+		split := step{seconds: end, free: steps[k-1].free + n, maxFree: steps[k-1].maxFree}
+		steps = append(steps, step{})
+		copy(steps[k+1:], steps[k:])
+		steps[k] = split
+		p.steps = steps
 		r.inserted = true
 		k++
 	}
