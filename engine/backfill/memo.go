@@ -18,12 +18,13 @@ import (
 //
 // Two profiles count as the same state when they agree wherever a job
 // left could use them: free counts below nmin, the fewest processors of
-// the jobs at this queue position or later, hold none of the jobs left,
-// now or after any of their placements, and are all read as 0. A job of
-// n >= nmin processors fits where one profile has n free exactly where
-// the other does, so both place it at the same start; the slot it takes
-// was read alike in both, and the counts below nmin stay below the next
-// nmin, which can only grow. A state is found by a hash (of the step
+// the decision's waiting jobs, hold none of the jobs left, now or after
+// any of their placements, and are all read as 0. A job of n >= nmin
+// processors fits where one profile has n free exactly where the other
+// does, so both place it at the same start; the slot it takes was read
+// alike in both, and the counts below nmin stay below it. (The fewest
+// processors of the jobs left would clamp more, but the hash would have
+// to follow it along every path.) A state is found by a hash (of the step
 // times weighted by the changes of the clamped counts, so that steps that
 // change nothing weigh nothing and a reservation updates it in the steps
 // it covers; plus a hash of the jobs placed) and then compared exactly
@@ -31,15 +32,22 @@ import (
 // schedule.
 
 // pathStep is one depth of a path in the memo: the job (queue position)
-// and its start; at the depths a chain placed, the sums of the score
-// terms from there to the end of the path.
+// and its start.
 type pathStep struct {
-	seconds     int64
-	restExcess  int64
-	restStretch float64
-	job         int32
+	seconds int64
+	job     int32
 	// record is the path the step belongs to.
 	record int32
+}
+
+// memoState is a state in the memo: the arena index of the step a path
+// placed after it, and the sums of the score terms from there to the end
+// of the path.
+type memoState struct {
+	at          int32
+	slot        int32 // in the table
+	restExcess  int64
+	restStretch float64
 }
 
 // memoRecord is one path in the memo: depths 0 to own-1 are in the arena
@@ -57,13 +65,13 @@ type probedState struct {
 }
 
 // chainMemo maps the hash of a state to the path that passed through it:
-// an open-addressing table over an arena of paths.
+// an open-addressing table over the states, which point into an arena of
+// paths.
 type chainMemo struct {
 	keys []uint64
-	// at is the arena index of the step placed after the state, plus
-	// one; 0 marks an empty slot.
+	// at is the state's index plus one; 0 marks an empty slot.
 	at      []int32
-	count   int
+	states  []memoState
 	paths   []pathStep
 	records []memoRecord
 }
@@ -73,13 +81,15 @@ func (m *chainMemo) reset() {
 	if m.keys == nil {
 		m.keys, m.at = make([]uint64, 1024), make([]int32, 1024)
 	}
-	clear(m.at)
-	m.count = 0
+	for _, st := range m.states {
+		m.at[st.slot] = 0
+	}
+	m.states = m.states[:0]
 	m.paths = m.paths[:0]
 	m.records = m.records[:0]
 }
 
-// lookup returns the arena index stored under key, or -1.
+// lookup returns the index of the state stored under key, or -1.
 func (m *chainMemo) lookup(key uint64) int {
 	mask := uint64(len(m.keys) - 1)
 	for i := key & mask; m.at[i] != 0; i = (i + 1) & mask {
@@ -90,10 +100,10 @@ func (m *chainMemo) lookup(key uint64) int {
 	return -1
 }
 
-// insert stores at under key unless the key is there already (a state
-// seen before, which lookup would have found, or a collision).
-func (m *chainMemo) insert(key uint64, at int) {
-	if 2*(m.count+1) > len(m.keys) {
+// insert stores a state under key unless the key is there already (a
+// state seen before, which lookup would have found, or a collision).
+func (m *chainMemo) insert(key uint64, st memoState) {
+	if 2*(len(m.states)+1) > len(m.keys) {
 		m.grow()
 	}
 	mask := uint64(len(m.keys) - 1)
@@ -103,8 +113,9 @@ func (m *chainMemo) insert(key uint64, at int) {
 			return
 		}
 	}
-	m.keys[i], m.at[i] = key, int32(at+1)
-	m.count++
+	st.slot = int32(i)
+	m.states = append(m.states, st)
+	m.keys[i], m.at[i] = key, int32(len(m.states))
 }
 
 func (m *chainMemo) grow() {
@@ -120,6 +131,7 @@ func (m *chainMemo) grow() {
 			i = (i + 1) & mask
 		}
 		m.keys[i], m.at[i] = keys[s], a
+		m.states[a-1].slot = int32(i)
 	}
 }
 
@@ -236,12 +248,13 @@ func (e *edgeSums) add(seconds int64, procs int32, mask uint64) {
 
 // sameState reports whether the state before depth t of the current path
 // (the current profile, the jobs at depths below t placed) is the state
-// before depth t of the memo's path rec (rec[:t] placed), with nmin the
-// clamp of the jobs left. Both profiles are the decision's base profile
+// before depth t of the memo's path rec (rec[:t] placed), read with the
+// clamp nmin. Both profiles are the decision's base profile
 // minus the slots of the jobs placed, so they differ by the slots of the
 // jobs the paths placed at different starts; wherever that difference is
 // not zero, both must hold fewer than nmin.
-func (p *planner) sameState(rec []pathStep, t int, nmin int32) bool {
+func (p *planner) sameState(rec []pathStep, t int) bool {
+	nmin := p.nmin
 	p.markGen++
 	if p.markGen == 0 {
 		clear(p.mark)

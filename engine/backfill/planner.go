@@ -43,8 +43,14 @@ type planner struct {
 	// position d on.
 	fewestProcs []int32
 
-	memo    chainMemo
-	pending []probedState // the states a chain passed, for the memo
+	memo chainMemo
+	// nmin is the fewest processors of the waiting jobs, the memo's clamp;
+	// stateHash[d] and placedHash[d] hash the profile (clamped at nmin)
+	// and the jobs placed before depth d of the current path.
+	nmin       int32
+	stateHash  []uint64
+	placedHash []uint64
+	pending    []probedState // the states a chain passed, for the memo
 	// probeEvery is the depth interval at which chains look their states
 	// up and keep them (memoStride).
 	probeEvery int
@@ -143,11 +149,17 @@ func (p *planner) reset() {
 		}
 	}
 	p.excessSeconds[0], p.stretchSum[0] = 0, 0
+	p.stateHash = slices.Grow(p.stateHash[:0], m+1)[:m+1]
+	p.placedHash = slices.Grow(p.placedHash[:0], m+1)[:m+1]
 	p.placements = 0
 	p.exhausted = false
 	p.haveBest = false
 	p.bestNow = p.bestNow[:0]
 	p.baseProfile()
+	if p.cfg != nil && m > 0 {
+		p.nmin = p.fewestProcs[0]
+		p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
+	}
 }
 
 // plan runs one decision: conservative backfilling, or the Tradeoff-fs
@@ -229,24 +241,15 @@ func (p *planner) visit(d, k int) bool {
 func (p *planner) chain(d, k int) bool {
 	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
-	var placedHash, profileHash uint64
-	for _, c := range p.chosen[:d] {
-		placedHash += jobHash(c)
-	}
-	var nmin int32
-	if c := p.next[sentinel]; c != sentinel {
-		nmin = p.fewestProcs[c]
-		profileHash = p.work.stateHash(nmin)
-	}
 	p.pending = p.pending[:0]
 	// ok is false for a path cut by the budget, or scored already.
 	ok, scored := true, false
-	link := int32(-1)
+	from := -1 // the state the rest was copied from
 	t := d
 	for ; t < p.m; t++ {
 		if t%p.probeEvery == 0 {
-			key := stateKey(profileHash, placedHash)
-			if at := p.memo.lookup(key); at >= 0 && p.sameState(p.memo.paths[at-t:at], t, nmin) {
+			key := stateKey(p.stateHash[t], p.placedHash[t])
+			if hit := p.memo.lookup(key); hit >= 0 && p.sameState(p.memo.paths[int(p.memo.states[hit].at)-t:], t) {
 				rest := p.m - t
 				if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
 					// Placing, the chain would have stopped at the budget.
@@ -256,14 +259,14 @@ func (p *planner) chain(d, k int) bool {
 					break
 				}
 				p.placements += rest
-				link = p.memo.paths[at].record
-				if p.onLeaf == nil && p.cannotBeat(at, t) {
+				if p.onLeaf == nil && p.cannotBeat(hit, t) {
 					p.s.sched.Stats.Paths++
-					p.remember(d, t, link)
+					p.remember(d, t, hit)
 					ok, scored = false, true
 					break
 				}
-				p.replay(at, t)
+				p.replay(int(p.memo.states[hit].at), t)
+				from = hit
 				break
 			}
 			p.pending = append(p.pending, probedState{key, t})
@@ -276,19 +279,10 @@ func (p *planner) chain(d, k int) bool {
 		c := p.next[sentinel]
 		p.place(t, c)
 		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
-		placedHash += jobHash(c)
-		if t+1 < p.m {
-			if next := p.fewestProcs[p.next[sentinel]]; next != nmin {
-				nmin = next
-				profileHash = p.work.stateHash(nmin)
-			} else {
-				profileHash += p.work.reservedHash(p.reserved[t], nmin)
-			}
-		}
 	}
 	if ok {
 		p.leaf()
-		p.remember(d, t, link)
+		p.remember(d, t, from)
 	}
 	for t--; t >= d; t-- {
 		c := p.chosen[t]
@@ -300,47 +294,50 @@ func (p *planner) chain(d, k int) bool {
 
 // remember puts the complete current path into the memo: its depths up to
 // own (the depths it placed itself, from d on, and the prefix before
-// them), the rest by a link to the path it copied them from, and the
-// states its chain passed through from depth d, each with the sums of
-// the score terms from there on.
-func (p *planner) remember(d, own int, link int32) {
+// them), the rest by a link to the path of the state it copied them from
+// (-1: none), and the states its chain looked up from depth d, each with
+// the sums of the score terms from there on.
+func (p *planner) remember(d, own, from int) {
 	m := &p.memo
 	id := int32(len(m.records))
 	start := len(m.paths)
-	m.records = append(m.records, memoRecord{start: int32(start), own: int32(own), link: link})
+	r := memoRecord{start: int32(start), own: int32(own), link: -1}
+	var restExcess int64
+	var restStretch float64
+	if from >= 0 {
+		st := &m.states[from]
+		r.link = m.paths[st.at].record
+		restExcess, restStretch = st.restExcess, st.restStretch
+	}
+	m.records = append(m.records, r)
 	for u := range own {
 		m.paths = append(m.paths, pathStep{seconds: p.startAt[u], job: int32(p.chosen[u]), record: id})
 	}
-	var restExcess int64
-	var restStretch float64
-	if link >= 0 {
-		ps := &m.paths[int(m.records[link].start)+own]
-		restExcess, restStretch = ps.restExcess, ps.restStretch
-	}
-	for u := own - 1; u >= d; u-- {
+	i := len(p.pending) - 1
+	for u := own - 1; u >= d && i >= 0; u-- {
 		restExcess += p.excessTerm[u]
 		restStretch += p.stretchTerm[u]
-		m.paths[start+u].restExcess, m.paths[start+u].restStretch = restExcess, restStretch
-	}
-	for _, ps := range p.pending {
-		m.insert(ps.key, start+ps.depth)
+		if ps := p.pending[i]; ps.depth == u {
+			m.insert(ps.key, memoState{at: int32(start + u), restExcess: restExcess, restStretch: restStretch})
+			i--
+		}
 	}
 }
 
 // cannotBeat reports whether the path completed from depth t by the
-// memo's path from arena index at on is no better than the incumbent,
-// without summing its rest in order: the sums from at on bound the sum
+// memo's path from state hit on is no better than the incumbent, without
+// summing its rest in order: the sums kept with the state bound the sum
 // the path would reach. Summing r nonnegative terms after the prefix, in
 // either order, errs by at most about r+1 roundings of the total (the
 // bound of recursive summation, Higham 2002, 4.2); the margin taken,
 // 8(r+2) units in the last place, covers both sums, the prefix's
 // addition and the margin's own rounding. A path that may be better is
 // completed and scored exactly.
-func (p *planner) cannotBeat(at, t int) bool {
-	ps := &p.memo.paths[at]
+func (p *planner) cannotBeat(hit, t int) bool {
+	st := &p.memo.states[hit]
 	r := p.m - t
-	excess := p.excessSeconds[t] + ps.restExcess
-	sum := p.stretchSum[t] + ps.restStretch
+	excess := p.excessSeconds[t] + st.restExcess
+	sum := p.stretchSum[t] + st.restStretch
 	lowest := sum - sum*float64(r+2)*0x1p-50
 	return !p.better(excess, lowest)
 }
@@ -378,6 +375,10 @@ func (p *planner) place(d, c int) {
 		return
 	}
 	p.addTerms(d, start)
+	if d+1 < p.m {
+		p.stateHash[d+1] = p.stateHash[d] + p.work.reservedHash(p.reserved[d], p.nmin)
+		p.placedHash[d+1] = p.placedHash[d] + jobHash(c)
+	}
 }
 
 // addTerms adds the score terms of the job at depth d, starting at

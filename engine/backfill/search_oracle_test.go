@@ -256,7 +256,7 @@ func TestPlannerMatchesOracle(t *testing.T) {
 	for trial := range 3000 {
 		m := 1 + rng.IntN(8)
 		if trial%10 == 0 {
-			m = 10 + rng.IntN(40)
+			m = 10 + rng.IntN(80)
 		}
 		cfg := Tradeoff{TwSeconds: []int64{0, 3600, 48 * 3600}[rng.IntN(3)], AlphaPerHour: []float64{0, 1, 2.5}[rng.IntN(3)],
 			Objective: Objective(rng.IntN(2)), BudgetPlacements: budgets[rng.IntN(len(budgets))]}
@@ -398,6 +398,7 @@ func TestSameStateMatchesBruteForce(t *testing.T) {
 			rec = append(rec, pathStep{seconds: start, job: int32(c)})
 		}
 		nmin := int32(1 + rng.IntN(4))
+		p.nmin = nmin
 		here := make([]oracleStep, len(p.work.steps))
 		for i, st := range p.work.steps {
 			here[i] = oracleStep{st.seconds, int(st.free)}
@@ -412,7 +413,7 @@ func TestSameStateMatchesBruteForce(t *testing.T) {
 				t.Fatalf("trial %d: the same states hash to %x and %x: %v, %v", trial, h, oh, here, other)
 			}
 		}
-		if got := p.sameState(rec, t1, nmin); got != want {
+		if got := p.sameState(rec, t1); got != want {
 			t.Fatalf("trial %d: sameState %v, want %v: X %v at %v on %v, Y %v, nmin %d", trial, got, want, p.chosen[:t1], p.startAt[:t1], here, rec, nmin)
 		}
 		moved := false
