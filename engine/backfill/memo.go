@@ -187,6 +187,9 @@ func (p *profile) stateHash(nmin int32) uint64 {
 func (p *profile) reservedHash(r reservation, nmin int32) uint64 {
 	steps := p.steps
 	h := uint64(int64(r.procs)) * (timeHash(steps[r.end].seconds) - timeHash(steps[r.first].seconds))
+	if nmin <= 1 {
+		return h // no step falls below 1 and stays above 0
+	}
 	for i := r.first; i < r.end; i++ {
 		if free := steps[i].free; free < nmin {
 			lost := free

@@ -51,9 +51,9 @@ type planner struct {
 	stateHash  []uint64
 	placedHash []uint64
 	pending    []probedState // the states a chain passed, for the memo
-	// probeEvery is the depth interval at which chains look their states
-	// up and keep them (memoStride).
-	probeEvery int
+	// probeMask selects the depths at which chains look their states up
+	// and keep them: those where depth&probeMask is 0 (memoStride).
+	probeMask int
 	// sameState's scratch: per queue position, the start on the other
 	// path, valid where mark is markGen.
 	otherStart []int64
@@ -133,7 +133,7 @@ func (p *planner) reset() {
 			p.markGen = 0
 		}
 		p.memo.reset()
-		p.probeEvery = memoStride(m)
+		p.probeMask = memoStride(m) - 1
 	}
 	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
 	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
@@ -247,7 +247,7 @@ func (p *planner) chain(d, k int) bool {
 	from := -1 // the state the rest was copied from
 	t := d
 	for ; t < p.m; t++ {
-		if t%p.probeEvery == 0 {
+		if t&p.probeMask == 0 {
 			key := stateKey(p.stateHash[t], p.placedHash[t])
 			if hit := p.memo.lookup(key); hit >= 0 && p.sameState(p.memo.paths[int(p.memo.states[hit].at)-t:], t) {
 				rest := p.m - t
@@ -310,11 +310,13 @@ func (p *planner) remember(d, own, from int) {
 		restExcess, restStretch = st.restExcess, st.restStretch
 	}
 	m.records = append(m.records, r)
-	for u := range own {
-		m.paths = append(m.paths, pathStep{seconds: p.startAt[u], job: int32(p.chosen[u]), record: id})
+	m.paths = slices.Grow(m.paths, own)[:start+own]
+	for u, ps := range m.paths[start:] {
+		ps.seconds, ps.job, ps.record = p.startAt[u], int32(p.chosen[u]), id
+		m.paths[start+u] = ps
 	}
 	i := len(p.pending) - 1
-	for u := own - 1; u >= d && i >= 0; u-- {
+	for u := own - 1; i >= 0; u-- {
 		restExcess += p.excessTerm[u]
 		restStretch += p.stretchTerm[u]
 		if ps := p.pending[i]; ps.depth == u {
@@ -350,7 +352,7 @@ func (p *planner) replay(at, t int) {
 	for {
 		for _, ps := range m.paths[int(r.start)+t : int(r.start+r.own)] {
 			p.chosen[t], p.startAt[t] = int(ps.job), ps.seconds
-			p.addTerms(t, ps.seconds)
+			p.addTerms(t, &p.waiting[ps.job], ps.seconds)
 			t++
 		}
 		if r.link < 0 {
@@ -365,26 +367,27 @@ func (p *planner) place(d, c int) {
 	w := &p.waiting[c]
 	n, e := w.procs, w.estSeconds
 	start, first := p.work.earliest(n, e)
-	p.reserved[d] = reservation{}
-	if d+1 < p.m {
-		p.reserved[d] = p.work.reserve(first, e, n)
+	var r reservation
+	last := d+1 == p.m
+	if !last {
+		r = p.work.reserve(first, e, n)
 	}
+	p.reserved[d] = r
 	p.placements++
 	p.chosen[d], p.startAt[d] = c, start
 	if p.cfg == nil {
 		return
 	}
-	p.addTerms(d, start)
-	if d+1 < p.m {
-		p.stateHash[d+1] = p.stateHash[d] + p.work.reservedHash(p.reserved[d], p.nmin)
+	p.addTerms(d, w, start)
+	if !last {
+		p.stateHash[d+1] = p.stateHash[d] + p.work.reservedHash(r, p.nmin)
 		p.placedHash[d+1] = p.placedHash[d] + jobHash(c)
 	}
 }
 
-// addTerms adds the score terms of the job at depth d, starting at
+// addTerms adds the score terms of waiting job w at depth d, starting at
 // start, to the path's sums.
-func (p *planner) addTerms(d int, start int64) {
-	w := &p.waiting[p.chosen[d]]
+func (p *planner) addTerms(d int, w *waitingJob, start int64) {
 	wait := start - w.submitSeconds
 	excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
 	p.excessTerm[d], p.stretchTerm[d] = excess, stretch
