@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -39,9 +40,10 @@ type planner struct {
 	// LIFO order are O(1)).
 	next, prev []int
 
-	// fewestProcs[d] is the fewest processors of the jobs from queue
-	// position d on.
-	fewestProcs []int32
+	// stair is conservative backfilling's staircase of the jobs left
+	// (conservative.go).
+	stair      []stairStep
+	candidates []int // the queue positions that might start now
 
 	memo chainMemo
 	// nmin is the fewest processors of the waiting jobs, the memo's clamp;
@@ -114,52 +116,46 @@ func (p *planner) reset() {
 	p.m = len(p.queue)
 	m := p.m
 	p.waiting = p.waiting[:0]
+	p.nmin = math.MaxInt32
 	for _, j := range p.queue {
 		e := p.s.est[j]
-		p.waiting = append(p.waiting, waitingJob{procs: int32(p.s.jobs[j].Procs), estSeconds: e,
-			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))})
+		w := waitingJob{procs: int32(p.s.jobs[j].Procs), estSeconds: e,
+			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))}
+		p.waiting = append(p.waiting, w)
+		p.nmin = min(p.nmin, w.procs)
 	}
 	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
 	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
+	p.placements = 0
+	p.baseProfile()
+	if p.cfg == nil {
+		return // conservative backfilling needs no more
+	}
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
 	p.stretchSum = slices.Grow(p.stretchSum[:0], m+1)[:m+1]
-	if p.cfg != nil {
-		p.excessTerm = slices.Grow(p.excessTerm[:0], m)[:m]
-		p.stretchTerm = slices.Grow(p.stretchTerm[:0], m)[:m]
-		p.otherStart = slices.Grow(p.otherStart[:0], m)[:m]
-		if len(p.mark) < m {
-			p.mark = make([]uint32, m)
-			p.markGen = 0
-		}
-		p.memo.reset()
-		p.probeMask = memoStride(m) - 1
+	p.excessTerm = slices.Grow(p.excessTerm[:0], m)[:m]
+	p.stretchTerm = slices.Grow(p.stretchTerm[:0], m)[:m]
+	p.otherStart = slices.Grow(p.otherStart[:0], m)[:m]
+	if len(p.mark) < m {
+		p.mark = make([]uint32, m)
+		p.markGen = 0
 	}
+	p.memo.reset()
+	p.probeMask = memoStride(m) - 1
 	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
 	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
-	for i := 0; i <= m; i++ {
-		p.next[i] = (i + 1) % (m + 1)
-		p.prev[i] = (i + m) % (m + 1)
+	for i := range m + 1 {
+		p.next[i], p.prev[i] = i+1, i-1
 	}
-	p.fewestProcs = slices.Grow(p.fewestProcs[:0], m)[:m]
-	for d := m - 1; d >= 0; d-- {
-		p.fewestProcs[d] = p.waiting[d].procs
-		if d+1 < m {
-			p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
-		}
-	}
+	p.next[m], p.prev[0] = 0, m
 	p.excessSeconds[0], p.stretchSum[0] = 0, 0
 	p.stateHash = slices.Grow(p.stateHash[:0], m+1)[:m+1]
 	p.placedHash = slices.Grow(p.placedHash[:0], m+1)[:m+1]
-	p.placements = 0
+	p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
 	p.exhausted = false
 	p.haveBest = false
 	p.bestNow = p.bestNow[:0]
-	p.baseProfile()
-	if p.cfg != nil && m > 0 {
-		p.nmin = p.fewestProcs[0]
-		p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
-	}
 }
 
 // plan runs one decision: conservative backfilling, or the Tradeoff-fs
@@ -168,19 +164,7 @@ func (p *planner) plan() {
 	p.reset()
 	s := p.s
 	if p.cfg == nil {
-		// Only the jobs whose slot is now start, and a job can start now
-		// only if the processors free now (the first step, which only
-		// shrinks as jobs are placed) hold it: once they hold none of the
-		// jobs left, the rest of the plan cannot start anything.
-		placed := 0
-		for ; placed < p.m && p.work.steps[0].free >= p.fewestProcs[placed]; placed++ {
-			p.place(placed, placed)
-		}
-		for d := range placed {
-			if p.startAt[d] == s.now {
-				s.start(p.queue[p.chosen[d]])
-			}
-		}
+		p.conservative()
 		return
 	}
 	s.sched.Stats.Plans++

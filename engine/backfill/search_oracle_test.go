@@ -454,3 +454,46 @@ func sameClamped(a, b []oracleStep, nmin int) bool {
 	}
 	return true
 }
+
+// TestConservativeMatchesPlain compares conservative backfilling's pass,
+// which stops once no job left fits now, with the pass that places every
+// waiting job, on random decision points: the same jobs must start.
+func TestConservativeMatchesPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 7))
+	stopped := 0
+	for trial := range 3000 {
+		m := 1 + rng.IntN(60)
+		procs := []int{4, 8, 100}[rng.IntN(3)]
+		s := randomDecision(rng, procs, m, Tradeoff{})
+		s.planner = newPlanner(s, nil, 0)
+		prof := []oracleStep{{s.now, s.free}}
+		for _, j := range s.running {
+			prof = oracleRelease(prof, s.sched.StartSeconds[j]+s.est[j], s.jobs[j].Procs)
+		}
+		var want []int
+		for _, j := range s.order {
+			n, e := s.jobs[j].Procs, s.est[j]
+			start := oracleEarliest(prof, n, e)
+			prof = oracleReserve(prof, start, e, n)
+			if start == s.now {
+				want = append(want, j)
+			}
+		}
+		s.planner.plan()
+		var got []int
+		for _, j := range s.order {
+			if s.sched.StartSeconds[j] == s.now {
+				got = append(got, j)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (m %d, %d procs): started %v, want %v", trial, m, procs, got, want)
+		}
+		if s.planner.placements < m {
+			stopped++
+		}
+	}
+	if stopped < 1000 {
+		t.Errorf("the pass stopped early in %d of 3000 decisions", stopped)
+	}
+}
