@@ -497,3 +497,27 @@ func TestConservativeMatchesPlain(t *testing.T) {
 		t.Errorf("the pass stopped early in %d of 3000 decisions", stopped)
 	}
 }
+
+// treeSize counts the subtrees of the design note's 3- and 4-job orders:
+// iteration k from the root is the subtree with k levels above the chains.
+func TestTreeSize(t *testing.T) {
+	tests := []struct {
+		r, j       int
+		placements int
+		paths      int64
+	}{
+		{3, 1, 6, 2},   // 213 312
+		{3, 2, 9, 3},   // 132 231 321
+		{4, 1, 12, 3},  // 2134 3124 4123
+		{4, 2, 28, 8},  // 1324 ... 4312
+		{4, 3, 40, 12}, // 1243 ... 4321
+	}
+	for _, tt := range tests {
+		if placements, paths := treeSize(tt.r, tt.j); placements != tt.placements || paths != tt.paths {
+			t.Errorf("treeSize(%d, %d) = %d, %d; want %d, %d", tt.r, tt.j, placements, paths, tt.placements, tt.paths)
+		}
+	}
+	if placements, paths := treeSize(1000, 40); placements != math.MaxInt-1 || paths != math.MaxInt-1 {
+		t.Errorf("treeSize(1000, 40) = %d, %d; want both saturated", placements, paths)
+	}
+}
