@@ -42,8 +42,11 @@ type planner struct {
 
 	// lbExcess[c] and lbStretch[c] are the score terms of queue position c
 	// at its earliest start in the profile of a search node (lowerBounds).
-	lbExcess  []int64
-	lbStretch []float64
+	lbExcess     []int64
+	lbStretch    []float64
+	lbJobs       int
+	lbExcessSum  int64
+	lbStretchSum float64
 	// stair is conservative backfilling's staircase of the jobs left
 	// (conservative.go).
 	stair      []stairStep
@@ -235,37 +238,40 @@ func (p *planner) visit(d, k int) bool {
 }
 
 // lowerBounds works out, for each job not placed, the score terms of its
-// earliest start in the current profile: later placements only fill the
+// earliest start in the current profile (later placements only fill the
 // profile, so no path below starts it earlier, and the terms only grow
-// with the start.
+// with the start), and their sums. They hold until the next call.
 func (p *planner) lowerBounds() {
 	p.lbExcess = slices.Grow(p.lbExcess[:0], p.m)[:p.m]
 	p.lbStretch = slices.Grow(p.lbStretch[:0], p.m)[:p.m]
+	p.lbJobs, p.lbExcessSum, p.lbStretchSum = 0, 0, 0
 	for c := p.next[p.m]; c != p.m; c = p.next[c] {
 		w := &p.waiting[c]
 		start, _ := p.work.earliest(w.procs, w.estSeconds)
 		wait := start - w.submitSeconds
-		p.lbExcess[c], p.lbStretch[c] = max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+		excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+		p.lbExcess[c], p.lbStretch[c] = excess, stretch
+		p.lbJobs++
+		p.lbExcessSum += excess
+		p.lbStretchSum += stretch
 	}
 }
 
 // cannotImprove reports whether no completion of the current path from
 // depth d can beat the incumbent, by the lower bounds of the jobs not
-// placed (the placed job c left out, -1 for none; their sum, bounded as
-// cannotBeat's).
+// placed (the job c placed since lowerBounds left out, -1 for none).
+// The stretch bounds are summed in another order than a path would sum
+// its terms, and c's is taken off the sum; the margin, 8(r+2) units in
+// the last place of the prefix and every bound, covers both (see
+// cannotBeat).
 func (p *planner) cannotImprove(d, c int) bool {
-	excess, sum := p.excessSeconds[d], 0.0
-	r := 0
-	for j := p.next[p.m]; j != p.m; j = p.next[j] {
-		if j != c {
-			excess += p.lbExcess[j]
-			sum += p.lbStretch[j]
-			r++
-		}
+	excess, sum := p.excessSeconds[d]+p.lbExcessSum, p.lbStretchSum
+	if c >= 0 {
+		excess -= p.lbExcess[c]
+		sum -= p.lbStretch[c]
 	}
-	sum += p.stretchSum[d]
-	lowest := sum - sum*float64(r+2)*0x1p-50
-	return !p.better(excess, lowest)
+	margin := (p.stretchSum[d] + p.lbStretchSum) * float64(p.lbJobs+2) * 0x1p-50
+	return !p.better(excess, p.stretchSum[d]+sum-margin)
 }
 
 // countChain counts a chain of rest placements that cannot beat the
