@@ -11,10 +11,12 @@ import (
 // long queue of jobs too wide to run side by side, a job moved to the
 // front delays each wide job before it by its own length, and once the
 // chain is past them the profile is the heuristic path's again. The memo
-// remembers the states of the complete paths of one decision point, and a
-// chain that reaches one of them copies the rest of that path's starts
-// instead of placing it again: the same placements, counted and scored
-// in the same order, at a fraction of the cost.
+// remembers the states of the complete paths of one decision point (every
+// 1, 2 or 4 depths, memoStride), and a chain that reaches one of them
+// takes the rest of that path instead of placing it again: its placements
+// are counted, and the path is scored from the sums of the rest's score
+// terms when that provably cannot beat the incumbent (cannotBeat), else
+// from the rest's starts copied and scored in the same order.
 //
 // Two profiles count as the same state when they agree wherever a job
 // left could use them: free counts below nmin, the fewest processors of

@@ -355,9 +355,9 @@ func satMul(a, b int) int {
 // depth, the remaining jobs in priority order, as visit does below depth
 // k, and scores it. A chain is never backed into, so instead of releasing
 // its placements one by one it restores the profile it started from in
-// one copy. Before each placement it looks its state up in the memo
-// (memo.go) and, found, copies the rest of the path from there. It
-// returns false when the budget stops the chain.
+// one copy. Before a placement it looks its state up in the memo
+// (memo.go) and, found, takes the rest of the path from there. It returns
+// false when the budget stops the chain.
 func (p *planner) chain(d, k int) bool {
 	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
