@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -28,17 +29,47 @@ type planner struct {
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
 	// excessSeconds[d] and stretchSum[d] are the score terms of the first
-	// d placements: the waits beyond Tw, and the bounded slowdowns.
+	// d placements: the waits beyond Tw, and the bounded slowdowns;
+	// excessTerm[d] and stretchTerm[d] those of the placement at depth d.
 	excessSeconds []int64
 	stretchSum    []float64
+	excessTerm    []int64
+	stretchTerm   []float64
 	// next and prev link the queue positions not yet placed, in priority
 	// order, around the sentinel m (dancing links: unlink and relink in
 	// LIFO order are O(1)).
 	next, prev []int
 
-	// fewestProcs[d] is the fewest processors of the jobs from queue
-	// position d on (conservative backfilling).
-	fewestProcs []int
+	// lbExcess[c] and lbStretch[c] are the score terms of queue position c
+	// at its earliest start in the profile of a search node (lowerBounds).
+	lbExcess     []int64
+	lbStretch    []float64
+	lbJobs       int
+	lbExcessSum  int64
+	lbStretchSum float64
+	// stair is conservative backfilling's staircase of the jobs left
+	// (conservative.go).
+	stair      []stairStep
+	candidates []int // the queue positions that might start now
+
+	memo chainMemo
+	// nmin is the fewest processors of the waiting jobs, the memo's clamp;
+	// stateHash[d] and placedHash[d] hash the profile (clamped at nmin)
+	// and the jobs placed before depth d of the current path.
+	nmin       int32
+	stateHash  []uint64
+	placedHash []uint64
+	pending    []probedState // the states a chain passed, for the memo
+	// probeMask selects the depths at which chains look their states up
+	// and keep them: those where depth&probeMask is 0 (memoStride).
+	probeMask int
+	// sameState's scratch: per queue position, the start on the other
+	// path, valid where mark is markGen.
+	otherStart []int64
+	mark       []uint32
+	markGen    uint32
+	edges      []edge
+	edgeSums   edgeSums
 
 	placements int
 	exhausted  bool
@@ -55,7 +86,7 @@ type planner struct {
 
 // waitingJob is a queue position as the planner reads it.
 type waitingJob struct {
-	procs          int
+	procs          int32
 	estSeconds     int64
 	submitSeconds  int64
 	stretchDivisor float64 // max(estimate, 60 s), the bounded slowdown's
@@ -74,14 +105,14 @@ func (p *planner) baseProfile() {
 	}
 	s.shadowBuf = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
-	base := append(p.work.steps[:0], step{seconds: s.now, free: s.free})
+	base := append(p.work.steps[:0], step{seconds: s.now, free: int32(s.free)})
 	for _, e := range ends {
 		last := &base[len(base)-1]
 		if last.seconds == e.seconds {
-			last.free += s.jobs[e.job].Procs
+			last.free += int32(s.jobs[e.job].Procs)
 			continue
 		}
-		base = append(base, step{seconds: e.seconds, free: last.free + s.jobs[e.job].Procs})
+		base = append(base, step{seconds: e.seconds, free: last.free + int32(s.jobs[e.job].Procs)})
 	}
 	p.work.steps = base
 	p.work.updateMaxFree(0, len(base))
@@ -92,28 +123,46 @@ func (p *planner) reset() {
 	p.m = len(p.queue)
 	m := p.m
 	p.waiting = p.waiting[:0]
+	p.nmin = math.MaxInt32
 	for _, j := range p.queue {
 		e := p.s.est[j]
-		p.waiting = append(p.waiting, waitingJob{procs: p.s.jobs[j].Procs, estSeconds: e,
-			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))})
+		w := waitingJob{procs: int32(p.s.jobs[j].Procs), estSeconds: e,
+			submitSeconds: p.s.jobs[j].SubmitSeconds, stretchDivisor: float64(max(e, 60))}
+		p.waiting = append(p.waiting, w)
+		p.nmin = min(p.nmin, w.procs)
 	}
 	p.reserved = slices.Grow(p.reserved[:0], m)[:m]
 	p.chosen = slices.Grow(p.chosen[:0], m)[:m]
 	p.startAt = slices.Grow(p.startAt[:0], m)[:m]
+	p.placements = 0
+	p.baseProfile()
+	if p.cfg == nil {
+		return // conservative backfilling needs no more
+	}
 	p.excessSeconds = slices.Grow(p.excessSeconds[:0], m+1)[:m+1]
 	p.stretchSum = slices.Grow(p.stretchSum[:0], m+1)[:m+1]
+	p.excessTerm = slices.Grow(p.excessTerm[:0], m)[:m]
+	p.stretchTerm = slices.Grow(p.stretchTerm[:0], m)[:m]
+	p.otherStart = slices.Grow(p.otherStart[:0], m)[:m]
+	if len(p.mark) < m {
+		p.mark = make([]uint32, m)
+		p.markGen = 0
+	}
+	p.memo.reset()
+	p.probeMask = memoStride(m) - 1
 	p.next = slices.Grow(p.next[:0], m+1)[:m+1]
 	p.prev = slices.Grow(p.prev[:0], m+1)[:m+1]
-	for i := 0; i <= m; i++ {
-		p.next[i] = (i + 1) % (m + 1)
-		p.prev[i] = (i + m) % (m + 1)
+	for i := range m + 1 {
+		p.next[i], p.prev[i] = i+1, i-1
 	}
+	p.next[m], p.prev[0] = 0, m
 	p.excessSeconds[0], p.stretchSum[0] = 0, 0
-	p.placements = 0
+	p.stateHash = slices.Grow(p.stateHash[:0], m+1)[:m+1]
+	p.placedHash = slices.Grow(p.placedHash[:0], m+1)[:m+1]
+	p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
 	p.exhausted = false
 	p.haveBest = false
 	p.bestNow = p.bestNow[:0]
-	p.baseProfile()
 }
 
 // plan runs one decision: conservative backfilling, or the Tradeoff-fs
@@ -122,26 +171,7 @@ func (p *planner) plan() {
 	p.reset()
 	s := p.s
 	if p.cfg == nil {
-		// Only the jobs whose slot is now start, and a job can start now
-		// only if the processors free now (the first step, which only
-		// shrinks as jobs are placed) hold it: once they hold none of the
-		// jobs left, the rest of the plan cannot start anything.
-		p.fewestProcs = slices.Grow(p.fewestProcs[:0], p.m)[:p.m]
-		for d := p.m - 1; d >= 0; d-- {
-			p.fewestProcs[d] = p.waiting[d].procs
-			if d+1 < p.m {
-				p.fewestProcs[d] = min(p.fewestProcs[d], p.fewestProcs[d+1])
-			}
-		}
-		placed := 0
-		for ; placed < p.m && p.work.steps[0].free >= p.fewestProcs[placed]; placed++ {
-			p.place(placed, placed)
-		}
-		for d := range placed {
-			if p.startAt[d] == s.now {
-				s.start(p.queue[p.chosen[d]])
-			}
-		}
+		p.conservative()
 		return
 	}
 	s.sched.Stats.Plans++
@@ -167,6 +197,16 @@ func (p *planner) visit(d, k int) bool {
 	if d >= k {
 		return p.chain(d, k)
 	}
+	// When no completion of the path so far can beat the incumbent, the
+	// node's subtree is counted, not searched; one above depth k, so is
+	// each child's chain that cannot.
+	bounded := k > 0 && p.m < boundMaxJobs && p.onLeaf == nil && p.haveBest
+	if bounded {
+		p.lowerBounds()
+		if p.cannotImprove(d, -1) {
+			return p.countTree(p.m-d, k-d)
+		}
+	}
 	sentinel := p.m
 	c := p.next[sentinel]
 	if d+1 == k {
@@ -179,7 +219,12 @@ func (p *planner) visit(d, k int) bool {
 		}
 		p.place(d, c)
 		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
-		ok := p.visit(d+1, k)
+		var ok bool
+		if bounded && d+1 == k && p.cannotImprove(d+1, c) {
+			ok = p.countChain(p.m - d - 1)
+		} else {
+			ok = p.visit(d+1, k)
+		}
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 		p.unplace(d)
 		if !ok {
@@ -192,17 +237,160 @@ func (p *planner) visit(d, k int) bool {
 	return true
 }
 
+// lowerBounds works out, for each job not placed, the score terms of its
+// earliest start in the current profile (later placements only fill the
+// profile, so no path below starts it earlier, and the terms only grow
+// with the start), and their sums. They hold until the next call.
+func (p *planner) lowerBounds() {
+	p.lbExcess = slices.Grow(p.lbExcess[:0], p.m)[:p.m]
+	p.lbStretch = slices.Grow(p.lbStretch[:0], p.m)[:p.m]
+	p.lbJobs, p.lbExcessSum, p.lbStretchSum = 0, 0, 0
+	for c := p.next[p.m]; c != p.m; c = p.next[c] {
+		w := &p.waiting[c]
+		start, _ := p.work.earliest(w.procs, w.estSeconds)
+		wait := start - w.submitSeconds
+		excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+		p.lbExcess[c], p.lbStretch[c] = excess, stretch
+		p.lbJobs++
+		p.lbExcessSum += excess
+		p.lbStretchSum += stretch
+	}
+}
+
+// cannotImprove reports whether no completion of the current path from
+// depth d can beat the incumbent, by the lower bounds of the jobs not
+// placed (the job c placed since lowerBounds left out, -1 for none).
+// The stretch bounds are summed in another order than a path would sum
+// its terms, and c's is taken off the sum; the margin, 8(r+2) units in
+// the last place of the prefix and every bound, covers both (see
+// cannotBeat).
+func (p *planner) cannotImprove(d, c int) bool {
+	excess, sum := p.excessSeconds[d]+p.lbExcessSum, p.lbStretchSum
+	if c >= 0 {
+		excess -= p.lbExcess[c]
+		sum -= p.lbStretch[c]
+	}
+	margin := (p.stretchSum[d] + p.lbStretchSum) * float64(p.lbJobs+2) * 0x1p-50
+	return !p.better(excess, p.stretchSum[d]+sum-margin)
+}
+
+// countChain counts a chain of rest placements that cannot beat the
+// incumbent as if it were placed: its placements, as far as the budget
+// lets them, and its path if complete. It returns false when the budget
+// stops it.
+func (p *planner) countChain(rest int) bool {
+	if p.placements+rest > p.cfg.BudgetPlacements {
+		p.placements = max(p.placements, p.cfg.BudgetPlacements)
+		p.exhausted = true
+		return false
+	}
+	p.placements += rest
+	p.s.sched.Stats.Paths++
+	return true
+}
+
+// countTree counts the subtree of a node of iteration k with r jobs left
+// and j = k - d >= 1 levels above the chains, none of whose paths can beat
+// the incumbent, as visit would search it: its placements, as far as the
+// budget lets them, and its complete paths. It returns false when the
+// budget stops it. The counts depend only on r and j.
+func (p *planner) countTree(r, j int) bool {
+	children := r
+	if j == 1 {
+		children = r - 1 // a non-leftmost child at depth k-1
+	}
+	for range children {
+		if j == 1 {
+			// The child's placement and its chain.
+			if !p.countChain(r) {
+				return false
+			}
+			continue
+		}
+		placements, paths := treeSize(r-1, j-1)
+		if placements < math.MaxInt-1 && p.placements+1+placements <= p.cfg.BudgetPlacements {
+			p.placements += 1 + placements
+			p.s.sched.Stats.Paths += paths
+			continue
+		}
+		// The budget stops the search inside this child.
+		if p.placements >= p.cfg.BudgetPlacements {
+			p.exhausted = true
+			return false
+		}
+		p.placements++
+		return p.countTree(r-1, j-1)
+	}
+	return true
+}
+
+// treeSize returns the placements and complete paths of the subtree of a
+// node with r jobs left and j >= 1 levels above the chains, without a
+// budget; both saturate at math.MaxInt-1.
+func treeSize(r, j int) (placements int, paths int64) {
+	if j == 1 {
+		return satMul(r-1, r), int64(max(r-1, 0))
+	}
+	below, belowPaths := treeSize(r-1, j-1)
+	return satMul(r, satAdd(1, below)), int64(satMul(r, int(belowPaths)))
+}
+
+// satAdd and satMul add and multiply nonnegative counts, saturating at
+// math.MaxInt-1.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-1-b {
+		return math.MaxInt - 1
+	}
+	return a + b
+}
+
+func satMul(a, b int) int {
+	if a > 0 && b > (math.MaxInt-1)/a {
+		return math.MaxInt - 1
+	}
+	return a * b
+}
+
 // chain completes the path from depth d with the leftmost child at every
 // depth, the remaining jobs in priority order, as visit does below depth
 // k, and scores it. A chain is never backed into, so instead of releasing
 // its placements one by one it restores the profile it started from in
-// one copy. It returns false when the budget stops the chain.
+// one copy. Before a placement it looks its state up in the memo
+// (memo.go) and, found, takes the rest of the path from there. It returns
+// false when the budget stops the chain.
 func (p *planner) chain(d, k int) bool {
 	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
-	ok := true
+	p.pending = p.pending[:0]
+	// ok is false for a path cut by the budget, or scored already.
+	ok, scored := true, false
+	from := -1 // the state the rest was copied from
 	t := d
 	for ; t < p.m; t++ {
+		if t&p.probeMask == 0 {
+			key := stateKey(p.stateHash[t], p.placedHash[t])
+			if hit := p.memo.lookup(key); hit >= 0 && p.sameState(p.memo.paths[int(p.memo.states[hit].at)-t:], t) {
+				rest := p.m - t
+				if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
+					// Placing, the chain would have stopped at the budget.
+					p.placements = max(p.placements, p.cfg.BudgetPlacements)
+					p.exhausted = true
+					ok = false
+					break
+				}
+				p.placements += rest
+				if p.onLeaf == nil && p.cannotBeat(hit, t) {
+					p.s.sched.Stats.Paths++
+					p.remember(d, t, hit)
+					ok, scored = false, true
+					break
+				}
+				p.replay(int(p.memo.states[hit].at), t)
+				from = hit
+				break
+			}
+			p.pending = append(p.pending, probedState{key, t})
+		}
 		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
 			p.exhausted = true
 			ok = false
@@ -214,13 +402,84 @@ func (p *planner) chain(d, k int) bool {
 	}
 	if ok {
 		p.leaf()
+		p.remember(d, t, from)
 	}
 	for t--; t >= d; t-- {
 		c := p.chosen[t]
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 	}
 	p.work.steps = append(p.work.steps[:0], p.saved...)
-	return ok
+	return ok || scored
+}
+
+// remember puts the complete current path into the memo: its depths up to
+// own (the depths it placed itself, from d on, and the prefix before
+// them), the rest by a link to the path of the state it copied them from
+// (-1: none), and the states its chain looked up from depth d, each with
+// the sums of the score terms from there on.
+func (p *planner) remember(d, own, from int) {
+	m := &p.memo
+	id := int32(len(m.records))
+	start := len(m.paths)
+	r := memoRecord{start: int32(start), own: int32(own), link: -1}
+	var restExcess int64
+	var restStretch float64
+	if from >= 0 {
+		st := &m.states[from]
+		r.link = m.paths[st.at].record
+		restExcess, restStretch = st.restExcess, st.restStretch
+	}
+	m.records = append(m.records, r)
+	m.paths = slices.Grow(m.paths, own)[:start+own]
+	for u, ps := range m.paths[start:] {
+		ps.seconds, ps.job, ps.record = p.startAt[u], int32(p.chosen[u]), id
+		m.paths[start+u] = ps
+	}
+	i := len(p.pending) - 1
+	for u := own - 1; i >= 0; u-- {
+		restExcess += p.excessTerm[u]
+		restStretch += p.stretchTerm[u]
+		if ps := p.pending[i]; ps.depth == u {
+			m.insert(ps.key, memoState{at: int32(start + u), restExcess: restExcess, restStretch: restStretch})
+			i--
+		}
+	}
+}
+
+// cannotBeat reports whether the path completed from depth t by the
+// memo's path from state hit on is no better than the incumbent, without
+// summing its rest in order: the sums kept with the state bound the sum
+// the path would reach. Summing r nonnegative terms after the prefix, in
+// either order, errs by at most about r+1 roundings of the total (the
+// bound of recursive summation, Higham 2002, 4.2); the margin taken,
+// 8(r+2) units in the last place, covers both sums, the prefix's
+// addition and the margin's own rounding. A path that may be better is
+// completed and scored exactly.
+func (p *planner) cannotBeat(hit, t int) bool {
+	st := &p.memo.states[hit]
+	r := p.m - t
+	excess := p.excessSeconds[t] + st.restExcess
+	sum := p.stretchSum[t] + st.restStretch
+	lowest := sum - sum*float64(r+2)*0x1p-50
+	return !p.better(excess, lowest)
+}
+
+// replay completes the path from depth t with the memo's path from arena
+// index at on, scoring it as placements would.
+func (p *planner) replay(at, t int) {
+	m := &p.memo
+	r := m.records[m.paths[at].record]
+	for {
+		for _, ps := range m.paths[int(r.start)+t : int(r.start+r.own)] {
+			p.chosen[t], p.startAt[t] = int(ps.job), ps.seconds
+			p.addTerms(t, &p.waiting[ps.job], ps.seconds)
+			t++
+		}
+		if r.link < 0 {
+			return
+		}
+		r = m.records[r.link]
+	}
 }
 
 // place puts queue position c at depth d of the current path.
@@ -228,18 +487,32 @@ func (p *planner) place(d, c int) {
 	w := &p.waiting[c]
 	n, e := w.procs, w.estSeconds
 	start, first := p.work.earliest(n, e)
-	p.reserved[d] = reservation{}
-	if d+1 < p.m {
-		p.reserved[d] = p.work.reserve(first, e, n)
+	var r reservation
+	last := d+1 == p.m
+	if !last {
+		r = p.work.reserve(first, e, n)
 	}
+	p.reserved[d] = r
 	p.placements++
 	p.chosen[d], p.startAt[d] = c, start
 	if p.cfg == nil {
 		return
 	}
+	p.addTerms(d, w, start)
+	if !last {
+		p.stateHash[d+1] = p.stateHash[d] + p.work.reservedHash(r, p.nmin)
+		p.placedHash[d+1] = p.placedHash[d] + jobHash(c)
+	}
+}
+
+// addTerms adds the score terms of waiting job w at depth d, starting at
+// start, to the path's sums.
+func (p *planner) addTerms(d int, w *waitingJob, start int64) {
 	wait := start - w.submitSeconds
-	p.excessSeconds[d+1] = p.excessSeconds[d] + max(0, wait-p.tw)
-	p.stretchSum[d+1] = p.stretchSum[d] + float64(wait+e)/w.stretchDivisor
+	excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+	p.excessTerm[d], p.stretchTerm[d] = excess, stretch
+	p.excessSeconds[d+1] = p.excessSeconds[d] + excess
+	p.stretchSum[d+1] = p.stretchSum[d] + stretch
 }
 
 // unplace releases the placement at depth d, the deepest of the path.
@@ -262,20 +535,11 @@ func (p *planner) leaf() {
 		p.onLeaf(p.chosen[:p.m])
 	}
 	excess, sum := p.excessSeconds[p.m], p.stretchSum[p.m]
-	score := p.cfg.AlphaPerHour*float64(excess)/3600 + sum/float64(p.m)
-	if p.haveBest {
-		var better bool
-		if p.cfg.Objective == ObjectiveHier {
-			better = excess < p.bestExcess || excess == p.bestExcess && sum < p.bestSum-relativeTie*max(1, p.bestSum)
-		} else {
-			better = score < p.bestScore-relativeTie*max(1, p.bestScore)
-		}
-		if !better {
-			return
-		}
+	if !p.better(excess, sum) {
+		return
 	}
 	p.haveBest = true
-	p.bestExcess, p.bestSum, p.bestScore = excess, sum, score
+	p.bestExcess, p.bestSum, p.bestScore = excess, sum, p.score(excess, sum)
 	p.bestNow = p.bestNow[:0]
 	for d := range p.m {
 		if p.startAt[d] == s.now {
@@ -283,3 +547,29 @@ func (p *planner) leaf() {
 		}
 	}
 }
+
+// score is the objective alpha E + A of a complete path whose waits
+// beyond Tw sum to excess seconds and whose bounded slowdowns sum to sum.
+func (p *planner) score(excess int64, sum float64) float64 {
+	return p.cfg.AlphaPerHour*float64(excess)/3600 + sum/float64(p.m)
+}
+
+// better reports whether a complete path with these sums is strictly
+// better than the incumbent. As sum grows it can only turn from true to
+// false: every rounding on the way is monotone.
+func (p *planner) better(excess int64, sum float64) bool {
+	switch {
+	case !p.haveBest:
+		return true
+	case p.cfg.Objective == ObjectiveHier:
+		return excess < p.bestExcess || excess == p.bestExcess && sum < p.bestSum-relativeTie*max(1, p.bestSum)
+	}
+	return p.score(excess, sum) < p.bestScore-relativeTie*max(1, p.bestScore)
+}
+
+// boundMaxJobs bounds the waiting jobs of the searches whose nodes are
+// bounded (visit): a bound costs an earliest-fit search per job left at
+// each node, which pays on short queues (about 30% of the CPU time of the
+// KTH and SDSC months) and not on long ones, whose chains fill the budget
+// with paths that differ little.
+const boundMaxJobs = 24

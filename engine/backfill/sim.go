@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -54,6 +55,10 @@ func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy)
 	}
 	if err := p.validate(); err != nil {
 		return nil, fmt.Errorf("simulating %s: %w", w.Name, err)
+	}
+	if (p.Planner != nil || p.Allocation == AllocConservative) && w.Procs > math.MaxInt32 {
+		// The planner's profile counts processors in 32 bits.
+		return nil, fmt.Errorf("simulating %s: %d processors: the planner takes at most %d", w.Name, w.Procs, math.MaxInt32)
 	}
 	var twSeconds int64
 	if t := p.Planner; t != nil {
