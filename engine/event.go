@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // never is the tick of no event. Compile admits only instances whose every
 // tick, network delays included, stays below it (workload.MaxTicks bounds
@@ -16,6 +19,10 @@ type tickItem struct {
 
 func (a tickItem) less(b tickItem) bool {
 	return a.tick < b.tick || (a.tick == b.tick && a.id < b.id)
+}
+
+func (a tickItem) cmp(b tickItem) int {
+	return cmp.Or(cmp.Compare(a.tick, b.tick), cmp.Compare(a.id, b.id))
 }
 
 // tickQueue is a min-heap of events ordered by tick, then id. Ordering ties
