@@ -137,8 +137,9 @@ func newShareUsage(in *Instance) *shareUsage {
 // add counts task g's cores once more (sign 1) or once less (sign -1) on
 // every node of its share's path.
 func (u *shareUsage) add(g int32, sign int64) {
-	cores := sign * int64(u.in.cores[g])
-	for n := u.tree.leafOf[u.in.taskJob[g]]; n >= 0; n = u.tree.parent[n] {
+	t := &u.in.task[g]
+	cores := sign * int64(t.cores)
+	for n := u.tree.leafOf[t.job]; n >= 0; n = u.tree.parent[n] {
 		u.running[n] += cores
 	}
 }
@@ -180,7 +181,7 @@ func (o *fairShareOrder) BeginPass(int64)           { o.cur = -1 }
 func (o *fairShareOrder) Finished(g int32, _ int64) { o.usage.add(g, -1) }
 
 func (o *fairShareOrder) Push(g int32, now int64) {
-	leaf := o.usage.tree.leafOf[o.usage.in.taskJob[g]]
+	leaf := o.usage.tree.leafOf[o.usage.in.task[g].job]
 	q := o.queues[leaf]
 	if q == nil {
 		q = newKeyedOrder(o.view, fifoTaskKey)

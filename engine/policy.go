@@ -66,7 +66,7 @@ func keyedOrders(key func(v *View, g int32, readyTick int64) taskKey) func(uint6
 func fifoTaskKey(_ *View, g int32, readyTick int64) taskKey { return taskKey{readyTick, 0, 0, g} }
 
 func fifoJobKey(v *View, g int32, readyTick int64) taskKey {
-	j := v.s.in.taskJob[g]
+	j := v.s.in.task[g].job
 	return taskKey{v.s.arrival[j], int64(j), readyTick, g}
 }
 

@@ -219,7 +219,7 @@ func (o *pslrOrder) Push(g int32, now int64) {
 	slot := o.free[len(o.free)-1]
 	o.free = o.free[:len(o.free)-1]
 	in := o.view.s.in
-	j := in.taskJob[g]
+	j := in.task[g].job
 	o.slots[slot] = pslrSlot{c: in.rank[g] + 1 - o.view.s.arrival[j], cp: in.jobCP[j], task: g}
 	o.nodes[o.size+int(slot)].winner = slot
 	o.update(slot)

@@ -17,10 +17,10 @@ func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 	for _, scale := range []int64{10, 1000, 1e10} {
 		r := rand.New(rand.NewPCG(uint64(scale), 3))
 		const tasks = 3000
-		in := &Instance{rank: make([]int64, tasks), taskJob: make([]int32, tasks), jobCP: make([]int64, tasks)}
+		in := &Instance{rank: make([]int64, tasks), task: make([]taskInfo, tasks), jobCP: make([]int64, tasks)}
 		s := &sim{in: in, arrival: make([]int64, tasks)}
 		for g := 0; g < tasks; g++ {
-			in.taskJob[g] = int32(g)
+			in.task[g].job = int32(g)
 			in.jobCP[g] = 1 + r.Int64N(scale)
 			in.rank[g] = 1 + r.Int64N(in.jobCP[g])
 		}
@@ -76,10 +76,10 @@ func BenchmarkPSLRQueue(b *testing.B) {
 		b.Run(fmt.Sprintf("queue=%d", n), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
 			total := n + b.N
-			in := &Instance{rank: make([]int64, total), taskJob: make([]int32, total), jobCP: make([]int64, total)}
+			in := &Instance{rank: make([]int64, total), task: make([]taskInfo, total), jobCP: make([]int64, total)}
 			s := &sim{in: in, arrival: make([]int64, total)}
 			for g := 0; g < total; g++ {
-				in.taskJob[g] = int32(g)
+				in.task[g].job = int32(g)
 				in.jobCP[g] = 1 + r.Int64N(1e7)
 				in.rank[g] = 1 + r.Int64N(in.jobCP[g])
 			}

@@ -55,7 +55,7 @@ func (s *sim) route(j int32) {
 	group := s.groupBuf[:0]
 	first, end := in.jobFirst[j], in.jobFirst[j+1]
 	for g := first; g < end; g++ {
-		k, c := in.kind[g], in.cores[g]
+		k, c := in.kind[g], in.task[g].cores
 		found := false
 		for i := range group {
 			if group[i].kind == k {
@@ -143,7 +143,7 @@ func (s *sim) assign(c int32, group []kindWidth, j int32) {
 		for _, kw := range group {
 			if in.kind[g] == kw.kind {
 				s.cluster[g] = c
-				s.unfinishedVol[c] += in.exec[g] * int64(in.cores[g])
+				s.unfinishedVol[c] += in.task[g].exec * int64(in.task[g].cores)
 				break
 			}
 		}

@@ -329,7 +329,7 @@ func (s *sim) pass(c int) {
 	o.BeginPass(s.now)
 	for s.free[c] > 0 {
 		g, ok := o.Head()
-		if !ok || int64(s.in.cores[g]) > s.free[c] {
+		if !ok || int64(s.in.task[g].cores) > s.free[c] {
 			return
 		}
 		o.Pop()
@@ -338,35 +338,36 @@ func (s *sim) pass(c int) {
 }
 
 func (s *sim) startTask(g int32, c int) {
-	in := s.in
-	cores := int64(in.cores[g])
+	t := &s.in.task[g]
+	cores := int64(t.cores)
 	s.free[c] -= cores
 	s.runningCores[c] += cores
 	s.startWeighted[c] += s.now * cores
 	s.start[g] = s.now
-	s.finish[g] = s.now + in.exec[g]
+	s.finish[g] = s.now + t.exec
 	s.finishQ.Push(tickItem{s.finish[g], g})
-	j := in.taskJob[g]
+	j := t.job
 	if s.jobStart[j] < 0 {
 		s.jobStart[j] = s.now
 	}
 }
 
 func (s *sim) finishTask(g int32) {
-	in := s.in
+	t := &s.in.task[g]
 	c := s.cluster[g]
-	cores := int64(in.cores[g])
+	cores := int64(t.cores)
 	s.free[c] += cores
 	s.runningCores[c] -= cores
-	s.startWeighted[c] -= s.start[g] * cores
-	s.unfinishedVol[c] -= in.exec[g] * cores
+	// The task started at now - exec.
+	s.startWeighted[c] -= (s.now - t.exec) * cores
+	s.unfinishedVol[c] -= t.exec * cores
 	if s.finishers != nil && s.finishers[c] != nil {
 		s.finishers[c].Finished(g, s.now)
 	}
-	for _, succ := range in.succ[in.succAt[g]:in.succAt[g+1]] {
+	for _, succ := range s.in.succ[t.succAt:t.succEnd] {
 		ready := s.now
 		if s.cluster[succ] != c {
-			ready += in.delayOut[g]
+			ready += t.delayOut
 		}
 		s.readyAt[succ] = max(s.readyAt[succ], ready)
 		s.predLeft[succ]--
@@ -378,7 +379,7 @@ func (s *sim) finishTask(g int32) {
 			}
 		}
 	}
-	j := in.taskJob[g]
+	j := t.job
 	s.jobLeft[j]--
 	if s.jobLeft[j] == 0 {
 		s.jobEnd[j] = s.now
