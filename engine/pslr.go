@@ -100,61 +100,46 @@ func (o *pslrOrder) precedes(a, b int32, t int64) bool {
 	return sa.task < sb.task
 }
 
-// overtakes returns the first tick after now at which loser precedes
-// winner, or never. Only a loser whose value grows faster (smaller CP) can
-// overtake, and once it does it stays ahead, so the predicate is monotone
-// in t and a galloping search from a floating-point estimate finds the
-// exact tick.
+// overtakes returns the first tick at which loser, which winner precedes
+// now, precedes winner, or never. Only a loser whose value grows faster
+// (smaller CP) can overtake, and once it does it stays ahead. With u = t +
+// c_w (> 0 for t >= now) and e = c_w - c_l, the loser precedes when (u - e)
+// CP_w > u CP_l, that is u (CP_w - CP_l) > e CP_w, so the tick follows from
+// one 128-bit division: u = floor(e CP_w / (CP_w - CP_l)) + 1, or the
+// quotient itself when it divides exactly and the loser wins the tie on
+// task index. (e > 0: else the loser would precede now.)
 func (o *pslrOrder) overtakes(loser, winner int32) int64 {
 	sl, sw := &o.slots[loser], &o.slots[winner]
 	if sl.cp >= sw.cp {
 		return never
 	}
-	// Crossing where (t + cl) x CPw = (t + cw) x CPl; the estimate only
-	// seeds the search, the exact predicate decides.
-	cl, cw := float64(sl.c), float64(sw.c)
-	pl, pw := float64(sl.cp), float64(sw.cp)
-	est := (cw*pl - cl*pw) / (pw - pl)
-	if est >= float64(never) {
+	e := uint64(sw.c) - uint64(sl.c) // exact: the difference is in (0, 2^64)
+	d := uint64(sw.cp - sl.cp)
+	hi, lo := bits.Mul64(e, uint64(sw.cp))
+	if hi >= d {
+		return never // u >= 2^64
+	}
+	q, r := bits.Div64(hi, lo, d)
+	u := q + 1
+	if r == 0 && sl.task < sw.task {
+		u = q
+	}
+	if u == 0 {
+		return never // q + 1 wrapped
+	}
+	var t uint64
+	if sw.c >= 0 {
+		t = u - uint64(sw.c) // u > now + c_w >= c_w
+	} else {
+		t = u + uint64(-sw.c) // c > -2^63: arrivals are below workload.MaxTicks
+		if t < u {
+			return never
+		}
+	}
+	if t >= never {
 		return never
 	}
-	// Invariant: precedes is false at lo and true at hi.
-	lo, hi := o.now, max(o.now+1, int64(est))
-	if o.precedes(loser, winner, hi) {
-		for step := int64(1); ; step *= 2 {
-			probe := hi - step
-			if probe <= o.now {
-				break
-			}
-			if !o.precedes(loser, winner, probe) {
-				lo = probe
-				break
-			}
-			hi = probe
-		}
-	} else {
-		lo = hi
-		for step := int64(1); ; step *= 2 {
-			if step >= never-lo {
-				return never // lo + step would pass every admitted tick
-			}
-			probe := lo + step
-			if o.precedes(loser, winner, probe) {
-				hi = probe
-				break
-			}
-			lo = probe
-		}
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if o.precedes(loser, winner, mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+	return int64(t)
 }
 
 func (o *pslrOrder) recompute(n int) {
@@ -196,18 +181,33 @@ func (o *pslrOrder) repair(n int, t int64) {
 	o.recompute(n)
 }
 
-// update recomputes the ancestors of a slot whose task changed. It stops
-// at the first ancestor that comes out as it was: a node is a function of
-// its children and of comparisons that hold until their failure ticks
-// (advance has replayed every failure up to now), so the nodes above it
-// would come out as they were too.
+// update recomputes the ancestors of a slot whose task changed. A node is
+// a function of its children and of comparisons that hold until their
+// failure ticks (advance has replayed every failure up to now). Up to the
+// first ancestor whose winner comes out as it was, comparisons and
+// certificates are recomputed; above it the winners compared are the same,
+// so only the earliest failure in the subtree can change, and the walk
+// stops where that does not either.
 func (o *pslrOrder) update(slot int32) {
-	for n := (o.size + int(slot)) / 2; n >= 1; n /= 2 {
+	n := (o.size + int(slot)) / 2
+	for ; n >= 1; n /= 2 {
 		was := o.nodes[n]
 		o.recompute(n)
-		if o.nodes[n] == was {
+		if o.nodes[n].winner == was.winner {
+			if o.nodes[n] == was {
+				return
+			}
+			n /= 2
+			break
+		}
+	}
+	for ; n >= 1; n /= 2 {
+		node := &o.nodes[n]
+		sub := min(node.fail, o.nodes[2*n].sub, o.nodes[2*n+1].sub)
+		if sub == node.sub {
 			return
 		}
+		node.sub = sub
 	}
 }
 

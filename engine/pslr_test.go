@@ -101,3 +101,61 @@ func BenchmarkPSLRQueue(b *testing.B) {
 		})
 	}
 }
+
+// TestPSLROvertakesMatchesBruteForce checks the closed-form certificate of
+// the tournament against its definition, in big.Rat: for random pairs of
+// tasks, with magnitudes from tens of ticks to workload.MaxTicks, where the
+// winner precedes the loser now, the loser does not precede at the tick
+// before the one returned and does at that tick (ties by task index); when
+// it returns never, the loser does not precede at never - 1.
+func TestPSLROvertakesMatchesBruteForce(t *testing.T) {
+	precedes := func(a, b pslrSlot, tick int64) bool {
+		va := new(big.Rat).SetFrac(new(big.Int).Add(big.NewInt(tick), big.NewInt(a.c)), big.NewInt(a.cp))
+		vb := new(big.Rat).SetFrac(new(big.Int).Add(big.NewInt(tick), big.NewInt(b.c)), big.NewInt(b.cp))
+		c := va.Cmp(vb)
+		return c > 0 || (c == 0 && a.task < b.task)
+	}
+	r := rand.New(rand.NewPCG(4, 5))
+	ties, finite := 0, 0
+	for _, scale := range []int64{10, 1000, 1e10, 1 << 40, 1 << 62} {
+		for range 20000 {
+			now := r.Int64N(scale)
+			o := &pslrOrder{now: now, slots: make([]pslrSlot, 2)}
+			for i := range o.slots {
+				cp := 1 + r.Int64N(scale)
+				rank := 1 + r.Int64N(cp)
+				arrival := now - r.Int64N(now+1) // <= now, >= 0
+				if r.IntN(4) == 0 {
+					arrival = now // ties of values are likely among small numbers
+				}
+				o.slots[i] = pslrSlot{c: rank + 1 - arrival, cp: cp, task: int32(i)}
+			}
+			w, l := int32(0), int32(1)
+			if !o.precedes(w, l, now) {
+				w, l = l, w
+			}
+			if precedes(o.slots[l], o.slots[w], now) {
+				t.Fatalf("slots %+v at %d: precedes disagrees with big.Rat", o.slots, now)
+			}
+			got := o.overtakes(l, w)
+			if got == never {
+				if precedes(o.slots[l], o.slots[w], never-1) {
+					t.Fatalf("slots %+v at %d: overtakes never, but the loser precedes at %d", o.slots, now, int64(never-1))
+				}
+				continue
+			}
+			finite++
+			if got <= now || !precedes(o.slots[l], o.slots[w], got) || (got-1 > now && precedes(o.slots[l], o.slots[w], got-1)) {
+				t.Fatalf("slots %+v at %d: overtakes at %d, not the first tick the loser precedes", o.slots, now, got)
+			}
+			sl, sw := o.slots[l], o.slots[w]
+			if new(big.Int).Mul(big.NewInt(got+sl.c), big.NewInt(sw.cp)).Cmp(new(big.Int).Mul(big.NewInt(got+sw.c), big.NewInt(sl.cp))) == 0 {
+				ties++
+			}
+		}
+	}
+	if finite < 10000 || ties < 50 {
+		t.Errorf("%d finite certificates, %d of them at a tie: too few to test", finite, ties)
+	}
+	t.Logf("%d finite certificates, %d at a tie", finite, ties)
+}
