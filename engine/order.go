@@ -82,6 +82,9 @@ func (o *keyedOrder) BeginPass(int64)         {}
 func (o *keyedOrder) Push(g int32, now int64) { o.q.Push(o.key(o.view, g, now)) }
 func (o *keyedOrder) Pop() int32              { return o.q.Pop().g }
 
+// steady holds: a static order's head moves only by Push and Pop.
+func (o *keyedOrder) steady(int64) bool { return true }
+
 func (o *keyedOrder) Head() (int32, bool) {
 	if o.q.Len() == 0 {
 		return 0, false

@@ -228,6 +228,10 @@ func (o *pslrOrder) Push(g int32, now int64) {
 
 func (o *pslrOrder) BeginPass(now int64) { o.advance(now) }
 
+// steady holds until the first comparison of the tournament fails: advance
+// would then change nothing.
+func (o *pslrOrder) steady(now int64) bool { return o.nodes[1].sub > now }
+
 func (o *pslrOrder) Head() (int32, bool) {
 	if o.n == 0 {
 		return 0, false

@@ -123,8 +123,9 @@ func accepts(n *routeNode, group []kindWidth) bool {
 func (s *sim) queueLength(n int32) (remaining, cores int64) {
 	node := &s.routes[n]
 	if c := node.cluster; c >= 0 {
-		done := s.now*s.runningCores[c] - s.startWeighted[c]
-		return s.unfinishedVol[c] - done, int64(s.in.Platform.Clusters[c].Cores)
+		cl := &s.clusters[c]
+		done := s.now*cl.runningCores - cl.startWeighted
+		return cl.unfinishedVol - done, int64(s.in.Platform.Clusters[c].Cores)
 	}
 	first := true
 	for _, child := range node.children {
@@ -143,7 +144,7 @@ func (s *sim) assign(c int32, group []kindWidth, j int32) {
 		for _, kw := range group {
 			if in.kind[g] == kw.kind {
 				s.cluster[g] = c
-				s.unfinishedVol[c] += in.task[g].exec * int64(in.task[g].cores)
+				s.clusters[c].unfinishedVol += in.task[g].exec * int64(in.task[g].cores)
 				break
 			}
 		}
