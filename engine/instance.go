@@ -110,6 +110,11 @@ type Instance struct {
 	kinds        []string
 	kindClusters [][]int32 // clusters of each kind
 	kindMaxCores []int32   // widest cluster of each kind
+	// jobKinds lists each job's kinds in the order its tasks first have
+	// them, with the widest task and the volume of each, for routing; job
+	// j's are jobKinds[jobKindsAt[j]:jobKindsAt[j+1]].
+	jobKinds   []kindWidth
+	jobKindsAt []int32
 }
 
 // taskInfo is what the simulation reads of a task when it starts and
@@ -245,6 +250,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 		}
 	}
 	in.jobFirst[len(w.Jobs)] = int32(len(in.TaskIDs))
+	in.buildJobKinds()
 	in.buildSuccessors()
 	// workload.Validate bounds arrivals plus execs by MaxTicks; delays add
 	// at most one per task to any chain, so their sum must fit the rest.
@@ -273,6 +279,26 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	in.computeRanks()
 	in.shares = in.shareTree()
 	return in, nil
+}
+
+func (in *Instance) buildJobKinds() {
+	in.jobKindsAt = make([]int32, 1, len(in.JobIDs)+1)
+	for j := range in.JobIDs {
+		at := len(in.jobKinds)
+		for g := in.jobFirst[j]; g < in.jobFirst[j+1]; g++ {
+			k, t := in.kind[g], &in.task[g]
+			i := at
+			for i < len(in.jobKinds) && in.jobKinds[i].kind != k {
+				i++
+			}
+			if i == len(in.jobKinds) {
+				in.jobKinds = append(in.jobKinds, kindWidth{kind: k})
+			}
+			in.jobKinds[i].cores = max(in.jobKinds[i].cores, t.cores)
+			in.jobKinds[i].vol += t.exec * int64(t.cores)
+		}
+		in.jobKindsAt = append(in.jobKindsAt, int32(len(in.jobKinds)))
+	}
 }
 
 func (in *Instance) buildSuccessors() {

@@ -129,8 +129,8 @@ type sim struct {
 
 	clusters []clusterState
 
-	routes   []routeNode
-	groupBuf []kindWidth
+	routes      []routeNode
+	kindCluster []int32 // the cluster of each kind of the job being routed
 
 	wakers []Waker // the orders that hold work back
 
@@ -416,8 +416,14 @@ func (s *sim) finishTask(g int32) {
 func (s *sim) arrive(j int32) {
 	s.route(j)
 	in := s.in
+	kinds := in.jobKinds[in.jobKindsAt[j]:in.jobKindsAt[j+1]]
 	first, end := in.jobFirst[j], in.jobFirst[j+1]
 	for g := first; g < end; g++ {
+		if len(kinds) == 1 {
+			s.cluster[g] = s.kindCluster[0]
+		} else {
+			s.cluster[g] = s.clusterOf(g, kinds)
+		}
 		s.readyAt[g] = s.now
 		if in.release != nil {
 			s.readyAt[g] += in.release[g]
