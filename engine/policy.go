@@ -22,7 +22,7 @@ type policy struct {
 func policies() []policy {
 	return []policy{
 		{"random", randomOrders},
-		{"fifo-task", keyedOrders(fifoTaskKey)},
+		{"fifo-task", fifoOrders},
 		{"fifo-job", keyedOrders(fifoJobKey)},
 		{"fairshare", fairShareOrders},
 		{"lrtf", keyedOrders(lrtfKey)},
@@ -59,11 +59,15 @@ func keyedOrders(key func(v *View, g int32, readyTick int64) taskKey) func(uint6
 	}
 }
 
+// fifoOrders makes the orders of fifo-task, whose key (ready tick, g) is
+// fifoItem's: tasks come in that order but for ties within a tick.
+func fifoOrders(uint64) func(*View, int) Order {
+	return func(*View, int) Order { return &fifoOrder{} }
+}
+
 // The static keys of DESIGN.md section 3. g, the global task index, is
 // in job then task order, so ending a key with g breaks the remaining ties
 // as job index then task index.
-
-func fifoTaskKey(_ *View, g int32, readyTick int64) taskKey { return taskKey{readyTick, 0, 0, g} }
 
 func fifoJobKey(v *View, g int32, readyTick int64) taskKey {
 	j := v.s.in.task[g].job
