@@ -235,10 +235,20 @@ type shareUsage struct {
 	in      *Instance
 	tree    shareTree
 	running []int64 // per share-tree node
+	// version counts the changes to running. factors[leaf] is the leaf's
+	// factor as of version factorAt[leaf]: the clusters' passes at one
+	// tick, and the heads a pass reads between two starts, ask the same
+	// factors again (in BenchmarkSimulate's fan-chain, the factors cost as
+	// much as the rest of fair share's order).
+	version  uint64
+	factors  []float64
+	factorAt []uint64
 }
 
 func newShareUsage(in *Instance) *shareUsage {
-	return &shareUsage{in: in, tree: in.shares, running: make([]int64, len(in.shares.parent))}
+	n := len(in.shares.parent)
+	return &shareUsage{in: in, tree: in.shares, running: make([]int64, n), version: 1,
+		factors: make([]float64, n), factorAt: make([]uint64, n)}
 }
 
 // add counts task g's cores once more (sign 1) or once less (sign -1) on
@@ -249,6 +259,7 @@ func (u *shareUsage) add(g int32, sign int64) {
 	for n := u.tree.leafOf[t.job]; n >= 0; n = u.tree.parent[n] {
 		u.running[n] += cores
 	}
+	u.version++
 }
 
 // factor is the leaf's fair-share priority: the product down its path of
@@ -256,14 +267,19 @@ func (u *shareUsage) add(g int32, sign int64) {
 // cores over its parent's. A share using nothing is infinitely
 // under-served.
 func (u *shareUsage) factor(leaf int32) float64 {
+	if u.factorAt[leaf] == u.version {
+		return u.factors[leaf]
+	}
 	f := 1.0
 	for n := leaf; u.tree.parent[n] >= 0; n = u.tree.parent[n] {
 		used := u.running[n]
 		if used == 0 {
-			return math.Inf(1)
+			f = math.Inf(1)
+			break
 		}
 		f *= u.tree.entitled[n] * float64(u.running[u.tree.parent[n]]) / float64(used)
 	}
+	u.factors[leaf], u.factorAt[leaf] = f, u.version
 	return f
 }
 
@@ -277,14 +293,20 @@ type fairShareOrder struct {
 	leaves []int32      // leaves with a queue, in first-seen order
 	n      int
 	cur    int32 // leaf of the current head, -1 if not chosen
+	// curAt is the usage version at which cur was chosen.
+	curAt uint64
 }
 
 func newFairShareOrder(v *View, usage *shareUsage) *fairShareOrder {
 	return &fairShareOrder{view: v, usage: usage, queues: make([]*fifoQueue, len(usage.tree.parent)), cur: -1}
 }
 
-func (o *fairShareOrder) Len() int                  { return o.n }
-func (o *fairShareOrder) BeginPass(int64)           { o.cur = -1 }
+func (o *fairShareOrder) Len() int        { return o.n }
+func (o *fairShareOrder) BeginPass(int64) { o.cur = -1 }
+
+// steady holds while the share usage is as it was when the head was
+// chosen: the factors are then too.
+func (o *fairShareOrder) steady(int64) bool         { return o.curAt == o.usage.version }
 func (o *fairShareOrder) Finished(g int32, _ int64) { o.usage.add(g, -1) }
 
 func (o *fairShareOrder) Push(g int32, now int64) {
@@ -305,6 +327,7 @@ func (o *fairShareOrder) Head() (int32, bool) {
 		return 0, false
 	}
 	if o.cur < 0 {
+		o.curAt = o.usage.version
 		bestF := math.Inf(-1)
 		for _, leaf := range o.leaves {
 			q := o.queues[leaf]
