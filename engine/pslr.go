@@ -22,13 +22,22 @@ import "math/bits"
 //
 // A node's fields, and a slot's, sit side by side: a comparison reads
 // both children and both slots, one cache line each rather than three.
+//
+// A task takes the lowest free slot, and the tournament is played from
+// top, the node over the smallest power of two of slots holding every
+// task: the nodes above it are left stale until a task's slot reaches
+// them. Pushes and pops then climb as many levels as the queue needs,
+// not as many as it ever needed (two or three levels at load 0.8, where
+// the queue holds about four tasks, rather than the five of 32 slots).
 type pslrOrder struct {
 	view  *View
 	now   int64
 	size  int           // number of leaf slots, a power of two
 	nodes []kineticNode // 1-based heap layout
 	slots []pslrSlot    // leaf slots
-	free  []int32
+	used  []uint64      // bit i: slot i holds a task
+	hi    int           // the highest slot holding a task, -1 if none
+	top   int           // the node over slots [0, size/top), holding every task
 	n     int
 }
 
@@ -47,7 +56,7 @@ type pslrSlot struct {
 }
 
 func newPSLROrder(v *View) *pslrOrder {
-	o := &pslrOrder{view: v}
+	o := &pslrOrder{view: v, hi: -1}
 	// 32 leaves: the tree doubles as the queue grows, and a small tree
 	// keeps the path of every push and pop short (the fan-chain queue of
 	// BenchmarkSimulate holds 26 tasks on average).
@@ -62,13 +71,12 @@ func (o *pslrOrder) grow(size int) {
 	o.size = size
 	o.nodes = make([]kineticNode, 2*size)
 	o.slots = make([]pslrSlot, size)
-	o.free = o.free[:0]
-	for i := size - 1; i >= 0; i-- {
+	o.used = append(o.used, make([]uint64, size/64+1-len(o.used))...)
+	for i := range size {
 		if i < len(old) && old[i].task >= 0 {
 			o.slots[i] = old[i]
 		} else {
 			o.slots[i].task = -1
-			o.free = append(o.free, int32(i))
 		}
 	}
 	for i := 0; i < size; i++ {
@@ -82,6 +90,16 @@ func (o *pslrOrder) grow(size int) {
 	for n := size - 1; n >= 1; n-- {
 		o.recompute(n)
 	}
+	o.setTop()
+}
+
+// setTop sets top from hi.
+func (o *pslrOrder) setTop() {
+	span := 1 // slots under top: a power of two above hi
+	if o.hi > 0 {
+		span = 1 << bits.Len(uint(o.hi))
+	}
+	o.top = o.size / span
 }
 
 // precedes reports whether slot a comes before slot b at tick t.
@@ -163,8 +181,8 @@ func (o *pslrOrder) recompute(n int) {
 // failed since the last tick it was at.
 func (o *pslrOrder) advance(t int64) {
 	o.now = t
-	if o.nodes[1].sub <= t {
-		o.repair(1, t)
+	if o.nodes[o.top].sub <= t {
+		o.repair(o.top, t)
 	}
 }
 
@@ -188,22 +206,40 @@ func (o *pslrOrder) repair(n int, t int64) {
 // certificates are recomputed; above it the winners compared are the same,
 // so only the earliest failure in the subtree can change, and the walk
 // stops where that does not either.
+//
+// It is recompute inlined by hand (a push or a pop recomputes five to
+// seven nodes, the tournament's hottest code).
 func (o *pslrOrder) update(slot int32) {
+	nodes, top := o.nodes, o.top
 	n := (o.size + int(slot)) / 2
-	for ; n >= 1; n /= 2 {
-		was := o.nodes[n]
-		o.recompute(n)
-		if o.nodes[n].winner == was.winner {
-			if o.nodes[n] == was {
+	for ; n >= top; n /= 2 {
+		left, right, node := &nodes[2*n], &nodes[2*n+1], &nodes[n]
+		a, b := left.winner, right.winner
+		var fail int64
+		switch {
+		case a < 0:
+			a, fail = b, never
+		case b < 0:
+			fail = never
+		case o.precedes(a, b, o.now):
+			fail = o.overtakes(b, a)
+		default:
+			a, fail = b, o.overtakes(a, b)
+		}
+		sub := min(fail, left.sub, right.sub)
+		if a == node.winner {
+			if fail == node.fail && sub == node.sub {
 				return
 			}
+			node.fail, node.sub = fail, sub
 			n /= 2
 			break
 		}
+		node.winner, node.fail, node.sub = a, fail, sub
 	}
-	for ; n >= 1; n /= 2 {
-		node := &o.nodes[n]
-		sub := min(node.fail, o.nodes[2*n].sub, o.nodes[2*n+1].sub)
+	for ; n >= top; n /= 2 {
+		node := &nodes[n]
+		sub := min(node.fail, nodes[2*n].sub, nodes[2*n+1].sub)
 		if sub == node.sub {
 			return
 		}
@@ -213,16 +249,24 @@ func (o *pslrOrder) update(slot int32) {
 
 func (o *pslrOrder) Push(g int32, now int64) {
 	o.advance(now)
-	if len(o.free) == 0 {
+	if o.n == o.size {
 		o.grow(2 * o.size)
 	}
-	slot := o.free[len(o.free)-1]
-	o.free = o.free[:len(o.free)-1]
+	w := 0
+	for o.used[w] == ^uint64(0) {
+		w++
+	}
+	slot := 64*w + bits.TrailingZeros64(^o.used[w])
+	o.used[w] |= 1 << (slot % 64)
+	if slot > o.hi {
+		o.hi = slot
+		o.setTop()
+	}
 	in := o.view.s.in
 	j := in.task[g].job
 	o.slots[slot] = pslrSlot{c: in.rank[g] + 1 - o.view.s.arrival[j], cp: in.jobCP[j], task: g}
-	o.nodes[o.size+int(slot)].winner = slot
-	o.update(slot)
+	o.nodes[o.size+slot].winner = int32(slot)
+	o.update(int32(slot))
 	o.n++
 }
 
@@ -230,22 +274,33 @@ func (o *pslrOrder) BeginPass(now int64) { o.advance(now) }
 
 // steady holds until the first comparison of the tournament fails: advance
 // would then change nothing.
-func (o *pslrOrder) steady(now int64) bool { return o.nodes[1].sub > now }
+func (o *pslrOrder) steady(now int64) bool { return o.nodes[o.top].sub > now }
 
 func (o *pslrOrder) Head() (int32, bool) {
 	if o.n == 0 {
 		return 0, false
 	}
-	return o.slots[o.nodes[1].winner].task, true
+	return o.slots[o.nodes[o.top].winner].task, true
 }
 
 func (o *pslrOrder) Pop() int32 {
-	slot := o.nodes[1].winner
+	slot := o.nodes[o.top].winner
 	g := o.slots[slot].task
 	o.slots[slot].task = -1
 	o.nodes[o.size+int(slot)].winner = -1
-	o.free = append(o.free, slot)
+	o.used[slot/64] &^= 1 << (slot % 64)
 	o.update(slot)
 	o.n--
+	if int(slot) == o.hi {
+		// The highest slot still holding a task, if any.
+		o.hi = -1
+		for w := int(slot) / 64; w >= 0; w-- {
+			if o.used[w] != 0 {
+				o.hi = 64*w + bits.Len64(o.used[w]) - 1
+				break
+			}
+		}
+		o.setTop()
+	}
 	return g
 }

@@ -12,7 +12,9 @@ import (
 // critical paths of paper magnitude (up to 1e10 ticks, so the cross
 // products need 128 bits), and checks every head against a brute-force
 // argmax of (now + rank + 1 - arrival) / CP computed with big.Rat, ties by
-// task index.
+// task index. The queue swells to hundreds of tasks and drains to none
+// every 400 steps, so that the tournament grows, and its top moves up and
+// down.
 func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 	for _, scale := range []int64{10, 1000, 1e10} {
 		r := rand.New(rand.NewPCG(uint64(scale), 3))
@@ -30,7 +32,8 @@ func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 		for step := 0; step < 6000; step++ {
 			now += r.Int64N(scale/10 + 2)
 			o.BeginPass(now)
-			if next < tasks && (len(queued) == 0 || r.IntN(3) > 0) {
+			swelling := step%400 < 250
+			if next < tasks && (len(queued) == 0 || (swelling && r.IntN(3) > 0) || (!swelling && r.IntN(4) == 0)) {
 				s.arrival[next] = now - r.Int64N(scale/5+1)
 				if s.arrival[next] < 0 {
 					s.arrival[next] = 0
@@ -56,7 +59,7 @@ func TestPSLRTournamentMatchesBruteForce(t *testing.T) {
 			if !ok || got != want {
 				t.Fatalf("scale %d step %d tick %d: head %d, want %d", scale, step, now, got, want)
 			}
-			if r.IntN(2) == 0 {
+			if !swelling || r.IntN(2) == 0 {
 				o.Pop()
 				delete(queued, got)
 			}
