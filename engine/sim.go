@@ -118,11 +118,8 @@ type sim struct {
 	submitFunc func(job int, tick int64)
 
 	arrival  []int64
-	predLeft []int32
-	readyAt  []int64
-	cluster  []int32
+	task     []taskState
 	start    []int64
-	finish   []int64
 	jobLeft  []int32
 	jobStart []int64
 	jobEnd   []int64
@@ -148,6 +145,19 @@ type sim struct {
 	arriveQ  tickQueue
 
 	ticks int64
+}
+
+// taskState is what the simulation changes of a task, in one 16-byte
+// record: a finish reads the finished task's cluster and, for each
+// successor, reads and writes its cluster, ready tick and count of
+// predecessors left, which as three arrays were three cache misses per
+// successor (the successors' records are usually adjacent).
+type taskState struct {
+	// ready is the tick the task may be ready at, as far as its finished
+	// predecessors and its job's arrival and release tell.
+	ready   int64
+	left    int32 // predecessors not finished
+	cluster int32 // -1 until the job arrives
 }
 
 // clusterState is the simulation's state of one cluster.
@@ -194,11 +204,8 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 		in:       in,
 		release:  rel,
 		arrival:  make([]int64, nj),
-		predLeft: append([]int32(nil), in.predN...),
-		readyAt:  make([]int64, n),
-		cluster:  make([]int32, n),
+		task:     make([]taskState, n),
 		start:    make([]int64, n),
-		finish:   make([]int64, n),
 		jobLeft:  make([]int32, nj),
 		jobStart: make([]int64, nj),
 		jobEnd:   make([]int64, nj),
@@ -210,8 +217,8 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 		s.jobStart[j] = -1
 		s.arrival[j] = -1
 	}
-	for g := range s.cluster {
-		s.cluster[g] = -1
+	for g := range s.task {
+		s.task[g] = taskState{left: in.predN[g], cluster: -1}
 		s.start[g] = -1
 	}
 	for c, cl := range in.Platform.Clusters {
@@ -251,8 +258,13 @@ func Simulate(ctx context.Context, in *Instance, opts Options) (*Schedule, error
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
+	cluster, finish := make([]int32, n), make([]int64, n)
+	for g := range s.task {
+		cluster[g] = s.task[g].cluster
+		finish[g] = s.start[g] + in.task[g].exec
+	}
 	return &Schedule{
-		Instance: in, TaskCluster: s.cluster, TaskStart: s.start, TaskFinish: s.finish,
+		Instance: in, TaskCluster: cluster, TaskStart: s.start, TaskFinish: finish,
 		JobArrival: s.arrival, JobStart: s.jobStart, JobFinish: s.jobEnd, EventTicks: s.ticks,
 	}, nil
 }
@@ -369,8 +381,7 @@ func (s *sim) startTask(g int32, c int) {
 	cl.runningCores += cores
 	cl.startWeighted += s.now * cores
 	s.start[g] = s.now
-	s.finish[g] = s.now + t.exec
-	s.finishQ.Push(tickItem{s.finish[g], g})
+	s.finishQ.Push(tickItem{s.now + t.exec, g})
 	j := t.job
 	if s.jobStart[j] < 0 {
 		s.jobStart[j] = s.now
@@ -379,7 +390,7 @@ func (s *sim) startTask(g int32, c int) {
 
 func (s *sim) finishTask(g int32) {
 	t := &s.in.task[g]
-	c := s.cluster[g]
+	c := s.task[g].cluster
 	cores := int64(t.cores)
 	cl := &s.clusters[c]
 	cl.free += cores
@@ -392,16 +403,17 @@ func (s *sim) finishTask(g int32) {
 	}
 	for _, succ := range s.in.succ[t.succAt:t.succEnd] {
 		ready := s.now
-		if s.cluster[succ] != c {
+		st := &s.task[succ]
+		if st.cluster != c {
 			ready += t.delayOut
 		}
-		s.readyAt[succ] = max(s.readyAt[succ], ready)
-		s.predLeft[succ]--
-		if s.predLeft[succ] == 0 {
-			if s.readyAt[succ] == s.now {
+		st.ready = max(st.ready, ready)
+		st.left--
+		if st.left == 0 {
+			if st.ready == s.now {
 				s.makeReady(succ)
 			} else {
-				s.delayQ.Push(tickItem{s.readyAt[succ], succ})
+				s.delayQ.Push(tickItem{st.ready, succ})
 			}
 		}
 	}
@@ -419,27 +431,28 @@ func (s *sim) arrive(j int32) {
 	kinds := in.jobKinds[in.jobKindsAt[j]:in.jobKindsAt[j+1]]
 	first, end := in.jobFirst[j], in.jobFirst[j+1]
 	for g := first; g < end; g++ {
+		st := &s.task[g]
 		if len(kinds) == 1 {
-			s.cluster[g] = s.kindCluster[0]
+			st.cluster = s.kindCluster[0]
 		} else {
-			s.cluster[g] = s.clusterOf(g, kinds)
+			st.cluster = s.clusterOf(g, kinds)
 		}
-		s.readyAt[g] = s.now
+		st.ready = s.now
 		if in.release != nil {
-			s.readyAt[g] += in.release[g]
+			st.ready += in.release[g]
 		}
 		switch {
-		case in.predN[g] != 0:
-		case s.readyAt[g] == s.now:
+		case st.left != 0:
+		case st.ready == s.now:
 			s.makeReady(g)
 		default:
-			s.delayQ.Push(tickItem{s.readyAt[g], g})
+			s.delayQ.Push(tickItem{st.ready, g})
 		}
 	}
 }
 
 func (s *sim) makeReady(g int32) {
-	cl := &s.clusters[s.cluster[g]]
+	cl := &s.clusters[s.task[g].cluster]
 	cl.queued++
 	cl.blockedCores = 0
 	cl.order.Push(g, s.now)
