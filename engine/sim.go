@@ -363,7 +363,7 @@ func (s *sim) pass(c int) {
 		if !ok {
 			return
 		}
-		if cores := int64(s.in.task[g].cores); cores > cl.free {
+		if cores := int64(s.in.cores[g]); cores > cl.free {
 			cl.blockedCores = cores
 			return
 		}
