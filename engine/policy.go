@@ -83,7 +83,7 @@ func lrtfKey(v *View, g int32, _ int64) taskKey { return taskKey{-v.s.in.rank[g]
 // order of their passes.
 func randomOrders(seed uint64) func(*View, int) Order {
 	return func(_ *View, cluster int) Order {
-		return &randomOrder{rng: rand.New(rand.NewPCG(seed, 0x5eed0000+uint64(cluster)+1))}
+		return &randomOrder{src: rand.NewPCG(seed, 0x5eed0000+uint64(cluster)+1)}
 	}
 }
 
