@@ -334,7 +334,9 @@ func (o *fairShareOrder) Push(g int32, now int64) {
 	leaf := o.usage.tree.leafOf[o.usage.in.task[g].job]
 	q := o.queues[leaf]
 	if q == nil {
-		q = &fifoQueue{}
+		// Room for the share's ready tasks at overload, so that its
+		// queue is not grown a doubling at a time.
+		q = &fifoQueue{items: make([]fifoItem, 0, 64)}
 		o.queues[leaf] = q
 		o.leaves = append(o.leaves, leaf)
 	}

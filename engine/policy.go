@@ -62,7 +62,8 @@ func keyedOrders(key func(v *View, g int32, readyTick int64) taskKey) func(uint6
 // fifoOrders makes the orders of fifo-task, whose key (ready tick, g) is
 // fifoItem's: tasks come in that order but for ties within a tick.
 func fifoOrders(uint64) func(*View, int) Order {
-	return func(*View, int) Order { return &fifoOrder{} }
+	// Ready queues reach thousands at overload.
+	return func(*View, int) Order { return &fifoOrder{q: fifoQueue{items: make([]fifoItem, 0, 256)}} }
 }
 
 // The static keys of DESIGN.md section 3. g, the global task index, is
