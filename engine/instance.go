@@ -96,24 +96,44 @@ type Instance struct {
 	jobCP     []int64
 	jobVolume []int64
 
-	TaskIDs  []string
-	taskJob  []int32
-	exec     []int64
-	cores    []int32
-	kind     []int32 // index into kinds
-	rank     []int64
-	delayOut []int64 // delay of every edge leaving the task, when it crosses clusters
-	release  []int64 // ticks after the job's arrival before the task may be ready; nil if all 0
-	predN    []int32
-	succ     []int32 // successors, CSR
-	succAt   []int32 // len(tasks)+1 offsets into succ
-	pred     []int32 // predecessors, CSR
-	predAt   []int32
-	shares   shareTree // the jobs' share tree, for the fairshare policy
+	TaskIDs []string
+	task    []taskInfo
+	// cores repeats task[g].cores densely for the passes, which read the
+	// cores of their head, a task anywhere in the queue (random picks one
+	// at random): 4 bytes per task stay in cache where the 32-byte records
+	// do not.
+	cores   []int32
+	kind    []int32 // index into kinds
+	rank    []int64
+	release []int64 // ticks after the job's arrival before the task may be ready; nil if all 0
+	predN   []int32
+	succ    []int32 // successors, CSR: task g's are succ[task[g].succAt:task[g].succEnd]
+	pred    []int32 // predecessors, CSR
+	predAt  []int32
+	shares  shareTree // the jobs' share tree, for the fairshare policy
 
 	kinds        []string
 	kindClusters [][]int32 // clusters of each kind
 	kindMaxCores []int32   // widest cluster of each kind
+	// jobKinds lists each job's kinds in the order its tasks first have
+	// them, with the widest task and the volume of each, for routing; job
+	// j's are jobKinds[jobKindsAt[j]:jobKindsAt[j+1]].
+	jobKinds   []kindWidth
+	jobKindsAt []int32
+}
+
+// taskInfo is what the simulation reads of a task when it starts and
+// finishes, in one 32-byte record: a finish reads the task's cores, exec,
+// job, successors and delay, which as five arrays were five cache misses
+// per task at paper scale (59,245 tasks do not stay in cache between a
+// task's start and its finish).
+type taskInfo struct {
+	exec     int64
+	delayOut int64 // delay of every edge leaving the task, when it crosses clusters
+	cores    int32
+	job      int32
+	succAt   int32 // the task's successors are succ[succAt:succEnd]
+	succEnd  int32
 }
 
 // Jobs returns the number of jobs.
@@ -181,9 +201,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 		in.arrival = make([]int64, len(w.Jobs))
 	}
 	in.TaskIDs = make([]string, 0, nTasks)
-	in.taskJob = make([]int32, 0, nTasks)
-	in.exec = make([]int64, 0, nTasks)
-	in.cores = make([]int32, 0, nTasks)
+	in.task = make([]taskInfo, 0, nTasks)
 	in.kind = make([]int32, 0, nTasks)
 	in.predAt = make([]int32, 1, nTasks+1)
 	// explicitDelay holds the tasks' own delays (workload.Task.DelayTicks)
@@ -215,9 +233,7 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 					Msg: fmt.Sprintf("%d cores is wider than every %s cluster of platform %s (widest: %d cores)", t.Cores, in.kinds[k], p.Name, in.kindMaxCores[k])}
 			}
 			in.TaskIDs = append(in.TaskIDs, t.ID)
-			in.taskJob = append(in.taskJob, int32(ji))
-			in.exec = append(in.exec, t.ExecTicks)
-			in.cores = append(in.cores, int32(t.Cores))
+			in.task = append(in.task, taskInfo{exec: t.ExecTicks, cores: int32(t.Cores), job: int32(ji)})
 			in.kind = append(in.kind, k)
 			in.jobVolume[ji] += t.ExecTicks * int64(t.Cores)
 			if t.DelayTicks != nil && explicitDelay == nil {
@@ -239,29 +255,34 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 		}
 	}
 	in.jobFirst[len(w.Jobs)] = int32(len(in.TaskIDs))
+	in.cores = make([]int32, len(in.task))
+	for g := range in.task {
+		in.cores[g] = in.task[g].cores
+	}
+	in.buildJobKinds()
 	in.buildSuccessors()
-	in.delayOut = make([]int64, nTasks)
 	// workload.Validate bounds arrivals plus execs by MaxTicks; delays add
 	// at most one per task to any chain, so their sum must fit the rest.
 	var delays int64
-	for g := range in.exec {
+	for g := range in.task {
+		t := &in.task[g]
 		d, explicit := explicitDelay[g]
 		if !explicit {
-			d = rule.ticks(in.exec[g])
+			d = rule.ticks(t.exec)
 		}
 		if d >= math.MaxInt64-workload.MaxTicks-delays {
 			// Formatted only here: once per task, the messages cost a
 			// tenth of compiling a campaign workload.
-			field, msg := "exec", fmt.Sprintf("%d: with network delays of ceil(exec x %s)", in.exec[g], net.CCR)
+			field, msg := "exec", fmt.Sprintf("%d: with network delays of ceil(exec x %s)", t.exec, net.CCR)
 			if explicit {
 				field, msg = "delay", fmt.Sprintf("%d: with these network delays", d)
 			}
-			j := in.taskJob[g]
+			j := t.job
 			ti := g - int(in.jobFirst[j])
 			return nil, &workload.Error{Job: int(j), JobID: in.JobIDs[j], Task: ti, TaskID: in.TaskIDs[g], Field: field,
 				Msg: msg + " the schedule's ticks could overflow 64 bits"}
 		}
-		in.delayOut[g] = d
+		t.delayOut = d
 		delays += d
 	}
 	in.computeRanks()
@@ -269,25 +290,47 @@ func Compile(w *workload.Workload, p *platform.Platform, net Network) (*Instance
 	return in, nil
 }
 
+func (in *Instance) buildJobKinds() {
+	in.jobKindsAt = make([]int32, 1, len(in.JobIDs)+1)
+	for j := range in.JobIDs {
+		at := len(in.jobKinds)
+		for g := in.jobFirst[j]; g < in.jobFirst[j+1]; g++ {
+			k, t := in.kind[g], &in.task[g]
+			i := at
+			for i < len(in.jobKinds) && in.jobKinds[i].kind != k {
+				i++
+			}
+			if i == len(in.jobKinds) {
+				in.jobKinds = append(in.jobKinds, kindWidth{kind: k})
+			}
+			in.jobKinds[i].cores = max(in.jobKinds[i].cores, t.cores)
+			in.jobKinds[i].vol += t.exec * int64(t.cores)
+		}
+		in.jobKindsAt = append(in.jobKindsAt, int32(len(in.jobKinds)))
+	}
+}
+
 func (in *Instance) buildSuccessors() {
-	n := len(in.exec)
+	n := len(in.task)
 	in.predN = make([]int32, n)
-	in.succAt = make([]int32, n+1)
 	for s := 0; s < n; s++ {
 		in.predN[s] = in.predAt[s+1] - in.predAt[s]
 		for _, p := range in.pred[in.predAt[s]:in.predAt[s+1]] {
-			in.succAt[p+1]++
+			in.task[p].succEnd++ // the count, for now
 		}
 	}
-	for i := 0; i < n; i++ {
-		in.succAt[i+1] += in.succAt[i]
+	var at int32
+	for g := range in.task {
+		t := &in.task[g]
+		count := t.succEnd
+		t.succAt, t.succEnd = at, at
+		at += count
 	}
 	in.succ = make([]int32, len(in.pred))
-	fill := append([]int32(nil), in.succAt[:n]...)
 	for s := 0; s < n; s++ {
 		for _, p := range in.pred[in.predAt[s]:in.predAt[s+1]] {
-			in.succ[fill[p]] = int32(s)
-			fill[p]++
+			in.succ[in.task[p].succEnd] = int32(s)
+			in.task[p].succEnd++
 		}
 	}
 }
@@ -300,7 +343,7 @@ func unavoidable(a, b int32) bool { return a != b }
 // computeRanks sets upward ranks and critical paths, job by job in reverse
 // topological order.
 func (in *Instance) computeRanks() {
-	in.rank = make([]int64, len(in.exec))
+	in.rank = make([]int64, len(in.task))
 	order := make([]int32, 0, 64)
 	indeg := make([]int32, 0, 64)
 	for j := range in.JobIDs {
@@ -315,7 +358,7 @@ func (in *Instance) computeRanks() {
 		}
 		for k := 0; k < len(order); k++ {
 			g := order[k]
-			for _, s := range in.succ[in.succAt[g]:in.succAt[g+1]] {
+			for _, s := range in.successors(g) {
 				indeg[s-first]--
 				if indeg[s-first] == 0 {
 					order = append(order, s)
@@ -326,14 +369,14 @@ func (in *Instance) computeRanks() {
 		for k := len(order) - 1; k >= 0; k-- {
 			g := order[k]
 			var tail int64
-			for _, s := range in.succ[in.succAt[g]:in.succAt[g+1]] {
+			for _, s := range in.successors(g) {
 				d := in.rank[s]
 				if unavoidable(in.kind[g], in.kind[s]) {
-					d += in.delayOut[g]
+					d += in.task[g].delayOut
 				}
 				tail = max(tail, d)
 			}
-			in.rank[g] = in.exec[g] + tail
+			in.rank[g] = in.task[g].exec + tail
 			cp = max(cp, in.rank[g])
 		}
 		in.jobCP[j] = cp
@@ -382,7 +425,7 @@ func (in *Instance) shareTree() shareTree {
 }
 
 // TaskJob returns the job index of global task g.
-func (in *Instance) TaskJob(g int) int { return int(in.taskJob[g]) }
+func (in *Instance) TaskJob(g int) int { return int(in.task[g].job) }
 
 // Release returns the ticks after its job's arrival before which task g
 // cannot be ready.
@@ -394,10 +437,10 @@ func (in *Instance) Release(g int) int64 {
 }
 
 // Exec returns task g's execution time in ticks.
-func (in *Instance) Exec(g int) int64 { return in.exec[g] }
+func (in *Instance) Exec(g int) int64 { return in.task[g].exec }
 
 // Cores returns the cores task g needs.
-func (in *Instance) Cores(g int) int { return int(in.cores[g]) }
+func (in *Instance) Cores(g int) int { return int(in.task[g].cores) }
 
 // Kind returns the architecture kind of the cores task g runs on.
 func (in *Instance) Kind(g int) string { return in.kinds[in.kind[g]] }
@@ -415,4 +458,9 @@ func (in *Instance) Predecessors(g int) iter.Seq[int] {
 
 // Delay returns the network delay in ticks of every edge leaving task g
 // whose ends run on different clusters.
-func (in *Instance) Delay(g int) int64 { return in.delayOut[g] }
+func (in *Instance) Delay(g int) int64 { return in.task[g].delayOut }
+
+// successors returns the global indices of task g's successors.
+func (in *Instance) successors(g int32) []int32 {
+	return in.succ[in.task[g].succAt:in.task[g].succEnd]
+}

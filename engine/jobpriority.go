@@ -80,7 +80,7 @@ func (o *jobPriorityOrder) Len() int { return o.q.Len() + len(o.pending) }
 
 func (o *jobPriorityOrder) Push(g int32, now int64) {
 	p := o.shared
-	j := p.view.s.in.taskJob[g]
+	j := p.view.s.in.task[g].job
 	switch p.state[j] {
 	case 2:
 		o.q.Push(jobKey{p.prio[j], j, now, g})

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 
 // holdOrder is a FIFO that holds every task until tick hold: a Waker.
 type holdOrder struct {
-	*keyedOrder
+	*fifoOrder
 	hold int64
 	now  int64
 }
@@ -22,7 +24,7 @@ func (o *holdOrder) Head() (int32, bool) {
 	if o.now < o.hold {
 		return 0, false
 	}
-	return o.keyedOrder.Head()
+	return o.fifoOrder.Head()
 }
 func (o *holdOrder) NextWake(now int64) (int64, bool) {
 	return o.hold, now < o.hold && o.Len() > 0
@@ -39,7 +41,7 @@ func TestWaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
-		return &holdOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey), hold: 7}
+		return &holdOrder{fifoOrder: &fifoOrder{}, hold: 7}
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -51,17 +53,17 @@ func TestWaker(t *testing.T) {
 
 // logOrder is a FIFO that logs what the simulation tells it: a Finisher.
 type logOrder struct {
-	*keyedOrder
+	*fifoOrder
 	log []string
 }
 
 func (o *logOrder) Push(g int32, now int64) {
 	o.log = append(o.log, fmt.Sprintf("push %d@%d", g, now))
-	o.keyedOrder.Push(g, now)
+	o.fifoOrder.Push(g, now)
 }
 
 func (o *logOrder) Pop() int32 {
-	g := o.keyedOrder.Pop()
+	g := o.fifoOrder.Pop()
 	o.log = append(o.log, fmt.Sprintf("pop %d", g))
 	return g
 }
@@ -82,7 +84,7 @@ func TestFinisher(t *testing.T) {
 	}
 	var o *logOrder
 	if _, err := Simulate(context.Background(), in, Options{Order: func(v *View, _ int) Order {
-		o = &logOrder{keyedOrder: newKeyedOrder(v, fifoTaskKey)}
+		o = &logOrder{fifoOrder: &fifoOrder{}}
 		return o
 	}}); err != nil {
 		t.Fatal(err)
@@ -90,5 +92,93 @@ func TestFinisher(t *testing.T) {
 	want := "push 0@0, pop 0, finished 0@2, push 1@2, pop 1, finished 1@5"
 	if got := strings.Join(o.log, ", "); got != want {
 		t.Errorf("log %s, want %s", got, want)
+	}
+}
+
+// TestFifoQueueSortsLikeKeyHeap drives a fifoQueue and a keyHeap with
+// the same random pushes (ready ticks that never decrease, one to many
+// tasks per tick, indices in any order) and pops, and checks every pop of
+// both against the least key of a plain slice.
+func TestFifoQueueSortsLikeKeyHeap(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, perTick := range []int{1, 3, 50} {
+		var fq fifoQueue
+		var kh keyHeap
+		var want []taskKey
+		now := int64(0)
+		for step := 0; step < 20000; step++ {
+			if r.IntN(perTick) == 0 {
+				now += r.Int64N(3)
+			}
+			if len(want) == 0 || r.IntN(5) < 3 {
+				g := int32(r.IntN(1 << 20))
+				fq.push(g, now)
+				k := taskKey{now, 0, 0, g}
+				kh.push(k)
+				want = append(want, k)
+				continue
+			}
+			least := 0
+			for i := range want {
+				if want[i].less(want[least]) {
+					least = i
+				}
+			}
+			if fq.len() != len(want) || len(kh.items) != len(want) {
+				t.Fatalf("step %d: lengths %d and %d, want %d", step, fq.len(), len(kh.items), len(want))
+			}
+			if got := fq.pop(); got != want[least].g {
+				t.Fatalf("step %d: fifoQueue pops %d, want %d", step, got, want[least].g)
+			}
+			if got := kh.pop(); got != want[least] {
+				t.Fatalf("step %d: keyHeap pops %v, want %v", step, got, want[least])
+			}
+			want = slices.Delete(want, least, least+1)
+		}
+	}
+}
+
+// TestKeyHeapSortsLikeSlicesSort: random keys with ties in every field,
+// pushed and popped in random order, pop in the order of taskKey.less.
+func TestKeyHeapSortsLikeSlicesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var kh keyHeap
+	var want []taskKey
+	for step := 0; step < 20000; step++ {
+		if len(want) == 0 || r.IntN(5) < 3 {
+			k := taskKey{r.Int64N(4) - 2, r.Int64N(3), r.Int64N(3), int32(r.IntN(50))}
+			kh.push(k)
+			want = append(want, k)
+			continue
+		}
+		least := 0
+		for i := range want {
+			if want[i].less(want[least]) {
+				least = i
+			}
+		}
+		if got := kh.pop(); got != want[least] {
+			t.Fatalf("step %d: keyHeap pops %v, want %v", step, got, want[least])
+		}
+		want = slices.Delete(want, least, least+1)
+	}
+}
+
+// TestIntNMatchesRand: randomOrder.intN draws what math/rand/v2's IntN
+// draws from the same PCG state, for small and large bounds, powers of
+// two, and bounds near 2^63 where the rejection loop runs often.
+func TestIntNMatchesRand(t *testing.T) {
+	bounds := []int{1, 2, 3, 5, 7, 64, 100, 1000, 1 << 20, 1<<20 + 1, 1<<62 + 1, 1<<63 - 1, 3 << 61, 1 << 62}
+	o := &randomOrder{src: rand.NewPCG(3, 4)}
+	ref := rand.New(rand.NewPCG(3, 4))
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 200_000 {
+		n := bounds[i%len(bounds)]
+		if i%3 == 0 {
+			n = 1 + r.IntN(5000)
+		}
+		if got, want := o.intN(n), ref.IntN(n); got != want {
+			t.Fatalf("draw %d, bound %d: intN %d, IntN %d", i, n, got, want)
+		}
 	}
 }

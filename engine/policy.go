@@ -22,7 +22,7 @@ type policy struct {
 func policies() []policy {
 	return []policy{
 		{"random", randomOrders},
-		{"fifo-task", keyedOrders(fifoTaskKey)},
+		{"fifo-task", fifoOrders},
 		{"fifo-job", keyedOrders(fifoJobKey)},
 		{"fairshare", fairShareOrders},
 		{"lrtf", keyedOrders(lrtfKey)},
@@ -59,14 +59,19 @@ func keyedOrders(key func(v *View, g int32, readyTick int64) taskKey) func(uint6
 	}
 }
 
+// fifoOrders makes the orders of fifo-task, whose key (ready tick, g) is
+// fifoItem's: tasks come in that order but for ties within a tick.
+func fifoOrders(uint64) func(*View, int) Order {
+	// Ready queues reach thousands at overload.
+	return func(*View, int) Order { return &fifoOrder{q: fifoQueue{items: make([]fifoItem, 0, 256)}} }
+}
+
 // The static keys of DESIGN.md section 3. g, the global task index, is
 // in job then task order, so ending a key with g breaks the remaining ties
 // as job index then task index.
 
-func fifoTaskKey(_ *View, g int32, readyTick int64) taskKey { return taskKey{readyTick, 0, 0, g} }
-
 func fifoJobKey(v *View, g int32, readyTick int64) taskKey {
-	j := v.s.in.taskJob[g]
+	j := v.s.in.task[g].job
 	return taskKey{v.s.arrival[j], int64(j), readyTick, g}
 }
 
@@ -79,7 +84,7 @@ func lrtfKey(v *View, g int32, _ int64) taskKey { return taskKey{-v.s.in.rank[g]
 // order of their passes.
 func randomOrders(seed uint64) func(*View, int) Order {
 	return func(_ *View, cluster int) Order {
-		return &randomOrder{rng: rand.New(rand.NewPCG(seed, 0x5eed0000+uint64(cluster)+1))}
+		return &randomOrder{src: rand.NewPCG(seed, 0x5eed0000+uint64(cluster)+1)}
 	}
 }
 

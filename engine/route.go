@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/sweep-sched/sweep/platform"
+import (
+	"slices"
+
+	"github.com/sweep-sched/sweep/platform"
+)
 
 // routeNode is a platform node as routing sees it: its children (nodes)
 // or its cluster, and the widest cluster of every kind below it.
@@ -10,11 +14,13 @@ type routeNode struct {
 	maxCores []int32 // per kind
 }
 
-// kindWidth stands for a job's tasks of one kind and the widest of them;
-// a slice of them is a group of tasks that travels down the tree together.
+// kindWidth stands for a job's tasks of one kind, the widest of them and
+// their volume; a slice of them is a group of tasks that travels down the
+// tree together. Compile lists each job's (Instance.jobKinds).
 type kindWidth struct {
 	kind  int32
 	cores int32
+	vol   int64 // core-ticks
 }
 
 func buildRoutes(in *Instance) []routeNode {
@@ -46,46 +52,37 @@ func buildRoutes(in *Instance) []routeNode {
 	return nodes
 }
 
-// route assigns every task of job j to a cluster (DESIGN.md section 3): at
-// each router the whole group goes to the least-loaded child that can run
-// all of it; if no child can, the group is split by kind and each kind goes
-// to the least-loaded child that can run it.
+// route assigns every kind of job j to a cluster (DESIGN.md section 3),
+// s.kindCluster[i] for the job's i-th kind: at each router the whole group
+// goes to the least-loaded child that can run all of it; if no child can,
+// the group is split by kind and each kind goes to the least-loaded child
+// that can run it. A kind's volume counts on its cluster as soon as it is
+// assigned, so a later kind of the job sees it.
 func (s *sim) route(j int32) {
-	in := s.in
-	group := s.groupBuf[:0]
-	first, end := in.jobFirst[j], in.jobFirst[j+1]
-	for g := first; g < end; g++ {
-		k, c := in.kind[g], in.cores[g]
-		found := false
-		for i := range group {
-			if group[i].kind == k {
-				group[i].cores = max(group[i].cores, c)
-				found = true
-				break
-			}
-		}
-		if !found {
-			group = append(group, kindWidth{k, c})
-		}
-	}
-	s.groupBuf = group
-	s.routeGroup(0, group, j)
+	kinds := s.in.jobKinds[s.in.jobKindsAt[j]:s.in.jobKindsAt[j+1]]
+	s.kindCluster = slices.Grow(s.kindCluster[:0], len(kinds))[:len(kinds)] // routeGroup sets each
+	s.routeGroup(0, kinds, 0)
 }
 
-func (s *sim) routeGroup(n int32, group []kindWidth, j int32) {
+// routeGroup routes group, the job's kinds from the first-th on, from
+// node n down.
+func (s *sim) routeGroup(n int32, group []kindWidth, first int) {
 	node := &s.routes[n]
-	if node.cluster >= 0 {
-		s.assign(node.cluster, group, j)
+	if c := node.cluster; c >= 0 {
+		for i, kw := range group {
+			s.kindCluster[first+i] = c
+			s.clusters[c].unfinishedVol += kw.vol
+		}
 		return
 	}
 	if best := s.leastLoaded(node, group); best >= 0 {
-		s.routeGroup(best, group, j)
+		s.routeGroup(best, group, first)
 		return
 	}
 	for i := range group {
 		one := group[i : i+1]
 		// Compile guaranteed some cluster of this kind is wide enough.
-		s.routeGroup(s.leastLoaded(node, one), one, j)
+		s.routeGroup(s.leastLoaded(node, one), one, first+i)
 	}
 }
 
@@ -123,8 +120,9 @@ func accepts(n *routeNode, group []kindWidth) bool {
 func (s *sim) queueLength(n int32) (remaining, cores int64) {
 	node := &s.routes[n]
 	if c := node.cluster; c >= 0 {
-		done := s.now*s.runningCores[c] - s.startWeighted[c]
-		return s.unfinishedVol[c] - done, int64(s.in.Platform.Clusters[c].Cores)
+		cl := &s.clusters[c]
+		done := s.now*cl.runningCores - cl.startWeighted
+		return cl.unfinishedVol - done, int64(s.in.Platform.Clusters[c].Cores)
 	}
 	first := true
 	for _, child := range node.children {
@@ -136,16 +134,13 @@ func (s *sim) queueLength(n int32) (remaining, cores int64) {
 	return remaining, cores
 }
 
-func (s *sim) assign(c int32, group []kindWidth, j int32) {
-	in := s.in
-	first, end := in.jobFirst[j], in.jobFirst[j+1]
-	for g := first; g < end; g++ {
-		for _, kw := range group {
-			if in.kind[g] == kw.kind {
-				s.cluster[g] = c
-				s.unfinishedVol[c] += in.exec[g] * int64(in.cores[g])
-				break
-			}
+// clusterOf returns the cluster route chose for task g's kind.
+func (s *sim) clusterOf(g int32, kinds []kindWidth) int32 {
+	k := s.in.kind[g]
+	for i, kw := range kinds {
+		if kw.kind == k {
+			return s.kindCluster[i]
 		}
 	}
+	panic("engine: a task's kind is not among its job's")
 }

@@ -1,6 +1,9 @@
-// Package pqueue is the binary min-heap behind every priority queue of the
+// Package pqueue is the binary min-heap behind the priority queues of the
 // simulators and measures: event queues ordered by tick, ready queues
 // ordered by a policy's keys, idle processors ordered by when they free up.
+// The grid engine's event queue and keyed ready queues are copies of it
+// specialised to their element types, where the comparison through a
+// function value cost 8-18% of a simulation (engine/event.go, order.go).
 //
 // Unlike container/heap it needs no interface boxing: the queue holds its
 // elements by value and orders them with a strict weak order given once.

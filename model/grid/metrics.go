@@ -188,8 +188,9 @@ func ComputeMetricsOf(jobs []engine.JobOutcome, measured []JobMetrics, platformC
 // peakInFlight returns the largest number of jobs with start <= t < finish
 // over all ticks t. It sorts starts and finishes in place.
 func peakInFlight(starts, finishes []int64) int64 {
-	slices.Sort(starts)
-	slices.Sort(finishes)
+	buf := make([]int64, len(starts))
+	sortTicks(starts, buf)
+	sortTicks(finishes, buf)
 	var inFlight, peak int64
 	f := 0
 	for _, start := range starts {
@@ -202,6 +203,49 @@ func peakInFlight(starts, finishes []int64) int64 {
 		peak = max(peak, inFlight)
 	}
 	return peak
+}
+
+// sortTicks sorts ticks, which are >= 0, in place; buf is scratch space
+// of the same length. It is a least-significant-digit radix sort on 11
+// bits at a time, over as many digits as the largest tick has: the
+// starts and finishes of a paper-scale schedule (10,000 jobs, ticks below
+// 2^33) take three passes, and comparison sorts of them took 3% of seed
+// 004's run.
+func sortTicks(ticks, buf []int64) {
+	const digitBits = 11
+	if len(ticks) < 256 {
+		slices.Sort(ticks)
+		return
+	}
+	var all int64
+	for _, t := range ticks {
+		all |= t
+	}
+	if all < 0 {
+		slices.Sort(ticks) // a tick below 0: not a schedule's
+		return
+	}
+	src, dst := ticks, buf[:len(ticks)]
+	for shift := 0; shift < 63 && all>>shift != 0; shift += digitBits {
+		var count [1 << digitBits]int
+		for _, t := range src {
+			count[t>>shift&(1<<digitBits-1)]++
+		}
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for _, t := range src {
+			d := t >> shift & (1<<digitBits - 1)
+			dst[count[d]] = t
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &ticks[0] {
+		copy(ticks, src)
+	}
 }
 
 // cumulativeCompletion evaluates sum (1 + base - finish_j) x volume_j as

@@ -585,3 +585,27 @@ func BenchmarkComputeMetrics(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/jobCount, "ns/job")
 }
+
+// TestSortTicksSortsLikeSlicesSort: random ticks of every magnitude up to
+// 2^62, with many duplicates, short and long slices, sort as slices.Sort
+// sorts them.
+func TestSortTicksSortsLikeSlicesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{0, 1, 255, 256, 257, 1000, 10_000} {
+		for _, bits := range []int{1, 8, 11, 12, 22, 33, 62} {
+			ticks := make([]int64, n)
+			for i := range ticks {
+				ticks[i] = r.Int64N(1 << bits)
+				if r.IntN(5) == 0 && i > 0 {
+					ticks[i] = ticks[r.IntN(i)]
+				}
+			}
+			want := slices.Clone(ticks)
+			slices.Sort(want)
+			sortTicks(ticks, make([]int64, n))
+			if !slices.Equal(ticks, want) {
+				t.Fatalf("n %d, ticks below 2^%d: sorted wrong", n, bits)
+			}
+		}
+	}
+}

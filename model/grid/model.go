@@ -225,6 +225,25 @@ type prepared struct {
 
 	mu       sync.Mutex
 	arrivals map[arrivalKey][]int64
+	// volumeOrders are the compiled instances' jobs in volume order, for
+	// the volume deciles, by platform; the first cell measured sorts them.
+	volumeOrders map[string]*sharedVolumeOrder
+}
+
+// volumeOrder returns the shared volume order of the instance on a
+// platform.
+func (p *prepared) volumeOrder(platform string) *sharedVolumeOrder {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.volumeOrders[platform]
+	if v == nil {
+		if p.volumeOrders == nil {
+			p.volumeOrders = map[string]*sharedVolumeOrder{}
+		}
+		v = &sharedVolumeOrder{}
+		p.volumeOrders[platform] = v
+	}
+	return v
 }
 
 type arrivalKey struct {
@@ -269,7 +288,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{CellID: c.ID, Schedule: s, Cores: p.platforms[c.Platform].TotalCores()}, nil
+	return &Outcome{CellID: c.ID, Schedule: s, Cores: p.platforms[c.Platform].TotalCores(), volumeOrder: p.volumeOrder(c.Platform)}, nil
 }
 
 // An Outcome is one simulated schedule of the engine, grid or campaign.
@@ -280,6 +299,8 @@ type Outcome struct {
 	// BaseTicks is the cumulative-completion base; 0 means the makespan,
 	// the runner's choice.
 	BaseTicks int64
+	// volumeOrder, if set, is shared by the cells of the instance.
+	volumeOrder *sharedVolumeOrder
 }
 
 // SetBase sets the cumulative-completion base (`sweep simulate --base`).
@@ -292,7 +313,13 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	if err != nil {
 		return model.Measured{}, err
 	}
-	children := map[string][]store.Row{table.VolumeDeciles: volumeDecileRows(o.CellID, VolumeDeciles(outcomes, measured))}
+	var deciles []VolumeDecile
+	if o.volumeOrder != nil {
+		deciles = volumeDeciles(o.volumeOrder.of(outcomes), measured)
+	} else {
+		deciles = VolumeDeciles(outcomes, measured)
+	}
+	children := map[string][]store.Row{table.VolumeDeciles: volumeDecileRows(o.CellID, deciles)}
 	if rec.Jobs {
 		children[table.Jobs] = JobRows(o.CellID, outcomes, measured)
 	}

@@ -107,3 +107,34 @@ func dirBytes(b *testing.B, dir string) int64 {
 	}
 	return total
 }
+
+// benchCells is a cells table of one column, the parent of benchJobs.
+var benchCells = Schema{Table: "cells", Columns: []Column{{Name: "cell_id", Type: TypeString}}}
+
+// BenchmarkCellJobsMillion writes the same 1,000,000 job rows as
+// BenchmarkJobsMillion the way the runner does: a cell's job rows at once
+// through a CellWriter, flushing every 25 cells.
+func BenchmarkCellJobsMillion(b *testing.B) {
+	const cells, flushEvery = 100, 25
+	rng := rand.New(rand.NewPCG(4, 2013))
+	rows := make([]Row, 10_000)
+	for n := range b.N {
+		w, err := NewCellWriter(b.TempDir(), benchCells, []Schema{benchJobs}, WriterOptions{Tag: fmt.Sprintf("bench%d", n)}, FlushPolicy{Cells: flushEvery})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for c := range cells {
+			b.StopTimer()
+			id := fmt.Sprintf("burkimsher2013/log-independent/i%02d/load1.0/pslr", c)
+			benchCell(rng, id, rows)
+			b.StartTimer()
+			if err := w.Append(Row{String(id)}, rows); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cells*len(rows)), "ns/row")
+}

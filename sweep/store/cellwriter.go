@@ -119,11 +119,8 @@ func (w *CellWriter) Append(cell Row, children ...[]Row) error {
 		return err
 	}
 	for t, rows := range children {
-		for _, row := range rows {
-			w.children[t].appendChecked(row)
-			if err := w.children[t].maybeWriteGroup(); err != nil {
-				return w.failLocked(err)
-			}
+		if err := w.children[t].appendBatch(rows); err != nil {
+			return w.failLocked(err)
 		}
 	}
 	w.cells.appendChecked(cell)

@@ -287,8 +287,10 @@ func (s Schema) checkRow(row Row) error {
 	if len(row) != len(s.Columns) {
 		return fmt.Errorf("store: table %q: row has %d values; the schema has %d columns", s.Table, len(row), len(s.Columns))
 	}
-	for i, v := range row {
-		c := s.Columns[i]
+	// Pointers, not copies of 40-byte values and 56-byte columns: a run
+	// checks every value of 24 million job rows.
+	for i := range row {
+		v, c := &row[i], &s.Columns[i]
 		if v.typ == c.Type || v.typ == 0 && c.Nullable {
 			continue
 		}

@@ -70,9 +70,16 @@ type PartWriter struct {
 	// appended: child rows repeat their cell's id, and appending the same
 	// bytes again spares a conversion (an allocation) per row.
 	lastBytes [][]byte
-	grouped   int // rows in builders
-	pending   int // rows since the last flush, in builders or in the open file
-	seq       int // sequence number of the part being built
+	// ints, floats, indices and valid are appendRows' buffers of one
+	// column's values.
+	ints    []int64
+	floats  []float64
+	indices []int
+	valid   []bool
+
+	grouped int // rows in builders
+	pending int // rows since the last flush, in builders or in the open file
+	seq     int // sequence number of the part being built
 
 	open *openPart // nil until the first row group of a part is written
 	err  error     // sticky: after a failed write the part's state is unknown
@@ -283,6 +290,106 @@ func (w *PartWriter) appendChecked(row Row) {
 	}
 	w.grouped++
 	w.pending++
+}
+
+// appendRows is appendChecked for many rows, without writing a row group
+// however many it buffers: a column at a time, each column's values in
+// bulk. A run appends a cell's job rows at once, 24 million rows of eleven
+// values in seed 004's run, and row by row, value by value through each
+// builder's type, that cost 6% of the run's CPU; for a single row
+// appendChecked is the quicker.
+func (w *PartWriter) appendRows(rows []Row) {
+	for i, b := range w.builders {
+		w.valid = w.valid[:0]
+		for r, row := range rows {
+			if row[i].typ == 0 {
+				if len(w.valid) == 0 {
+					w.valid = append(w.valid, make([]bool, len(rows))...)
+					for k := range r {
+						w.valid[k] = true
+					}
+				}
+				continue
+			}
+			if len(w.valid) > 0 {
+				w.valid[r] = true
+			}
+		}
+		switch b := b.(type) {
+		case *array.Int64Builder:
+			w.ints = w.ints[:0]
+			for _, row := range rows {
+				w.ints = append(w.ints, row[i].i)
+			}
+			b.AppendValues(w.ints, w.valid)
+		case *array.Float64Builder:
+			w.floats = w.floats[:0]
+			for _, row := range rows {
+				w.floats = append(w.floats, row[i].float())
+			}
+			b.AppendValues(w.floats, w.valid)
+		case *array.BinaryDictionaryBuilder:
+			w.appendStrings(i, b, rows)
+		case *array.ListBuilder:
+			for _, row := range rows {
+				if row[i].typ == 0 {
+					b.AppendNull()
+					continue
+				}
+				b.Append(true)
+				b.ValueBuilder().(*array.Float64Builder).AppendValues(row[i].list(), nil)
+			}
+		}
+	}
+	w.grouped += len(rows)
+	w.pending += len(rows)
+}
+
+// appendBatch adds rows already validated by checkRow and writes the row
+// groups they fill, where appending them one by one would.
+func (w *PartWriter) appendBatch(rows []Row) error {
+	for len(rows) > 0 {
+		n := min(len(rows), max(1, w.groupRows-w.grouped))
+		w.appendRows(rows[:n])
+		if err := w.maybeWriteGroup(); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// appendStrings appends column i of rows to its dictionary builder. Child
+// rows repeat their cell's id: a run of equal strings is looked up in the
+// dictionary once, and its index repeated.
+func (w *PartWriter) appendStrings(i int, b *array.BinaryDictionaryBuilder, rows []Row) {
+	for r := 0; r < len(rows); {
+		v := rows[r][i]
+		if v.typ == 0 {
+			b.AppendNull()
+			r++
+			continue
+		}
+		if last := w.lastBytes[i]; last == nil || string(last) != v.s {
+			w.lastBytes[i] = []byte(v.s)
+		}
+		// Only an allocation failure can make Append fail, and the Go
+		// allocator panics instead of returning one.
+		_ = b.Append(w.lastBytes[i])
+		end := r + 1
+		for end < len(rows) && rows[end][i].typ == TypeString && rows[end][i].s == v.s {
+			end++
+		}
+		if end > r+1 {
+			index := b.GetValueIndex(b.Len() - 1)
+			w.indices = w.indices[:0]
+			for range end - r - 1 {
+				w.indices = append(w.indices, index)
+			}
+			b.AppendIndices(w.indices, nil)
+		}
+		r = end
+	}
 }
 
 func (w *PartWriter) maybeWriteGroup() error {
