@@ -49,8 +49,9 @@ type planner struct {
 	lbStretchSum float64
 	// chainBounds is set while the bounds are those of the node one level
 	// above the chains whose child is being searched: its chain bounds
-	// itself by them.
+	// itself by them. boundBests is bests when the node was bounded.
 	chainBounds bool
+	boundBests  int
 	// stair is conservative backfilling's staircase of the jobs left
 	// (conservative.go).
 	stair      []stairStep
@@ -78,6 +79,7 @@ type planner struct {
 	placements int
 	exhausted  bool
 	haveBest   bool
+	bests      int // the incumbents so far, this decision
 	bestExcess int64
 	bestSum    float64
 	bestScore  float64
@@ -166,6 +168,7 @@ func (p *planner) reset() {
 	p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
 	p.exhausted = false
 	p.haveBest = false
+	p.bests = 0
 	p.bestNow = p.bestNow[:0]
 }
 
@@ -213,6 +216,7 @@ func (p *planner) visit(d, k int) bool {
 		if p.cannotImprove(d) {
 			return p.countTree(p.m-d, k-d)
 		}
+		p.boundBests = p.bests
 	}
 	sentinel := p.m
 	c := p.next[sentinel]
@@ -361,17 +365,20 @@ func satMul(a, b int) int {
 // depth, the remaining jobs in priority order, as visit does below depth
 // k, and scores it. A chain is never backed into, so instead of releasing
 // its placements one by one it restores the profile it started from in
-// one copy. Before a placement it looks its state up in the memo
+// one copy, saved before its first placement (about half the chains of
+// the real months find their first state in the memo, or are cut by
+// their bounds, and place none). Before a placement it looks its state up in the memo
 // (memo.go) and, found, takes the rest of the path from there. It returns
 // false when the budget stops the chain.
 func (p *planner) chain(d, k int) bool {
-	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
 	p.pending = p.pending[:0]
 	// Below a node one above the chains (k > 0), the chain takes the
 	// node's bounds of the jobs left along, each placement replacing its
 	// job's bound by its terms, and is counted once it cannot beat the
-	// incumbent.
+	// incumbent. The test is made again only after the bound rose (a
+	// placement later than its bound; the node's placement at depth d-1
+	// is at its bound) or the incumbent changed.
 	bounded := k > 0 && p.chainBounds
 	var boundExcess int64
 	var boundStretch float64
@@ -379,18 +386,21 @@ func (p *planner) chain(d, k int) bool {
 		c := p.chosen[d-1]
 		boundExcess, boundStretch = p.lbExcessSum-p.lbExcess[c], p.lbStretchSum-p.lbStretch[c]
 	}
+	test := bounded && p.bests != p.boundBests
 	// ok is false for a path cut by the budget, or scored already.
 	ok, scored := true, false
 	from := -1 // the state the rest was copied from
+	placed := false
 	t := d
 	for ; t < p.m; t++ {
-		if bounded && p.cannotComplete(t, boundExcess, boundStretch) {
+		if test && p.cannotComplete(t, boundExcess, boundStretch) {
 			if scored = p.countRest(p.m - t); scored {
 				p.remember(d, t, -1, p.boundedRest(boundExcess, boundStretch))
 			}
 			ok = false
 			break
 		}
+		test = false
 		if t&p.probeMask == 0 {
 			key := stateKey(p.stateHash[t], p.placedHash[t])
 			if hit := p.memo.lookup(key); hit >= 0 && p.sameState(p.memo.paths[int(p.memo.states[hit].at)-t:], t) {
@@ -427,12 +437,17 @@ func (p *planner) chain(d, k int) bool {
 			ok = false
 			break
 		}
+		if !placed {
+			p.saved = append(p.saved[:0], p.work.steps...)
+			placed = true
+		}
 		c := p.next[sentinel]
 		p.place(t, c)
 		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
 		if bounded {
 			boundExcess -= p.lbExcess[c]
 			boundStretch -= p.lbStretch[c]
+			test = p.excessTerm[t] != p.lbExcess[c] || p.stretchTerm[t] != p.lbStretch[c]
 		}
 	}
 	if ok {
@@ -447,7 +462,9 @@ func (p *planner) chain(d, k int) bool {
 		c := p.chosen[t]
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 	}
-	p.work.steps = append(p.work.steps[:0], p.saved...)
+	if placed {
+		p.work.steps = append(p.work.steps[:0], p.saved...)
+	}
 	return ok || scored
 }
 
@@ -469,6 +486,9 @@ func (p *planner) boundedRest(excess int64, stretch float64) restSums {
 // rest, the sums of the rest after own (exact, or bounds for a path cut
 // by its bounds or ending in a state whose rest is bounded).
 func (p *planner) remember(d, own, from int, rest restSums) {
+	if len(p.pending) == 0 {
+		return // no state of it would be kept, so nothing would find it
+	}
 	m := &p.memo
 	id := int32(len(m.records))
 	start := len(m.paths)
@@ -590,6 +610,7 @@ func (p *planner) leaf() {
 		return
 	}
 	p.haveBest = true
+	p.bests++
 	p.bestExcess, p.bestSum, p.bestScore = excess, sum, p.score(excess, sum)
 	p.bestNow = p.bestNow[:0]
 	for d := range p.m {
