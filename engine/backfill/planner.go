@@ -24,7 +24,7 @@ type planner struct {
 	// before the next sibling at depth d is placed, so a prefix is placed
 	// once however many paths share it.
 	work     profile
-	saved    []step // the profile a chain started from
+	saved    profile // the profile a chain started from
 	reserved []reservation
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
@@ -120,8 +120,7 @@ func (p *planner) baseProfile() {
 		}
 		base = append(base, step{seconds: e.seconds, free: last.free + int32(s.jobs[e.job].Procs)})
 	}
-	p.work.steps = base
-	p.work.updateMaxFree(0, len(base))
+	p.work.steps, p.work.known = base, 0
 }
 
 func (p *planner) reset() {
@@ -438,7 +437,8 @@ func (p *planner) chain(d, k int) bool {
 			break
 		}
 		if !placed {
-			p.saved = append(p.saved[:0], p.work.steps...)
+			p.saved.steps = append(p.saved.steps[:0], p.work.steps...)
+			p.saved.known = p.work.known
 			placed = true
 		}
 		c := p.next[sentinel]
@@ -463,7 +463,8 @@ func (p *planner) chain(d, k int) bool {
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 	}
 	if placed {
-		p.work.steps = append(p.work.steps[:0], p.saved...)
+		p.work.steps = append(p.work.steps[:0], p.saved.steps...)
+		p.work.known = p.saved.known
 	}
 	return ok || scored
 }

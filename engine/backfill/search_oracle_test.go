@@ -380,7 +380,7 @@ func TestSameStateMatchesBruteForce(t *testing.T) {
 		for _, st := range base {
 			p.work.steps = append(p.work.steps, step{seconds: st.seconds, free: int32(st.free)})
 		}
-		p.work.updateMaxFree(0, len(p.work.steps))
+		p.work.known = 0
 		for u, c := range rng.Perm(m)[:t1] {
 			w := p.waiting[c]
 			start, first := p.work.earliest(w.procs, w.estSeconds)
