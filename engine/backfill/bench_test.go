@@ -2,11 +2,16 @@ package backfill_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -34,7 +39,10 @@ func syntheticMonth() *rigid.Workload {
 }
 
 func benchmarkPolicy(b *testing.B, p backfill.Policy, v rigid.Variant) {
-	w := syntheticMonth()
+	benchmarkWorkload(b, syntheticMonth(), p, v)
+}
+
+func benchmarkWorkload(b *testing.B, w *rigid.Workload, p backfill.Policy, v rigid.Variant) {
 	var placements int64
 	for b.Loop() {
 		sched, err := backfill.Simulate(context.Background(), w, v, p)
@@ -58,4 +66,53 @@ func BenchmarkConservative(b *testing.B) {
 
 func BenchmarkTradeoffFS(b *testing.B) {
 	benchmarkPolicy(b, backfill.TradeoffFS(), rigid.EstimateRequested)
+}
+
+// sdscTrace is the SDSC Blue Horizon log of seed 003 in the shared trace
+// folder, replayed on its 1,152 processors.
+const sdscTrace = "../../../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+
+// BenchmarkTradeoffFSMonths runs Tradeoff-fs on real months of the study
+// (experiments/vasupongayya2012.yaml), whose queues are short (5-11 jobs
+// on average) and whose searches run out of budget in a third to a half
+// of the decisions, unlike the synthetic month's: two of KTH SP2, two of
+// SDSC Blue Horizon, among the heaviest of each.
+func BenchmarkTradeoffFSMonths(b *testing.B) {
+	months := []struct {
+		label string
+		trace string
+		procs int
+		month string
+		v     rigid.Variant
+	}{
+		{"kth", kthTrace, 100, "1997-01", rigid.EstimateRequested},
+		{"kth", kthTrace, 100, "1997-02", rigid.EstimateExact},
+		{"sdsc", sdscTrace, 1152, "2000-08", rigid.EstimateRequested},
+		{"sdsc", sdscTrace, 1152, "2001-04", rigid.EstimateExact},
+	}
+	traces := map[string]*swf.RigidTrace{}
+	for _, tt := range months {
+		tr := traces[tt.trace]
+		if tr == nil {
+			if _, err := os.Stat(tt.trace); errors.Is(err, fs.ErrNotExist) {
+				b.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this (BenchmarkTradeoffFS runs a synthetic month meanwhile)", tt.trace)
+			}
+			var err error
+			if tr, err = swf.ReadRigid(tt.trace, swf.RigidOptions{Procs: tt.procs}); err != nil {
+				b.Fatal(err)
+			}
+			traces[tt.trace] = tr
+		}
+		m, err := swf.ParseMonth(tt.month)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mw, err := tr.Month(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s-%s-%s", tt.label, tt.month, tt.v), func(b *testing.B) {
+			benchmarkWorkload(b, &mw.Workload, backfill.TradeoffFS(), tt.v)
+		})
+	}
 }

@@ -16,7 +16,10 @@ import (
 // takes the rest of that path instead of placing it again: its placements
 // are counted, and the path is scored from the sums of the rest's score
 // terms when that provably cannot beat the incumbent (cannotBeat), else
-// from the rest's starts copied and scored in the same order.
+// from the rest's starts copied and scored in the same order. A chain cut
+// by its bounds leaves its states too, with the bounds' sums for the
+// rest: a chain that reaches one is counted when even those cannot beat
+// the incumbent, and otherwise places on.
 //
 // Two profiles count as the same state when they agree wherever a job
 // left could use them: free counts below nmin, the fewest processors of
@@ -46,10 +49,21 @@ type pathStep struct {
 // placed after it, and the sums of the score terms from there to the end
 // of the path.
 type memoState struct {
-	at          int32
-	slot        int32 // in the table
-	restExcess  int64
-	restStretch float64
+	at   int32
+	slot int32 // in the table
+	rest restSums
+}
+
+// restSums are the sums of the score terms of a path's rest: the waits
+// beyond Tw and the bounded slowdowns.
+type restSums struct {
+	excess  int64
+	stretch float64
+	// bound marks sums that only bound the rest from below: the path was
+	// cut by its bounds (planner.chain) before it was complete, so there
+	// is no rest to copy, only to count when it cannot beat the
+	// incumbent.
+	bound bool
 }
 
 // memoRecord is one path in the memo: depths 0 to own-1 are in the arena

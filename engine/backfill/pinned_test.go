@@ -94,3 +94,22 @@ func TestPinnedKTHMonths(t *testing.T) {
 		checkDigests(t, &mw.Workload, tt.v, tt.want)
 	}
 }
+
+// TestPinnedSDSCMonth pins a month of the SDSC Blue Horizon log on its
+// 1,152 processors: shorter queues of wider jobs than KTH's.
+func TestPinnedSDSCMonth(t *testing.T) {
+	if _, err := os.Stat(sdscTrace); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: download SDSC-BLUE-2000-4.2-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", sdscTrace)
+	}
+	tr, err := swf.ReadRigid(sdscTrace, swf.RigidOptions{Procs: 1152})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, err := tr.Month(swf.Month{Year: 2000, Month: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDigests(t, &mw.Workload, rigid.EstimateExact, map[string]string{
+		"relshare": "8b07602328a8d75e", "conservative": "b39be6bfb80ffd25", "tradeoff-fs": "2fe607c5f0585303", "fcfs-easy": "b7f6241393540531",
+	})
+}

@@ -24,7 +24,7 @@ type planner struct {
 	// before the next sibling at depth d is placed, so a prefix is placed
 	// once however many paths share it.
 	work     profile
-	saved    []step // the profile a chain started from
+	saved    profile // the profile a chain started from
 	reserved []reservation
 	chosen   []int   // queue position placed at each depth
 	startAt  []int64 // its planned start
@@ -47,6 +47,11 @@ type planner struct {
 	lbJobs       int
 	lbExcessSum  int64
 	lbStretchSum float64
+	// chainBounds is set while the bounds are those of the node one level
+	// above the chains whose child is being searched: its chain bounds
+	// itself by them. boundBests is bests when the node was bounded.
+	chainBounds bool
+	boundBests  int
 	// stair is conservative backfilling's staircase of the jobs left
 	// (conservative.go).
 	stair      []stairStep
@@ -74,6 +79,7 @@ type planner struct {
 	placements int
 	exhausted  bool
 	haveBest   bool
+	bests      int // the incumbents so far, this decision
 	bestExcess int64
 	bestSum    float64
 	bestScore  float64
@@ -114,8 +120,7 @@ func (p *planner) baseProfile() {
 		}
 		base = append(base, step{seconds: e.seconds, free: last.free + int32(s.jobs[e.job].Procs)})
 	}
-	p.work.steps = base
-	p.work.updateMaxFree(0, len(base))
+	p.work.steps, p.work.known = base, 0
 }
 
 func (p *planner) reset() {
@@ -162,6 +167,7 @@ func (p *planner) reset() {
 	p.stateHash[0], p.placedHash[0] = p.work.stateHash(p.nmin), 0
 	p.exhausted = false
 	p.haveBest = false
+	p.bests = 0
 	p.bestNow = p.bestNow[:0]
 }
 
@@ -198,14 +204,18 @@ func (p *planner) visit(d, k int) bool {
 		return p.chain(d, k)
 	}
 	// When no completion of the path so far can beat the incumbent, the
-	// node's subtree is counted, not searched; one above depth k, so is
-	// each child's chain that cannot.
-	bounded := k > 0 && p.m < boundMaxJobs && p.onLeaf == nil && p.haveBest
+	// node's subtree is counted, not searched. On short queues every node
+	// is bounded; on all, those one above the chains, whose bounds the
+	// children's chains go on using (chain).
+	above := d+1 == k
+	bounded := k > 0 && p.onLeaf == nil && p.haveBest && (above || p.m < boundMaxJobs)
+	p.chainBounds = bounded && above
 	if bounded {
 		p.lowerBounds()
-		if p.cannotImprove(d, -1) {
+		if p.cannotImprove(d) {
 			return p.countTree(p.m-d, k-d)
 		}
+		p.boundBests = p.bests
 	}
 	sentinel := p.m
 	c := p.next[sentinel]
@@ -219,12 +229,7 @@ func (p *planner) visit(d, k int) bool {
 		}
 		p.place(d, c)
 		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
-		var ok bool
-		if bounded && d+1 == k && p.cannotImprove(d+1, c) {
-			ok = p.countChain(p.m - d - 1)
-		} else {
-			ok = p.visit(d+1, k)
-		}
+		ok := p.visit(d+1, k)
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 		p.unplace(d)
 		if !ok {
@@ -259,26 +264,30 @@ func (p *planner) lowerBounds() {
 
 // cannotImprove reports whether no completion of the current path from
 // depth d can beat the incumbent, by the lower bounds of the jobs not
-// placed (the job c placed since lowerBounds left out, -1 for none).
-// The stretch bounds are summed in another order than a path would sum
-// its terms, and c's is taken off the sum; the margin, 8(r+2) units in
-// the last place of the prefix and every bound, covers both (see
-// cannotBeat).
-func (p *planner) cannotImprove(d, c int) bool {
-	excess, sum := p.excessSeconds[d]+p.lbExcessSum, p.lbStretchSum
-	if c >= 0 {
-		excess -= p.lbExcess[c]
-		sum -= p.lbStretch[c]
-	}
-	margin := (p.stretchSum[d] + p.lbStretchSum) * float64(p.lbJobs+2) * 0x1p-50
-	return !p.better(excess, p.stretchSum[d]+sum-margin)
+// placed.
+func (p *planner) cannotImprove(d int) bool {
+	return p.cannotComplete(d, p.lbExcessSum, p.lbStretchSum)
 }
 
-// countChain counts a chain of rest placements that cannot beat the
-// incumbent as if it were placed: its placements, as far as the budget
-// lets them, and its path if complete. It returns false when the budget
-// stops it.
-func (p *planner) countChain(rest int) bool {
+// cannotComplete reports whether no completion of the current path from
+// depth d can beat the incumbent, when the bounds of the jobs left sum to
+// restExcess and restStretch: the sums of lowerBounds less the bounds of
+// the jobs placed since, one subtraction each. The stretch bounds are
+// summed in another order than a path would sum its terms, and taken off
+// one by one; each of the lbJobs additions and at most lbJobs
+// subtractions errs by at most one unit in the last place of the bounds'
+// sum, and the path's own sum of its rest by at most r+1 of its total
+// (cannotBeat): the margin, 8(lbJobs+2) units in the last place of the
+// prefix and every bound, covers them all.
+func (p *planner) cannotComplete(d int, restExcess int64, restStretch float64) bool {
+	margin := (p.stretchSum[d] + p.lbStretchSum) * float64(p.lbJobs+2) * 0x1p-50
+	return !p.better(p.excessSeconds[d]+restExcess, p.stretchSum[d]+restStretch-margin)
+}
+
+// countRest counts the rest placements of a path that cannot beat the
+// incumbent as if they were placed: as far as the budget lets them, and
+// the path if complete. It returns false when the budget stops it.
+func (p *planner) countRest(rest int) bool {
 	if p.placements+rest > p.cfg.BudgetPlacements {
 		p.placements = max(p.placements, p.cfg.BudgetPlacements)
 		p.exhausted = true
@@ -302,7 +311,7 @@ func (p *planner) countTree(r, j int) bool {
 	for range children {
 		if j == 1 {
 			// The child's placement and its chain.
-			if !p.countChain(r) {
+			if !p.countRest(r) {
 				return false
 			}
 			continue
@@ -355,79 +364,138 @@ func satMul(a, b int) int {
 // depth, the remaining jobs in priority order, as visit does below depth
 // k, and scores it. A chain is never backed into, so instead of releasing
 // its placements one by one it restores the profile it started from in
-// one copy. Before a placement it looks its state up in the memo
+// one copy, saved before its first placement (about half the chains of
+// the real months find their first state in the memo, or are cut by
+// their bounds, and place none). Before a placement it looks its state up in the memo
 // (memo.go) and, found, takes the rest of the path from there. It returns
 // false when the budget stops the chain.
 func (p *planner) chain(d, k int) bool {
-	p.saved = append(p.saved[:0], p.work.steps...)
 	sentinel := p.m
 	p.pending = p.pending[:0]
+	// Below a node one above the chains (k > 0), the chain takes the
+	// node's bounds of the jobs left along, each placement replacing its
+	// job's bound by its terms, and is counted once it cannot beat the
+	// incumbent. The test is made again only after the bound rose (a
+	// placement later than its bound; the node's placement at depth d-1
+	// is at its bound) or the incumbent changed.
+	bounded := k > 0 && p.chainBounds
+	var boundExcess int64
+	var boundStretch float64
+	if bounded {
+		c := p.chosen[d-1]
+		boundExcess, boundStretch = p.lbExcessSum-p.lbExcess[c], p.lbStretchSum-p.lbStretch[c]
+	}
+	test := bounded && p.bests != p.boundBests
 	// ok is false for a path cut by the budget, or scored already.
 	ok, scored := true, false
 	from := -1 // the state the rest was copied from
+	placed := false
 	t := d
 	for ; t < p.m; t++ {
+		if test && p.cannotComplete(t, boundExcess, boundStretch) {
+			if scored = p.countRest(p.m - t); scored {
+				p.remember(d, t, -1, p.boundedRest(boundExcess, boundStretch))
+			}
+			ok = false
+			break
+		}
+		test = false
 		if t&p.probeMask == 0 {
 			key := stateKey(p.stateHash[t], p.placedHash[t])
 			if hit := p.memo.lookup(key); hit >= 0 && p.sameState(p.memo.paths[int(p.memo.states[hit].at)-t:], t) {
-				rest := p.m - t
-				if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
-					// Placing, the chain would have stopped at the budget.
-					p.placements = max(p.placements, p.cfg.BudgetPlacements)
-					p.exhausted = true
-					ok = false
+				st := &p.memo.states[hit]
+				beaten := p.onLeaf == nil && p.cannotBeat(hit, t)
+				if beaten || !st.rest.bound {
+					rest := p.m - t
+					if k > 0 && p.placements+rest > p.cfg.BudgetPlacements {
+						// Placing, the chain would have stopped at the budget.
+						p.placements = max(p.placements, p.cfg.BudgetPlacements)
+						p.exhausted = true
+						ok = false
+						break
+					}
+					p.placements += rest
+					if beaten {
+						p.s.sched.Stats.Paths++
+						p.remember(d, t, hit, st.rest)
+						ok, scored = false, true
+						break
+					}
+					p.replay(int(st.at), t)
+					from = hit
 					break
 				}
-				p.placements += rest
-				if p.onLeaf == nil && p.cannotBeat(hit, t) {
-					p.s.sched.Stats.Paths++
-					p.remember(d, t, hit)
-					ok, scored = false, true
-					break
-				}
-				p.replay(int(p.memo.states[hit].at), t)
-				from = hit
-				break
+				// A rest only bounded, and the bound does not decide:
+				// the chain places it.
+			} else {
+				p.pending = append(p.pending, probedState{key, t})
 			}
-			p.pending = append(p.pending, probedState{key, t})
 		}
 		if k > 0 && p.placements >= p.cfg.BudgetPlacements {
 			p.exhausted = true
 			ok = false
 			break
 		}
+		if !placed {
+			p.saved.steps = append(p.saved.steps[:0], p.work.steps...)
+			p.saved.known = p.work.known
+			placed = true
+		}
 		c := p.next[sentinel]
 		p.place(t, c)
 		p.next[sentinel], p.prev[p.next[c]] = p.next[c], sentinel
+		if bounded {
+			boundExcess -= p.lbExcess[c]
+			boundStretch -= p.lbStretch[c]
+			test = p.excessTerm[t] != p.lbExcess[c] || p.stretchTerm[t] != p.lbStretch[c]
+		}
 	}
 	if ok {
 		p.leaf()
-		p.remember(d, t, from)
+		var rest restSums
+		if from >= 0 {
+			rest = p.memo.states[from].rest
+		}
+		p.remember(d, t, from, rest)
 	}
 	for t--; t >= d; t-- {
 		c := p.chosen[t]
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
 	}
-	p.work.steps = append(p.work.steps[:0], p.saved...)
+	if placed {
+		p.work.steps = append(p.work.steps[:0], p.saved.steps...)
+		p.work.known = p.saved.known
+	}
 	return ok || scored
 }
 
-// remember puts the complete current path into the memo: its depths up to
-// own (the depths it placed itself, from d on, and the prefix before
-// them), the rest by a link to the path of the state it copied them from
-// (-1: none), and the states its chain looked up from depth d, each with
-// the sums of the score terms from there on.
-func (p *planner) remember(d, own, from int) {
+// boundedRest is the rest of a chain cut by its bounds, as the memo keeps
+// it: the bounds' sums, the stretch lowered by the margin of
+// cannotComplete for the bounds' own errors, so that it is below the
+// exact sum of the bounds, and so of any rest from the chain's state;
+// cannotBeat then treats it as the sum of a rest of terms.
+func (p *planner) boundedRest(excess int64, stretch float64) restSums {
+	low := stretch - p.lbStretchSum*float64(p.lbJobs+2)*0x1p-50
+	return restSums{excess: excess, stretch: max(0, low), bound: true}
+}
+
+// remember puts the current path into the memo: its depths up to own
+// (the depths it placed itself, from d on, and the prefix before them),
+// the rest by a link to the path of the state it copied them from (-1:
+// none), and the states its chain looked up from depth d, each with the
+// sums of the score terms from there on: those of its own depths plus
+// rest, the sums of the rest after own (exact, or bounds for a path cut
+// by its bounds or ending in a state whose rest is bounded).
+func (p *planner) remember(d, own, from int, rest restSums) {
+	if len(p.pending) == 0 {
+		return // no state of it would be kept, so nothing would find it
+	}
 	m := &p.memo
 	id := int32(len(m.records))
 	start := len(m.paths)
 	r := memoRecord{start: int32(start), own: int32(own), link: -1}
-	var restExcess int64
-	var restStretch float64
 	if from >= 0 {
-		st := &m.states[from]
-		r.link = m.paths[st.at].record
-		restExcess, restStretch = st.restExcess, st.restStretch
+		r.link = m.paths[m.states[from].at].record
 	}
 	m.records = append(m.records, r)
 	m.paths = slices.Grow(m.paths, own)[:start+own]
@@ -437,10 +505,10 @@ func (p *planner) remember(d, own, from int) {
 	}
 	i := len(p.pending) - 1
 	for u := own - 1; i >= 0; u-- {
-		restExcess += p.excessTerm[u]
-		restStretch += p.stretchTerm[u]
+		rest.excess += p.excessTerm[u]
+		rest.stretch += p.stretchTerm[u]
 		if ps := p.pending[i]; ps.depth == u {
-			m.insert(ps.key, memoState{at: int32(start + u), restExcess: restExcess, restStretch: restStretch})
+			m.insert(ps.key, memoState{at: int32(start + u), rest: rest})
 			i--
 		}
 	}
@@ -454,12 +522,16 @@ func (p *planner) remember(d, own, from int) {
 // bound of recursive summation, Higham 2002, 4.2); the margin taken,
 // 8(r+2) units in the last place, covers both sums, the prefix's
 // addition and the margin's own rounding. A path that may be better is
-// completed and scored exactly.
+// completed and scored exactly. A rest only bounded (restSums.bound) is
+// the terms the cut chain placed from the state on, summed as a path's,
+// plus a value below the exact sum of the bounds of the jobs it left,
+// each below its job's term in the rest from the chain's state (the same
+// whatever path reaches it), so the same margin covers it.
 func (p *planner) cannotBeat(hit, t int) bool {
 	st := &p.memo.states[hit]
 	r := p.m - t
-	excess := p.excessSeconds[t] + st.restExcess
-	sum := p.stretchSum[t] + st.restStretch
+	excess := p.excessSeconds[t] + st.rest.excess
+	sum := p.stretchSum[t] + st.rest.stretch
 	lowest := sum - sum*float64(r+2)*0x1p-50
 	return !p.better(excess, lowest)
 }
@@ -539,6 +611,7 @@ func (p *planner) leaf() {
 		return
 	}
 	p.haveBest = true
+	p.bests++
 	p.bestExcess, p.bestSum, p.bestScore = excess, sum, p.score(excess, sum)
 	p.bestNow = p.bestNow[:0]
 	for d := range p.m {

@@ -12,6 +12,12 @@ import "slices"
 // covers plus one insertion, not the whole profile.
 type profile struct {
 	steps []step
+	// known is how many steps from the first have maxFree up to date. A
+	// reservation or release puts it back to its first step, and earliest
+	// brings it forward only as far as a search needs: a job placed
+	// after a narrower one is found in the steps already known, and the
+	// steps after a reservation are seldom all read before the next.
+	known int
 }
 
 // step is one piece of a profile; time and count side by side, so that
@@ -20,10 +26,11 @@ type profile struct {
 type step struct {
 	seconds int64
 	free    int32
-	// maxFree is the most processors free at any step up to this one: it
-	// never decreases along the profile, so the first step with room for
-	// n processors is found by binary search instead of a scan over the
-	// full front of the profile (most of it, at a long queue).
+	// maxFree is the most processors free at any step up to this one
+	// (profile.known says where it holds): it never decreases along the
+	// profile, so the first step with room for n processors is found by
+	// binary search instead of a scan over the full front of the profile
+	// (most of it, at a long queue).
 	maxFree int32
 }
 
@@ -41,14 +48,31 @@ type reservation struct {
 // free, so a job that fits the cluster always fits.
 func (p *profile) earliest(n int32, dur int64) (start int64, first int) {
 	steps := p.steps
-	lo, hi := 0, len(steps)-1 // the last step has every processor free
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if steps[mid].maxFree < n {
-			lo = mid + 1
-		} else {
-			hi = mid
+	lo := 0
+	if k := p.known; k > 0 && steps[k-1].maxFree >= n {
+		hi := k - 1
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if steps[mid].maxFree < n {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
 		}
+	} else {
+		// The first step with room is past the known ones (the last step
+		// has every processor free): scan for it, bringing maxFree up
+		// to date on the way.
+		var running int32
+		if k > 0 {
+			running = steps[k-1].maxFree
+		}
+		for lo = k; steps[lo].free < n; lo++ {
+			running = max(running, steps[lo].free)
+			steps[lo].maxFree = running
+		}
+		steps[lo].maxFree = steps[lo].free // above running, which is below n
+		p.known = lo + 1
 	}
 	for i := lo; i < len(steps); {
 		if steps[i].free < n {
@@ -79,15 +103,14 @@ func (p *profile) reserve(first int, dur int64, n int32) reservation {
 	}
 	r := reservation{first: first, end: k, procs: n}
 	if k == len(steps) || steps[k].seconds > end {
-		split := step{seconds: end, free: steps[k-1].free + n, maxFree: steps[k-1].maxFree}
+		split := step{seconds: end, free: steps[k-1].free + n}
 		steps = append(steps, step{})
 		copy(steps[k+1:], steps[k:])
 		steps[k] = split
 		p.steps = steps
 		r.inserted = true
-		k++
 	}
-	p.updateMaxFree(first, k)
+	p.known = min(p.known, first)
 	return r
 }
 
@@ -101,24 +124,5 @@ func (p *profile) release(r reservation) {
 	for k := range steps {
 		steps[k].free += r.procs
 	}
-	p.updateMaxFree(r.first, r.end)
-}
-
-// updateMaxFree brings maxFree up to date after the steps from first up
-// to (not including) changed were changed or inserted. Past them it stops
-// at the first step whose maxFree comes out as it was: the free counts
-// from there on are as they were, so the rest follow unchanged.
-func (p *profile) updateMaxFree(first, changed int) {
-	steps := p.steps
-	var running int32
-	if first > 0 {
-		running = steps[first-1].maxFree
-	}
-	for i := first; i < len(steps); i++ {
-		running = max(running, steps[i].free)
-		if i >= changed && steps[i].maxFree == running {
-			return
-		}
-		steps[i].maxFree = running
-	}
+	p.known = min(p.known, r.first)
 }

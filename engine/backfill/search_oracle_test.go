@@ -258,6 +258,9 @@ func TestPlannerMatchesOracle(t *testing.T) {
 		if trial%10 == 0 {
 			m = 10 + rng.IntN(80)
 		}
+		if trial%10 == 1 {
+			m = 9 + rng.IntN(20)
+		}
 		cfg := Tradeoff{TwSeconds: []int64{0, 3600, 48 * 3600}[rng.IntN(3)], AlphaPerHour: []float64{0, 1, 2.5}[rng.IntN(3)],
 			Objective: Objective(rng.IntN(2)), BudgetPlacements: budgets[rng.IntN(len(budgets))]}
 		procs := []int{4, 8, 100}[rng.IntN(3)]
@@ -377,7 +380,7 @@ func TestSameStateMatchesBruteForce(t *testing.T) {
 		for _, st := range base {
 			p.work.steps = append(p.work.steps, step{seconds: st.seconds, free: int32(st.free)})
 		}
-		p.work.updateMaxFree(0, len(p.work.steps))
+		p.work.known = 0
 		for u, c := range rng.Perm(m)[:t1] {
 			w := p.waiting[c]
 			start, first := p.work.earliest(w.procs, w.estSeconds)
