@@ -42,6 +42,8 @@ type planner struct {
 
 	// lbExcess[c] and lbStretch[c] are the score terms of queue position c
 	// at its earliest start in the profile of a search node (lowerBounds).
+	lbStart      []int64
+	lbFirst      []int
 	lbExcess     []int64
 	lbStretch    []float64
 	lbJobs       int
@@ -227,7 +229,13 @@ func (p *planner) visit(d, k int) bool {
 			p.exhausted = true
 			return false
 		}
-		p.place(d, c)
+		if bounded && above {
+			// The children's chains leave the profile as lowerBounds
+			// found it, and so each child's earliest start.
+			p.placeAt(d, c, p.lbStart[c], p.lbFirst[c])
+		} else {
+			p.place(d, c)
+		}
 		p.next[p.prev[c]], p.prev[p.next[c]] = p.next[c], p.prev[c]
 		ok := p.visit(d+1, k)
 		p.next[p.prev[c]], p.prev[p.next[c]] = c, c
@@ -242,19 +250,23 @@ func (p *planner) visit(d, k int) bool {
 	return true
 }
 
-// lowerBounds works out, for each job not placed, the score terms of its
-// earliest start in the current profile (later placements only fill the
-// profile, so no path below starts it earlier, and the terms only grow
-// with the start), and their sums. They hold until the next call.
+// lowerBounds works out, for each job not placed, its earliest start in
+// the current profile and the score terms there (later placements only
+// fill the profile, so no path below starts it earlier, and the terms
+// only grow with the start), and their sums. They hold until the next
+// call.
 func (p *planner) lowerBounds() {
+	p.lbStart = slices.Grow(p.lbStart[:0], p.m)[:p.m]
+	p.lbFirst = slices.Grow(p.lbFirst[:0], p.m)[:p.m]
 	p.lbExcess = slices.Grow(p.lbExcess[:0], p.m)[:p.m]
 	p.lbStretch = slices.Grow(p.lbStretch[:0], p.m)[:p.m]
 	p.lbJobs, p.lbExcessSum, p.lbStretchSum = 0, 0, 0
 	for c := p.next[p.m]; c != p.m; c = p.next[c] {
 		w := &p.waiting[c]
-		start, _ := p.work.earliest(w.procs, w.estSeconds)
+		start, first := p.work.earliest(w.procs, w.estSeconds)
 		wait := start - w.submitSeconds
 		excess, stretch := max(0, wait-p.tw), float64(wait+w.estSeconds)/w.stretchDivisor
+		p.lbStart[c], p.lbFirst[c] = start, first
 		p.lbExcess[c], p.lbStretch[c] = excess, stretch
 		p.lbJobs++
 		p.lbExcessSum += excess
@@ -557,8 +569,15 @@ func (p *planner) replay(at, t int) {
 // place puts queue position c at depth d of the current path.
 func (p *planner) place(d, c int) {
 	w := &p.waiting[c]
+	start, first := p.work.earliest(w.procs, w.estSeconds)
+	p.placeAt(d, c, start, first)
+}
+
+// placeAt puts queue position c at depth d of the current path, at its
+// earliest start, which the profile's step first begins.
+func (p *planner) placeAt(d, c int, start int64, first int) {
+	w := &p.waiting[c]
 	n, e := w.procs, w.estSeconds
-	start, first := p.work.earliest(n, e)
 	var r reservation
 	last := d+1 == p.m
 	if !last {
