@@ -133,7 +133,7 @@ type Measured struct {
 	// Values are the cell's measures in the order of its model's Measures.
 	Values []store.Value
 	// Children are the cell's rows of each child table, by table name.
-	Children map[string][]store.Row
+	Children map[string]store.Child
 }
 
 // Record says which optional child tables a run writes.

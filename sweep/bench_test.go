@@ -53,7 +53,7 @@ func BenchmarkCellPath(b *testing.B) {
 		t1 := time.Now()
 		w := <-pool.free
 		t2 := time.Now()
-		if err := w.Append(row, children...); err != nil {
+		if err := w.AppendCell(row, children...); err != nil {
 			b.Fatal(err)
 		}
 		t3 := time.Now()
@@ -99,7 +99,7 @@ func BenchmarkPoolClose(b *testing.B) {
 				}
 				opening += time.Since(t0)
 				for i := range workers {
-					if err := pool.all[i].Append(withCellID(row, i), withCellIDs(children, i)...); err != nil {
+					if err := pool.all[i].AppendCell(withCellID(row, i), withCellIDs(children, i)...); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -138,11 +138,11 @@ func withCellID(row store.Row, i int) store.Row {
 	return out
 }
 
-func withCellIDs(tables [][]store.Row, i int) [][]store.Row {
-	out := make([][]store.Row, len(tables))
+func withCellIDs(tables []store.Child, i int) []store.Child {
+	out := make([]store.Child, len(tables))
 	for t, rows := range tables {
-		for _, r := range rows {
-			out[t] = append(out[t], withCellID(r, i))
+		for r := range rows.Len() {
+			out[t].Rows = append(out[t].Rows, withCellID(rows.Row(r), i))
 		}
 	}
 	return out

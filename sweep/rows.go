@@ -134,8 +134,8 @@ func cellRow(head store.Row, width int, positions []int, values []store.Value) s
 }
 
 // ordered returns a cell's child rows in the order of schemas.
-func ordered(schemas []store.Schema, children map[string][]store.Row) [][]store.Row {
-	out := make([][]store.Row, len(schemas))
+func ordered(schemas []store.Schema, children map[string]store.Child) []store.Child {
+	out := make([]store.Child, len(schemas))
 	for i, s := range schemas {
 		out[i] = children[s.Table]
 	}

@@ -14,7 +14,7 @@ import (
 // and child rows, in the order of the run's child schemas. The row's wall
 // time counts the instance's preparation when this cell's worker prepared
 // it.
-func runCell(ctx context.Context, m *Manifest, lay *rowLayout, t task, before func(Cell)) (row store.Row, children [][]store.Row, err error) {
+func runCell(ctx context.Context, m *Manifest, lay *rowLayout, t task, before func(Cell)) (row store.Row, children []store.Child, err error) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {

@@ -50,10 +50,10 @@ func newWriterPool(n int, out, label string, start time.Time, cells store.Schema
 }
 
 // append writes one cell's rows with a writer no other worker holds.
-func (p *writerPool) append(cell store.Row, children ...[]store.Row) error {
+func (p *writerPool) append(cell store.Row, children ...store.Child) error {
 	w := <-p.free
 	defer func() { p.free <- w }()
-	return w.Append(cell, children...)
+	return w.AppendCell(cell, children...)
 }
 
 // maybeFlush lets the idle writers publish what waited longer than their

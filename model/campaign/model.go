@@ -348,12 +348,12 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 			values = append(values, store.Float64(col.Float(&sum)))
 		}
 	}
-	children := map[string][]store.Row{}
+	children := map[string]store.Child{}
 	if rec.Jobs {
-		children[table.Jobs] = grid.JobRows(o.CellID, outcomes, measured)
+		children[table.Jobs] = store.Child{Columns: grid.JobColumns(o.CellID, outcomes, measured)}
 	}
 	if rec.Campaigns {
-		children[table.Campaigns] = campaignTableRows(o.CellID, o.Campaigns)
+		children[table.Campaigns] = store.Child{Rows: campaignTableRows(o.CellID, o.Campaigns)}
 	}
 	return model.Measured{Values: values, Children: children}, nil
 }

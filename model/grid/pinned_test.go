@@ -68,9 +68,10 @@ func TestPinnedMeasures(t *testing.T) {
 						}
 					}
 				}) {
-					fmt.Fprintln(h, table, len(m.Children[table]))
-					for _, row := range m.Children[table] {
-						for _, v := range row {
+					child := m.Children[table]
+					fmt.Fprintln(h, table, child.Len())
+					for i := range child.Len() {
+						for _, v := range child.Row(i) {
 							fmt.Fprint(h, v.String(), " ")
 						}
 						fmt.Fprintln(h)

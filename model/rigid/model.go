@@ -454,7 +454,7 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 		i(sched.TwSeconds), i(sched.Stats.Placements), i(sched.Stats.BudgetExhausted),
 		i(int64(o.DroppedWide)), i(int64(o.RequestFromRun)), i(int64(o.WarmUpJobs)),
 	}
-	children := map[string][]store.Row{}
+	children := map[string]store.Child{}
 	if rec.Users {
 		var rows []store.Row
 		for _, u := range fm.PerUser {
@@ -463,10 +463,10 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 				f(u.DevProcHours), f(u.MeanWaitSeconds), f(u.MeanAccuracy),
 			})
 		}
-		children[table.Users] = rows
+		children[table.Users] = store.Child{Rows: rows}
 	}
 	if rec.Jobs {
-		children[table.RigidJobs] = o.jobRows()
+		children[table.RigidJobs] = store.Child{Rows: o.jobRows()}
 	}
 	return model.Measured{Values: values, Children: children}, nil
 }

@@ -99,16 +99,34 @@ func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptio
 // child table; missing trailing entries mean no rows), then flushes if the
 // policy says so. It changes nothing when any row does not fit its schema.
 func (w *CellWriter) Append(cell Row, children ...[]Row) error {
+	c := make([]Child, len(children))
+	for i, rows := range children {
+		c[i].Rows = rows
+	}
+	return w.AppendCell(cell, c...)
+}
+
+// AppendCell is Append with each child table's rows as rows or columns.
+func (w *CellWriter) AppendCell(cell Row, children ...Child) error {
 	if err := w.cells.schema.checkRow(cell); err != nil {
 		return err
 	}
 	if len(children) > len(w.children) {
 		return fmt.Errorf("store: rows for %d child tables, the writer has %d", len(children), len(w.children))
 	}
-	for t, rows := range children {
-		for i, row := range rows {
-			if err := w.children[t].schema.checkRow(row); err != nil {
-				return fmt.Errorf("%w (%s row %d)", err, w.children[t].Table(), i)
+	for t, c := range children {
+		schema := w.children[t].schema
+		if c.Columns != nil {
+			if c.Rows != nil {
+				return fmt.Errorf("store: %s: a child holds both rows and columns; give one", schema.Table)
+			}
+			if err := schema.checkColumns(c.Columns); err != nil {
+				return err
+			}
+		}
+		for i, row := range c.Rows {
+			if err := schema.checkRow(row); err != nil {
+				return fmt.Errorf("%w (%s row %d)", err, schema.Table, i)
 			}
 		}
 	}
@@ -118,8 +136,14 @@ func (w *CellWriter) Append(cell Row, children ...[]Row) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	for t, rows := range children {
-		if err := w.children[t].appendBatch(rows); err != nil {
+	for t, c := range children {
+		var err error
+		if c.Columns != nil {
+			err = w.children[t].appendColumnBatch(c.Columns)
+		} else {
+			err = w.children[t].appendBatch(c.Rows)
+		}
+		if err != nil {
 			return w.failLocked(err)
 		}
 	}
