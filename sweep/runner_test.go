@@ -304,6 +304,11 @@ func TestBadManifests(t *testing.T) {
 		{"load zero", "[0.9, 1.2]", "[0.9, 0]", "bad.yaml: line 13: loads: 0; every load ratio must be > 0"},
 		{"negative load", "[0.9, 1.2]", "[-1]", "bad.yaml: line 13: loads: -1; every load ratio must be > 0"},
 		{"zero instances", "instances: 2\n    set: {jobs: 40", "instances: 0\n    set: {jobs: 40", "bad.yaml: line 6: workloads[0]: instances 0; want a whole number >= 1"},
+		// Both workloads fail, their sources made at once: the first in the
+		// manifest's order is reported, whichever goroutine failed first.
+		{"two bad workloads", "instances: 2\n    set: {jobs: 40, total: 20000000}\n  - generator: burkimsher2013/log-independent\n    label: logind\n    instances: 2",
+			"instances: 0\n    set: {jobs: 40, total: 20000000}\n  - generator: burkimsher2013/log-independent\n    label: logind\n    instances: 0",
+			"bad.yaml: line 6: workloads[0]: instances 0; want a whole number >= 1"},
 		{"unreadable platform", "platform: burkimsher2013", "platform: nowhere/grid.yaml", `bad.yaml: line 4: platform: platform "nowhere/grid.yaml": not a preset (burkimsher2013, single:N) and no such file`},
 		{"unknown set key", "jobs: 40,", "jobz: 40,", `bad.yaml: line 6: workloads[0]: set:`},
 		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `line 8: workloads: key "sets" does not apply to this workload; valid keys: label, generator, instances, set, trace`},
