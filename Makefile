@@ -14,8 +14,12 @@ LDFLAGS   := -X github.com/sweep-sched/sweep/cli.version=$(VERSION)
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
+# CGO_ENABLED=0: nothing in sweep needs C (the net package that Arrow's
+# Parquet writer pulls in through Flight and gRPC falls back to Go's own
+# resolver), and a static binary runs on a cluster's compute nodes whatever
+# their C library.
 build:
-	$(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN) ./cmd/sweep
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN) ./cmd/sweep
 
 # The README's test command; .ci/run runs exactly this. The runner and the
 # Parquet store are concurrent, so they run again under the race detector.
