@@ -2,8 +2,9 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/sweep-sched/sweep/internal/draw"
 )
 
 // An Order keeps one cluster's ready tasks in the order of an ordering
@@ -206,26 +207,6 @@ type randomOrder struct {
 	cur   int // index of the drawn head in this pass, -1 if none
 }
 
-// intN returns a uniform draw in [0, n), n > 0: exactly what
-// rand.New(o.src).IntN(n) returns (math/rand/v2's algorithm, Lemire's
-// multiply with rejection), with the source called directly instead of
-// through rand.Source, which cost a quarter of each draw (random draws the
-// head of every pass). TestIntNMatchesRand holds it to math/rand/v2.
-func (o *randomOrder) intN(n int) int {
-	u := uint64(n)
-	if u&(u-1) == 0 {
-		return int(o.src.Uint64() & (u - 1))
-	}
-	hi, lo := bits.Mul64(o.src.Uint64(), u)
-	if lo < u {
-		thresh := -u % u
-		for lo < thresh {
-			hi, lo = bits.Mul64(o.src.Uint64(), u)
-		}
-	}
-	return int(hi)
-}
-
 func (o *randomOrder) Len() int              { return len(o.items) }
 func (o *randomOrder) Push(g int32, _ int64) { o.items = append(o.items, g) }
 func (o *randomOrder) BeginPass(int64)       { o.cur = -1 }
@@ -234,7 +215,9 @@ func (o *randomOrder) Head() (int32, bool) {
 		return 0, false
 	}
 	if o.cur < 0 {
-		o.cur = o.intN(len(o.items))
+		// rand.New(o.src).IntN's draw, without its interface call: the
+		// head of every pass is drawn.
+		o.cur = draw.IntN(o.src, len(o.items))
 	}
 	return o.items[o.cur], true
 }

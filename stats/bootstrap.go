@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/sweep-sched/sweep/internal/draw"
 )
 
 // BootstrapResamples is the number of resamples of the campaign
@@ -57,40 +58,17 @@ func newResampler(n int, seed [2]uint64) func(indices []int) {
 			}
 		}
 	}
-	draw := indexStream{pcg: rand.NewPCG(seed[0], seed[1]), n: uint64(n)}
+	// rand.Rand's IntN draws, without its interface call: the draws were
+	// more than half of seed 004's analysis.
+	pcg := rand.NewPCG(seed[0], seed[1])
 	return func(indices []int) {
 		for i := range indices {
-			indices[i] = draw.next()
+			indices[i] = draw.IntN(pcg, n)
 		}
 	}
 }
 
 const is32bit = ^uint(0)>>32 == 0
-
-// indexStream draws the numbers rand.New(pcg).IntN(n) draws on a 64-bit
-// platform, by the same steps (Lemire's multiply and its rejection, a
-// mask for a power of two) but calling the PCG directly: rand.Rand calls
-// its Source through an interface, which cannot be inlined, and the
-// draws were more than half of seed 004's analysis.
-type indexStream struct {
-	pcg *rand.PCG
-	n   uint64
-}
-
-func (s *indexStream) next() int {
-	n := s.n
-	if n&(n-1) == 0 {
-		return int(s.pcg.Uint64() & (n - 1))
-	}
-	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(s.pcg.Uint64(), n)
-		}
-	}
-	return int(hi)
-}
 
 // PercentileBootstrap computes the percentile bootstrap intervals at
 // confidence level (0.95: the 2.5th and 97.5th percentiles) of statistics
