@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/sweep-sched/sweep/internal/radix"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -254,7 +255,10 @@ func (s *lambdaScratch) breakpoints(w *workload.Workload) []float64 {
 	}
 	s.keys = keys
 	s.swap = slices.Grow(s.swap[:0], len(keys))[:len(keys)]
-	times := sortPositiveBits(keys, s.swap)
+	// The bits of values > 0 order as the values do: radix-sorted, they
+	// are the order slices.Sort gives the values (a comparison sort took
+	// two thirds of BenchmarkDEMT400).
+	times := radix.Sort(keys, s.swap)
 	// Doubling is exact and keeps the order, so the breakpoints p and 2p
 	// are two sorted runs of n each. They interleave at random, which
 	// makes a merge's branches mispredict and its loads wait on each
@@ -292,46 +296,4 @@ func (s *lambdaScratch) breakpoints(w *workload.Workload) []float64 {
 	}
 	s.points = points
 	return points[:unique]
-}
-
-// sortPositiveBits sorts the bits of values that are all > 0 (or +Inf)
-// into ascending order of the values, using buf (as long as keys) and
-// returning whichever of the two holds the result: an LSD radix sort
-// with 11-bit digits, which for such values order as the numbers do, so
-// the result is the one slices.Sort gives on the values. The breakpoints
-// of LambdaStar are up to n m values (80,000 at n = 400 on 200
-// processors); a comparison sort took two thirds of BenchmarkDEMT400. One
-// pass counts every digit; a digit that is the same in every value (the
-// high exponent bits, often) takes no pass.
-func sortPositiveBits(keys, buf []uint64) []uint64 {
-	const bits, digits = 11, 6 // 6 * 11 >= 64
-	const mask = 1<<bits - 1
-	var count [digits][1 << bits]uint32
-	for _, k := range keys {
-		count[0][k&mask]++
-		count[1][k>>bits&mask]++
-		count[2][k>>(2*bits)&mask]++
-		count[3][k>>(3*bits)&mask]++
-		count[4][k>>(4*bits)&mask]++
-		count[5][k>>(5*bits)&mask]++
-	}
-	for d := range digits {
-		c := &count[d]
-		shift := uint(d * bits)
-		if len(keys) == 0 || int(c[keys[0]>>shift&mask]) == len(keys) {
-			continue
-		}
-		at := uint32(0)
-		for v, n := range c {
-			c[v] = at
-			at += n
-		}
-		for _, k := range keys {
-			v := k >> shift & mask
-			buf[c[v]] = k
-			c[v]++
-		}
-		keys, buf = buf, keys
-	}
-	return keys
 }

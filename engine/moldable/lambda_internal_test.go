@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sweep-sched/sweep/internal/radix"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -51,9 +52,9 @@ func TestLambdaStarIsSmallestAccepted(t *testing.T) {
 	}
 }
 
-// TestSortPositiveBits checks the radix sort against slices.Sort on
-// positive values with repeats, powers of two, subnormals, huge values
-// and +Inf.
+// TestSortPositiveBits: breakpoints sorts the bits of the times with
+// radix.Sort; checked against slices.Sort on positive values with
+// repeats, powers of two, subnormals, huge values and +Inf.
 func TestSortPositiveBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 3))
 	for trial := range 100 {
@@ -78,7 +79,7 @@ func TestSortPositiveBits(t *testing.T) {
 		for i, v := range values {
 			keys[i] = math.Float64bits(v)
 		}
-		sorted := sortPositiveBits(keys, make([]uint64, len(keys)))
+		sorted := radix.Sort(keys, make([]uint64, len(keys)))
 		for i, k := range sorted {
 			values[i] = math.Float64frombits(k)
 		}
