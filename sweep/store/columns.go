@@ -116,13 +116,5 @@ func (w *PartWriter) appendColumns(c *Columns, from, to int) {
 // appendColumnBatch adds columns already checked by checkColumns and
 // writes the row groups they fill, as appendBatch does for rows.
 func (w *PartWriter) appendColumnBatch(c *Columns) error {
-	for from := 0; from < c.Len; {
-		to := from + min(c.Len-from, max(1, w.groupRows-w.grouped))
-		w.appendColumns(c, from, to)
-		if err := w.maybeWriteGroup(); err != nil {
-			return err
-		}
-		from = to
-	}
-	return nil
+	return w.appendGrouped(c.Len, func(from, to int) { w.appendColumns(c, from, to) })
 }

@@ -348,13 +348,20 @@ func (w *PartWriter) appendRows(rows []Row) {
 // appendBatch adds rows already validated by checkRow and writes the row
 // groups they fill, where appending them one by one would.
 func (w *PartWriter) appendBatch(rows []Row) error {
-	for len(rows) > 0 {
-		n := min(len(rows), max(1, w.groupRows-w.grouped))
-		w.appendRows(rows[:n])
+	return w.appendGrouped(len(rows), func(from, to int) { w.appendRows(rows[from:to]) })
+}
+
+// appendGrouped adds n rows, add(from, to) appending rows [from, to) to
+// the builders, a row group's room at a time, and writes the row groups
+// they fill.
+func (w *PartWriter) appendGrouped(n int, add func(from, to int)) error {
+	for from := 0; from < n; {
+		to := from + min(n-from, max(1, w.groupRows-w.grouped))
+		add(from, to)
 		if err := w.maybeWriteGroup(); err != nil {
 			return err
 		}
-		rows = rows[n:]
+		from = to
 	}
 	return nil
 }
