@@ -20,8 +20,12 @@ type sharedVolumeOrder struct {
 	order []int32
 }
 
-// of returns the order of jobs, sorting them at the first call.
+// of returns the order of jobs, sorting them at the first call; a nil
+// order (an Outcome not made by a prepared instance) sorts them each time.
 func (v *sharedVolumeOrder) of(jobs []engine.JobOutcome) []int32 {
+	if v == nil {
+		return volumeOrder(jobs)
+	}
 	v.once.Do(func() { v.order = volumeOrder(jobs) })
 	return v.order
 }

@@ -299,7 +299,8 @@ type Outcome struct {
 	// BaseTicks is the cumulative-completion base; 0 means the makespan,
 	// the runner's choice.
 	BaseTicks int64
-	// volumeOrder, if set, is shared by the cells of the instance.
+	// volumeOrder is shared by the cells of the instance; nil, each
+	// Measure sorts the jobs itself.
 	volumeOrder *sharedVolumeOrder
 }
 
@@ -313,12 +314,7 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	if err != nil {
 		return model.Measured{}, err
 	}
-	var deciles []VolumeDecile
-	if o.volumeOrder != nil {
-		deciles = volumeDeciles(o.volumeOrder.of(outcomes), measured)
-	} else {
-		deciles = VolumeDeciles(outcomes, measured)
-	}
+	deciles := volumeDeciles(o.volumeOrder.of(outcomes), measured)
 	children := map[string]store.Child{table.VolumeDeciles: {Rows: volumeDecileRows(o.CellID, deciles)}}
 	if rec.Jobs {
 		children[table.Jobs] = store.Child{Columns: JobColumns(o.CellID, outcomes, measured)}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -61,13 +62,7 @@ func TestPinnedMeasures(t *testing.T) {
 				for _, v := range m.Values {
 					fmt.Fprintln(h, v.String())
 				}
-				for _, table := range slices.Sorted(func(yield func(string) bool) {
-					for k := range m.Children {
-						if !yield(k) {
-							return
-						}
-					}
-				}) {
+				for _, table := range slices.Sorted(maps.Keys(m.Children)) {
 					child := m.Children[table]
 					fmt.Fprintln(h, table, child.Len())
 					for i := range child.Len() {
