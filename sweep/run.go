@@ -194,7 +194,6 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer context.AfterFunc(gctx, cells.Stop)()
 	computing, writing := phaseLabels(gctx, "cell"), phaseLabels(gctx, "write")
 	sum.Setup = time.Since(start)
-	pprof.SetGoroutineLabels(phaseLabels(ctx, "dispatch"))
 	for range min(workers, len(plan.ToRun)) {
 		g.Go(func() error {
 			for {

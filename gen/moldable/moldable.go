@@ -271,10 +271,10 @@ func (p Params) Validate() error {
 const maxRedraws = 1_000_000
 
 // Generate builds instance number instance (>= 0) from the root seed: a
-// valid workload (workload/moldable's Validate). Draws per task, in task order: the weight; for sequential=mixed the
-// class, then p(1) (redrawn while <= 0); then the parallelism: X for
-// k = 2..m (or once with x-per=task), each redrawn until in [0, 1]; or
-// Downey's A and sigma.
+// valid workload (workload/moldable's Validate). Draws per task, in task
+// order: the weight; for sequential=mixed the class, then p(1) (redrawn
+// while <= 0); then the parallelism: X for k = 2..m (or once with
+// x-per=task), each redrawn until in [0, 1]; or Downey's A and sigma.
 func Generate(p Params, rootSeed uint64, instance int) (*workload.Workload, error) {
 	if instance < 0 {
 		return nil, fmt.Errorf("generate %s: instance %d: want >= 0", p.preset, instance)
