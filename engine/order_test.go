@@ -118,12 +118,7 @@ func TestFifoQueueSortsLikeKeyHeap(t *testing.T) {
 				want = append(want, k)
 				continue
 			}
-			least := 0
-			for i := range want {
-				if want[i].less(want[least]) {
-					least = i
-				}
-			}
+			least := leastKey(want)
 			if fq.len() != len(want) || len(kh.items) != len(want) {
 				t.Fatalf("step %d: lengths %d and %d, want %d", step, fq.len(), len(kh.items), len(want))
 			}
@@ -151,15 +146,22 @@ func TestKeyHeapSortsLikeSlicesSort(t *testing.T) {
 			want = append(want, k)
 			continue
 		}
-		least := 0
-		for i := range want {
-			if want[i].less(want[least]) {
-				least = i
-			}
-		}
+		least := leastKey(want)
 		if got := kh.pop(); got != want[least] {
 			t.Fatalf("step %d: keyHeap pops %v, want %v", step, got, want[least])
 		}
 		want = slices.Delete(want, least, least+1)
 	}
+}
+
+// leastKey returns the index of the least of keys by taskKey.less, the
+// first of equal ones.
+func leastKey(keys []taskKey) int {
+	least := 0
+	for i := range keys {
+		if keys[i].less(keys[least]) {
+			least = i
+		}
+	}
+	return least
 }

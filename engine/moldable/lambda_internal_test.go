@@ -16,26 +16,7 @@ import (
 func TestLambdaStarIsSmallestAccepted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2004, 3))
 	for trial := range 300 {
-		n, m := 1+rng.IntN(20), 1+rng.IntN(12)
-		w := &workload.Workload{Processors: m}
-		for range n {
-			times := make([]float64, m)
-			if trial%2 == 0 {
-				a, d := float64(int(1)<<rng.IntN(5)), 1+rng.IntN(m)
-				for k := range times {
-					times[k] = a / float64(min(k+1, d))
-				}
-			} else {
-				times[0] = 1 + 9*rng.Float64()
-				for k := 1; k < m; k++ {
-					// Speedup (k+1)/k times a factor that keeps the work
-					// non-decreasing with a margin over rounding.
-					f := 1 + rng.Float64()/float64(k)
-					times[k] = min(times[k-1], times[k-1]*float64(k)/float64(k+1)*f)
-				}
-			}
-			w.Tasks = append(w.Tasks, workload.Task{Weight: 1, Times: times})
-		}
+		w := randomWorkload(rng, 20, 12, trial%2 == 0)
 		if err := w.Validate(); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -97,24 +78,7 @@ func TestSortPositiveBits(t *testing.T) {
 func TestKnapsackBestIsTheTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2025, 25))
 	for trial := range 200 {
-		n, m := 1+rng.IntN(40), 1+rng.IntN(30)
-		w := &workload.Workload{Processors: m}
-		for range n {
-			times := make([]float64, m)
-			if trial%2 == 0 {
-				a, d := float64(int(1)<<rng.IntN(5)), 1+rng.IntN(m)
-				for k := range times {
-					times[k] = a / float64(min(k+1, d))
-				}
-			} else {
-				times[0] = 1 + 9*rng.Float64()
-				for k := 1; k < m; k++ {
-					f := 1 + rng.Float64()/float64(k)
-					times[k] = min(times[k-1], times[k-1]*float64(k)/float64(k+1)*f)
-				}
-			}
-			w.Tasks = append(w.Tasks, workload.Task{Weight: 1, Times: times})
-		}
+		w := randomWorkload(rng, 40, 30, trial%2 == 0)
 		var scratch dualScratch
 		tested := 0
 		for _, task := range w.Tasks {
@@ -165,4 +129,31 @@ func TestBreakpoints(t *testing.T) {
 			t.Fatalf("trial %d: breakpoints %v, want %v", trial, got, want)
 		}
 	}
+}
+
+// randomWorkload draws 1 to maxTasks tasks on 1 to maxProcs processors,
+// weight 1: with dyadic times (a power of two up to 16, divided by
+// min(k, d)), which tie exactly at breakpoints, or continuous ones.
+func randomWorkload(rng *rand.Rand, maxTasks, maxProcs int, dyadic bool) *workload.Workload {
+	n, m := 1+rng.IntN(maxTasks), 1+rng.IntN(maxProcs)
+	w := &workload.Workload{Processors: m}
+	for range n {
+		times := make([]float64, m)
+		if dyadic {
+			a, d := float64(int(1)<<rng.IntN(5)), 1+rng.IntN(m)
+			for k := range times {
+				times[k] = a / float64(min(k+1, d))
+			}
+		} else {
+			times[0] = 1 + 9*rng.Float64()
+			for k := 1; k < m; k++ {
+				// Speedup (k+1)/k times a factor that keeps the work
+				// non-decreasing with a margin over rounding.
+				f := 1 + rng.Float64()/float64(k)
+				times[k] = min(times[k-1], times[k-1]*float64(k)/float64(k+1)*f)
+			}
+		}
+		w.Tasks = append(w.Tasks, workload.Task{Weight: 1, Times: times})
+	}
+	return w
 }
