@@ -11,8 +11,9 @@ import (
 
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // paperPolicyOrder is the order of policies in seed 004's tables (with the
@@ -82,7 +83,7 @@ type Result struct {
 	Pairing  *Pairing
 	// Problems are unreadable part files of the cells table whose rows
 	// were left out.
-	Problems []store.Problem
+	Problems []parquet.Problem
 
 	// TTests, Dominance and RankTests hold one row per comparison, in
 	// the same order.

@@ -14,7 +14,8 @@ import (
 	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 func TestPairCells(t *testing.T) {
@@ -331,7 +332,7 @@ func TestWriteTables(t *testing.T) {
 	// pairs dominated within [43.649717781352976, 96.99466302516933].
 	wilcoxon := readAnalysisTable(t, dir, "wilcoxon", "metric", "load", "policy", "p", "p_adjusted", "log_ratio_median")
 	dominance := readAnalysisTable(t, dir, "dominance", "metric", "load", "policy", "ci95_low", "ci95_high")
-	for _, table := range []*store.ColumnSet{wilcoxon, dominance} {
+	for _, table := range []*parquet.ColumnSet{wilcoxon, dominance} {
 		found = 0
 		for i := range table.Rows {
 			if table.Columns[0].Strings[i] != "slr_max" || table.Columns[2].Strings[i] != "srtf" || !table.Columns[1].IsNull(i) {
@@ -364,7 +365,7 @@ func TestWriteTables(t *testing.T) {
 
 // readAnalysisTable reads DIR/analysis/<table>.parquet through the store
 // reader, which reads directories of parts: it links the file into one.
-func readAnalysisTable(t *testing.T, dir, table string, columns ...string) *store.ColumnSet {
+func readAnalysisTable(t *testing.T, dir, table string, columns ...string) *parquet.ColumnSet {
 	t.Helper()
 	view := t.TempDir()
 	if err := os.Mkdir(filepath.Join(view, table), 0o755); err != nil {
@@ -373,7 +374,7 @@ func readAnalysisTable(t *testing.T, dir, table string, columns ...string) *stor
 	if err := os.Link(filepath.Join(dir, AnalysisDir, table+".parquet"), filepath.Join(view, table, "part-a-000001.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	set, problems, err := store.ReadColumns(view, table, columns)
+	set, problems, err := parquet.ReadColumns(view, table, columns)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("reading %s: %v %v", table, err, problems)
 	}
@@ -480,7 +481,7 @@ func TestWriteDirOutliersAndOrder(t *testing.T) {
 	if err := os.Link(filepath.Join(dir, AnalysisDir, "dominance.parquet"), filepath.Join(view, "dominance", "part-a-000001.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	parts, _, err := store.ListParts(view, "dominance")
+	parts, _, err := parquet.ListParts(view, "dominance")
 	if err != nil || len(parts) != 1 {
 		t.Fatalf("dominance: %v, %d parts", err, len(parts))
 	}

@@ -10,8 +10,9 @@ import (
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/model/grid"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // ErrNoCells is returned by ReadCells when the results directory holds no
@@ -94,14 +95,14 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 // replicate column is read part by part (see readReplicates), since a
 // directory may mix parts written before replicates existed with newer
 // ones.
-func ReadCells(dir string) ([]Cell, []store.Problem, error) {
+func ReadCells(dir string) ([]Cell, []parquet.Problem, error) {
 	metrics := valueColumns(true)
-	set, problems, err := store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
+	set, problems, err := parquet.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	if err != nil {
 		// A run without campaign workloads has no campaign columns; any
 		// other problem shows again without them.
 		metrics = valueColumns(false)
-		set, problems, err = store.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
+		set, problems, err = parquet.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading cells: %w", err)
@@ -112,7 +113,7 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	if err := set.SortRows(table.CellID); err != nil {
 		return nil, nil, fmt.Errorf("reading cells of %s: %w", dir, err)
 	}
-	col := func(name string, want store.Type) (*store.ColumnData, error) {
+	col := func(name string, want store.Type) (*parquet.ColumnData, error) {
 		c := set.Column(name)
 		if c.Type != want {
 			return nil, fmt.Errorf("reading cells of %s: column %q is %v; want %v", dir, name, c.Type, want)
@@ -134,7 +135,7 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 	columnErr = cmp.Or(columnErr, err)
 	loads, err := col(table.Load, store.TypeFloat64)
 	columnErr = cmp.Or(columnErr, err)
-	metricData := make([]*store.ColumnData, len(metrics))
+	metricData := make([]*parquet.ColumnData, len(metrics))
 	for i, m := range metrics {
 		want := store.TypeFloat64
 		if m.Integer {
@@ -199,7 +200,7 @@ func ReadCells(dir string) ([]Cell, []store.Problem, error) {
 }
 
 // allNull reports whether row r is null in every column.
-func allNull(columns []*store.ColumnData, r int) bool {
+func allNull(columns []*parquet.ColumnData, r int) bool {
 	for _, c := range columns {
 		if !c.IsNull(r) {
 			return false
@@ -304,13 +305,13 @@ func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, erro
 // replicate column, and their cells (absent from the map) are replicate
 // 0. Unreadable parts are left out here as in ReadCells.
 func readReplicates(dir string) (map[string]int64, error) {
-	parts, _, err := store.ListParts(dir, table.Cells)
+	parts, _, err := parquet.ListParts(dir, table.Cells)
 	if err != nil {
 		return nil, fmt.Errorf("reading replicates of %s: %w", dir, err)
 	}
 	replicates := map[string]int64{}
 	for _, part := range parts {
-		set, err := store.ReadPart(part.Path, []string{table.CellID, table.Replicate})
+		set, err := parquet.ReadPart(part.Path, []string{table.CellID, table.Replicate})
 		if err != nil {
 			continue // no replicate column, or unreadable (a problem of ReadCells)
 		}

@@ -3,7 +3,7 @@ package analysis
 import (
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/model/grid"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A ValueColumn is a numeric column of the cells table that the analysis

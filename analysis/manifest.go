@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/model/grid"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"gopkg.in/yaml.v3"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // ModelsKey is table.ModelsKey, the metadata key naming a run's models.
@@ -18,7 +18,7 @@ const ModelsKey = table.ModelsKey
 // existed) or there is no part file, ok is false: the caller has to tell
 // the models from the columns instead.
 func RecordedModels(dir string) (models []string, ok bool, err error) {
-	parts, _, err := store.ListParts(dir, table.Cells)
+	parts, _, err := parquet.ListParts(dir, table.Cells)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading the models of %s: %w", dir, err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Provenance says where an analysis's numbers come from: the experiment,
@@ -96,7 +96,7 @@ func (p *Provenance) Incomplete() []WorkloadProgress {
 // plan is unknown, and planNote says why.
 func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Provenance, error) {
 	p := &Provenance{Date: time.Now().UTC(), PlanKnown: planned != nil, PlanNote: planNote}
-	parts, _, err := store.ListParts(dir, table.Cells)
+	parts, _, err := parquet.ListParts(dir, table.Cells)
 	if err != nil {
 		return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
 	}
@@ -158,7 +158,7 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 	workloadOf := map[string]string{}
 	var order []string
 	if len(parts) > 0 {
-		cols, _, err := store.ReadColumns(dir, table.Cells, []string{table.CellID, table.Workload, table.Status, table.WallMS})
+		cols, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.CellID, table.Workload, table.Status, table.WallMS})
 		if err != nil {
 			return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
 		}

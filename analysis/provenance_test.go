@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestReadProvenance: three sessions of one run (a first run; an hour
@@ -27,7 +28,7 @@ func TestReadProvenance(t *testing.T) {
 	write := func(tag string, started time.Time, workers string, took time.Duration, rows [][]any) {
 		md := map[string]string{table.RunStartedKey: started.Format(time.RFC3339Nano), table.WorkersKey: workers,
 			"sweep.experiment": "x", "sweep.tool_version": "v1", "sweep.model_version": "grid=1"}
-		w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: tag, Metadata: md})
+		w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: tag, Metadata: md})
 		if err != nil {
 			t.Fatal(err)
 		}

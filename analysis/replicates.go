@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // ReplicateRow is one comparison within one replicate of a run: the

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis/analysistest"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func TestAnalyzeReplicates(t *testing.T) {
@@ -91,7 +92,7 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	dir := t.TempDir()
 	old := analysistest.CellsSchema()
 	old.Columns = slices.DeleteFunc(old.Columns, func(c store.Column) bool { return c.Name == table.Replicate })
-	w, err := store.NewPartWriter(dir, old, store.WriterOptions{Tag: "old"})
+	w, err := parquet.NewPartWriter(dir, old, parquet.WriterOptions{Tag: "old"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // AnalysisDir is the directory, under a results directory, of the tables
@@ -168,7 +169,7 @@ type Table struct {
 // old analysis or the new one, never a mix (between the two renames,
 // DIR/analysis is briefly absent).
 func WriteDir(dir string, tables []Table) ([]string, error) {
-	temp, err := store.MkdirTemp(dir, ".analysis-new-")
+	temp, err := parquet.MkdirTemp(dir, ".analysis-new-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
@@ -189,7 +190,7 @@ func WriteDir(dir string, tables []Table) ([]string, error) {
 		names = append(names, t.Schema.Table+".parquet")
 	}
 	final := filepath.Join(dir, AnalysisDir)
-	aside, err := store.MkdirTemp(dir, ".analysis-old-")
+	aside, err := parquet.MkdirTemp(dir, ".analysis-old-")
 	if err != nil {
 		return nil, fmt.Errorf("writing analysis: %w", err)
 	}
@@ -216,7 +217,7 @@ func WriteDir(dir string, tables []Table) ([]string, error) {
 
 // writeTable writes one table as dir/<table>.parquet through a part writer.
 func writeTable(dir string, t Table) error {
-	w, err := store.NewPartWriter(dir, t.Schema, store.WriterOptions{Tag: "analysis", Metadata: t.Metadata})
+	w, err := parquet.NewPartWriter(dir, t.Schema, parquet.WriterOptions{Tag: "analysis", Metadata: t.Metadata})
 	if err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ func writeTable(dir string, t Table) error {
 // policies and run again); nil for results written before categories
 // were, or without cells.
 func CellCategories(dir string) (map[string][]string, error) {
-	parts, _, err := store.ListParts(dir, table.Cells)
+	parts, _, err := parquet.ListParts(dir, table.Cells)
 	if err != nil {
 		return nil, err
 	}

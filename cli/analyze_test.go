@@ -13,7 +13,8 @@ import (
 	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // writeRun writes a results directory of two instances at load 1.0 with
@@ -40,7 +41,7 @@ func writeRun(t *testing.T) string {
 		}
 		schema.Columns = append(schema.Columns, store.Column{Name: m.Name, Type: typ, Nullable: true})
 	}
-	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: "t"})
+	w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}

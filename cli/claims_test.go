@@ -11,7 +11,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // TestAnalyzeClaimStatuses: a hand-made campaign run named as seed 001's
@@ -70,7 +70,7 @@ expect:
 		}
 	}
 
-	set, err := store.ReadPart(filepath.Join(dir, "analysis", "claims.parquet"),
+	set, err := parquet.ReadPart(filepath.Join(dir, "analysis", "claims.parquet"),
 		[]string{"study", "claim", "paper_text", "paper_value", "ours_value", "ci95_low", "ci95_high", "status", "reason", "section"})
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/gen/swf"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestBatsimWorkloadExport runs a Batsim workload through a manifest and
@@ -35,7 +35,7 @@ func TestBatsimWorkloadExport(t *testing.T) {
 	if code := run(context.Background(), []string{"run", "../sweep/testdata/batsim.yaml", "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
-	rows, _, err := store.ReadColumns(out, table.RigidJobs, []string{table.RigidJobNumber, table.RigidJobStart, table.RigidJobWait, table.RigidJobBoundedSlowdown})
+	rows, _, err := parquet.ReadColumns(out, table.RigidJobs, []string{table.RigidJobNumber, table.RigidJobStart, table.RigidJobWait, table.RigidJobBoundedSlowdown})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/model/builtin"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestMixedModels: one manifest with a rigid trace month and a grid
@@ -24,7 +24,7 @@ func TestMixedModels(t *testing.T) {
 	if code := Main(context.Background(), []string{"run", "../sweep/testdata/mixed.yaml", "--out", out}, &stdout, &stderr, reg); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
-	cells, _, err := store.ReadColumns(out, table.Cells, []string{table.Workload, "makespan", table.FairMonth})
+	cells, _, err := parquet.ReadColumns(out, table.Cells, []string{table.Workload, "makespan", table.FairMonth})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,10 @@ import (
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/report/gantt"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/sweep"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // showOutput is the JSON object `sweep show` prints.
@@ -180,7 +181,7 @@ func (a *app) runManifest(dir, manifestPath string) (*sweep.Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps, _, err := store.ReadColumns(dir, table.Cells, []string{table.Replicate})
+	reps, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.Replicate})
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +210,7 @@ func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, rep
 		return cell, nil, "", fmt.Errorf("sweep show: %w", err)
 	}
 	names := measureNames(replayed.Measures)
-	stored, _, err := store.ReadColumns(p.dir, table.Cells, append([]string{table.CellID, table.Status, table.Error}, names...))
+	stored, _, err := parquet.ReadColumns(p.dir, table.Cells, append([]string{table.CellID, table.Status, table.Error}, names...))
 	if err != nil {
 		return cell, nil, "", fmt.Errorf("sweep show: reading %s: %w", p.dir, err)
 	}

@@ -13,8 +13,9 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestShow runs the small test manifest with two replicates, then replays
@@ -32,7 +33,7 @@ func TestShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, _, err := store.ReadColumns(out, table.Jobs, []string{table.CellID, table.JobTasks})
+	jobs, _, err := parquet.ReadColumns(out, table.Jobs, []string{table.CellID, table.JobTasks})
 	if err != nil {
 		t.Fatal(err)
 	}

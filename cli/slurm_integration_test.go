@@ -23,9 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/sweep"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
 )
 
 // slurmWait bounds every wait for the cluster.
@@ -344,7 +345,7 @@ func taskLog(t *testing.T, dir, experiment, job string, task int, suffix string)
 // countParts counts the published cells parts of one shard.
 func countParts(t *testing.T, results, label string) int {
 	t.Helper()
-	parts, _, err := store.ListParts(results, "cells")
+	parts, _, err := parquet.ListParts(results, "cells")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func countParts(t *testing.T, results, label string) int {
 // doneCells returns the ids of the cells with an ok row.
 func doneCells(t *testing.T, results string) map[string]bool {
 	t.Helper()
-	set, problems, err := store.ReadColumns(results, "cells", []string{"cell_id", "status"})
+	set, problems, err := parquet.ReadColumns(results, "cells", []string{"cell_id", "status"})
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
@@ -384,7 +385,7 @@ func cellLines(t *testing.T, m *sweep.Manifest, results string, only map[string]
 			names = append(names, c.Name)
 		}
 	}
-	set, problems, err := store.ReadColumns(results, "cells", names)
+	set, problems, err := parquet.ReadColumns(results, "cells", names)
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
@@ -405,7 +406,7 @@ func cellLines(t *testing.T, m *sweep.Manifest, results string, only map[string]
 	return lines
 }
 
-func rowText(set *store.ColumnSet, i int) string {
+func rowText(set *parquet.ColumnSet, i int) string {
 	var fields []string
 	for _, c := range set.Columns {
 		switch {
@@ -431,7 +432,7 @@ func jobDigests(t *testing.T, results string) map[string]string {
 	for i, c := range schema.Columns {
 		names[i] = c.Name
 	}
-	set, problems, err := store.ReadColumns(results, "jobs", names)
+	set, problems, err := parquet.ReadColumns(results, "jobs", names)
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}

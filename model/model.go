@@ -25,8 +25,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A Model is one family of simulators with its workloads, policies and

@@ -7,7 +7,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/grid"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // Paired is what the text and HTML reports of a run whose cells are
@@ -31,7 +31,7 @@ type Paired struct {
 
 // problems returns the unreadable part files of every table read: cells,
 // then volume deciles or jobs, then campaigns.
-func (run Paired) problems() []store.Problem {
+func (run Paired) problems() []parquet.Problem {
 	problems := slices.Clone(run.Comparison.Problems)
 	if run.Grid != nil {
 		problems = append(problems, run.Grid.Problems...)

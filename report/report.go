@@ -14,7 +14,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/grid"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -189,7 +189,7 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	if err := os.MkdirAll(reportDir, 0o755); err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}
-	temp, err := store.CreateTemp(reportDir, ".index-")
+	temp, err := parquet.CreateTemp(reportDir, ".index-")
 	if err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
 	}

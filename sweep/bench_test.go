@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // largestCell is seed 004's largest kind of cell: a 10,000-job
@@ -37,7 +38,7 @@ func BenchmarkCellPath(b *testing.B) {
 		b.Fatal(err)
 	}
 	c, lay := preparedTask(b, m)
-	pool, err := newWriterPool(1, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, store.FlushPolicy{})
+	pool, err := newWriterPool(1, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func BenchmarkPoolClose(b *testing.B) {
 			var opening, closing time.Duration
 			for range b.N {
 				t0 := time.Now()
-				pool, err := newWriterPool(workers, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, store.FlushPolicy{})
+				pool, err := newWriterPool(workers, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
 				if err != nil {
 					b.Fatal(err)
 				}

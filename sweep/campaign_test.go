@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestCampaignWorkloads runs synthetic campaign instances and a trace
@@ -33,7 +33,7 @@ func TestCampaignWorkloads(t *testing.T) {
 			t.Fatalf("%s differ between -j 1 and -j 2", name)
 		}
 	}
-	cells, _, err := store.ReadColumns(one, "cells", []string{"status", "load", "campaigns", "campaign_stretch_mean"})
+	cells, _, err := parquet.ReadColumns(one, "cells", []string{"status", "load", "campaigns", "campaign_stretch_mean"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestCampaignWorkloads(t *testing.T) {
 		}
 		want += cells.Column("campaigns").Int64s[i]
 	}
-	camps, _, err := store.ReadColumns(one, "campaigns", []string{"cell_id", "stretch"})
+	camps, _, err := parquet.ReadColumns(one, "campaigns", []string{"cell_id", "stretch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestTraceReport(t *testing.T) {
 	}
 	m.Policies = []PolicySpec{{Name: "log"}}
 	mustRun(t, m, RunOptions{Out: out, Jobs: 1})
-	parts, _, err := store.ListParts(out, table.Cells)
+	parts, _, err := parquet.ListParts(out, table.Cells)
 	if err != nil || len(parts) == 0 {
 		t.Fatalf("no cells parts: %v", err)
 	}

@@ -3,8 +3,9 @@ package sweep
 import (
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestCellsStateManifestOrder checks that every cells part of a run lists
@@ -15,7 +16,7 @@ func TestCellsStateManifestOrder(t *testing.T) {
 	m := loadSmall(t)
 	dir := t.TempDir()
 	mustRun(t, m, RunOptions{Out: dir, Jobs: 2})
-	parts, problems, err := store.ListParts(dir, table.Cells)
+	parts, problems, err := parquet.ListParts(dir, table.Cells)
 	if err != nil || len(problems) > 0 || len(parts) == 0 {
 		t.Fatalf("cells parts: %d, problems %v, err %v", len(parts), problems, err)
 	}

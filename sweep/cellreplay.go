@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // FindCell returns the manifest's cell whose id or name (Cell.Name) is

@@ -15,8 +15,8 @@ import (
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/report"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -59,7 +59,7 @@ func TestFairShareMonths(t *testing.T) {
 		}
 	}
 
-	got, _, err := store.ReadColumns(one, table.Cells, []string{table.CellID, table.Workload, table.Policy, table.FairMonth,
+	got, _, err := parquet.ReadColumns(one, table.Cells, []string{table.CellID, table.Workload, table.Policy, table.FairMonth,
 		table.FairJobs, table.FairUsers, table.FairTopUser, table.FairTotalAbsDev, table.FairWaitMaxHours})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestFairShareMonths(t *testing.T) {
 		!strings.Contains(string(html), "kth, Tables VI/VII: running total |dev|") {
 		t.Errorf("report has %d figures, want 5 (the running |dev|, 2 months x 2 variants) including kth 1997-07, variant R", n)
 	}
-	users, _, err := store.ReadColumns(one, table.Users, []string{table.CellID, table.UserDev})
+	users, _, err := parquet.ReadColumns(one, table.Users, []string{table.CellID, table.UserDev})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestFairShareTinyTrace(t *testing.T) {
 	if sum := mustRun(t, m, RunOptions{Out: out, Jobs: 1}); sum.Ran != 1 || sum.Failed != 0 {
 		t.Fatalf("ran %d, failed %d; want 1, 0", sum.Ran, sum.Failed)
 	}
-	set, _, err := store.ReadColumns(out, table.Cells, []string{table.Workload, table.FairMonth, table.FairJobs, table.FairDroppedWideJobs})
+	set, _, err := parquet.ReadColumns(out, table.Cells, []string{table.Workload, table.FairMonth, table.FairJobs, table.FairDroppedWideJobs})
 	if err != nil {
 		t.Fatal(err)
 	}

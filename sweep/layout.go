@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A rowLayout is a run's table layout, computed once: the cells table's

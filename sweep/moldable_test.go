@@ -10,8 +10,8 @@ import (
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func loadMoldable(t *testing.T) *Manifest { return loadTestManifest(t, "testdata/moldable.yaml") }
@@ -30,7 +30,7 @@ func TestMoldableRun(t *testing.T) {
 		table.MoldableTasks, table.MoldableCmax, table.MoldableSumWC, table.MoldableCmaxBound,
 		table.MoldableSumWCBound, table.MoldableCmaxRatio, table.MoldableSumWCRatio}
 	read := func(dir string) map[string]string {
-		set, problems, err := store.ReadColumns(dir, table.Cells, cols)
+		set, problems, err := parquet.ReadColumns(dir, table.Cells, cols)
 		if err != nil || len(problems) > 0 {
 			t.Fatalf("reading %s: %v %v", dir, err, problems)
 		}
@@ -60,11 +60,11 @@ func TestMoldableRun(t *testing.T) {
 			t.Errorf("cell %s differs between -j 1 and -j 2:\n%s\n%s", id, row, b[id])
 		}
 	}
-	set, _, err := store.ReadColumns(one, table.Cells, cols)
+	set, _, err := parquet.ReadColumns(one, table.Cells, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := func(name string) *store.ColumnData { return set.Column(name) }
+	col := func(name string) *parquet.ColumnData { return set.Column(name) }
 	checked := false
 	for i := range set.Rows {
 		if col(table.Status).Strings[i] != table.StatusOK {

@@ -6,22 +6,22 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A Plan is what a run of a manifest would do.
 type Plan struct {
 	Out      string
-	Total    int             // cells in the manifest
-	Axes     []Axis          // cells per axis value
-	InShard  int             // cells in the shard
-	Done     int             // of those, finished ok
-	Failed   int             // of those, recorded failed
-	ToRun    []Cell          // what a run launches
-	Stale    int             // cells in the directory that this manifest does not have
-	Problems []store.Problem // unreadable part files
-	Traces   []TraceReport   // lines the trace reader dropped or repaired
+	Total    int               // cells in the manifest
+	Axes     []Axis            // cells per axis value
+	InShard  int               // cells in the shard
+	Done     int               // of those, finished ok
+	Failed   int               // of those, recorded failed
+	ToRun    []Cell            // what a run launches
+	Stale    int               // cells in the directory that this manifest does not have
+	Problems []parquet.Problem // unreadable part files
+	Traces   []TraceReport     // lines the trace reader dropped or repaired
 }
 
 // An Axis counts the manifest's cells per value of one axis.
@@ -39,11 +39,11 @@ func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error
 	cells := m.Cells()
 	p := &Plan{Out: out, Total: len(cells)}
 	columns := []string{table.CellID, table.Status, table.Workload, table.Instance, table.Load, table.Platform, table.Policy}
-	existing, problems, err := store.ReadColumns(out, table.Cells, append(columns, table.Replicate))
+	existing, problems, err := parquet.ReadColumns(out, table.Cells, append(columns, table.Replicate))
 	hasReplicate := err == nil
 	if err != nil {
 		// Results written before replicates existed: all replicate 0.
-		existing, problems, err = store.ReadColumns(out, table.Cells, columns)
+		existing, problems, err = parquet.ReadColumns(out, table.Cells, columns)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading finished cells in %s: %w", out, err)

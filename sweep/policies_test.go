@@ -14,8 +14,8 @@ import (
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/model/rigid"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // externalManifest writes a manifest with the tiny trace and a policy
@@ -160,7 +160,7 @@ func measuresByPolicy(t *testing.T, m *Manifest, out string) map[string]map[stri
 	for _, ms := range m.models.Lookup("rigid").Measures() {
 		names = append(names, ms.Name)
 	}
-	cols, _, err := store.ReadColumns(out, table.Cells, names)
+	cols, _, err := parquet.ReadColumns(out, table.Cells, names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestExternalPoliciesInTheRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("command \"python3\" %q@sha256:%x\n", easy, sha256.Sum256(script))
-	parts, _, err := store.ListParts(out, table.Cells)
+	parts, _, err := parquet.ListParts(out, table.Cells)
 	if err != nil || len(parts) == 0 {
 		t.Fatalf("parts %v: %v", parts, err)
 	}
@@ -397,7 +397,7 @@ policies: `+policies+"\n"), 0o644)
 	if s := mustRun(t, m, RunOptions{Out: out, Jobs: 1}); s.Ran != 2 || s.Failed != 0 {
 		t.Fatalf("ran %d, failed %d; want 2, 0", s.Ran, s.Failed)
 	}
-	cells, _, err := store.ReadColumns(out, table.Cells, []string{table.Policy, table.FairWaitMaxHours})
+	cells, _, err := parquet.ReadColumns(out, table.Cells, []string{table.Policy, table.FairWaitMaxHours})
 	if err != nil {
 		t.Fatal(err)
 	}

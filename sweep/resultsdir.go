@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // copiedFrom starts the first line of a results directory's copy of its
@@ -50,7 +50,7 @@ func (m *Manifest) saveCopy(out string) error {
 		}
 	}
 	data = append([]byte(copiedFrom+origin+"\n"), data...)
-	tmp, err := store.CreateTemp(out, ".manifest-")
+	tmp, err := parquet.CreateTemp(out, ".manifest-")
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}
@@ -71,7 +71,7 @@ func (m *Manifest) saveCopy(out string) error {
 func repair(out string, plan *Plan, children []string) ([]string, error) {
 	var warnings []string
 	for _, p := range plan.Problems {
-		aside, err := store.MoveAside(p.Path)
+		aside, err := parquet.MoveAside(p.Path)
 		if err != nil {
 			return warnings, err
 		}
@@ -83,7 +83,7 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 	for attempt := 0; ; attempt++ {
 		var orphans []string
 		for _, child := range children {
-			o, err := store.Orphans(out, child, table.Cells)
+			o, err := parquet.Orphans(out, child, table.Cells)
 			if err != nil {
 				return warnings, err
 			}
@@ -99,7 +99,7 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 				young = true
 				continue
 			}
-			aside, err := store.MoveAside(path)
+			aside, err := parquet.MoveAside(path)
 			if err != nil {
 				return warnings, err
 			}
@@ -111,7 +111,7 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 		time.Sleep(settle)
 	}
 	for _, name := range append([]string{table.Cells}, children...) {
-		if _, err := store.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
+		if _, err := parquet.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
 			return warnings, err
 		}
 	}

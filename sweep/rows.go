@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func cellHead(m *Manifest, c Cell, status, errText string, wall time.Duration) store.Row {

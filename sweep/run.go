@@ -16,8 +16,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // RunOptions configures Run.
@@ -39,7 +39,7 @@ type RunOptions struct {
 	Progress Progress
 	// Flush overrides when results are published (zero: every 500 cells
 	// or 5 seconds).
-	Flush store.FlushPolicy
+	Flush parquet.FlushPolicy
 
 	// beforeCell, when set, runs at the start of every cell (tests use it
 	// to make a cell fail).

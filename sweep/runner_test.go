@@ -21,8 +21,8 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	agrid "github.com/sweep-sched/sweep/analysis/grid"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func loadSmall(t *testing.T) *Manifest { return loadTestManifest(t, "testdata/small.yaml") }
@@ -69,7 +69,7 @@ func tableOf(t *testing.T, m *Manifest, dir, name string, key func(row []string)
 			names = append(names, c.Name)
 		}
 	}
-	set, problems, err := store.ReadColumns(dir, name, names)
+	set, problems, err := parquet.ReadColumns(dir, name, names)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("reading %s: %v %v", name, err, problems)
 	}
@@ -201,7 +201,7 @@ func TestFailedCellsAreRecorded(t *testing.T) {
 	if s.Ran != 24 || s.Failed != 1 || s.Err() == nil {
 		t.Fatalf("ran %d, failed %d, err %v; want 24, 1, an error", s.Ran, s.Failed, s.Err())
 	}
-	set, _, err := store.ReadColumns(out, "cells", []string{"cell_id", "status", "error", "slr_max"})
+	set, _, err := parquet.ReadColumns(out, "cells", []string{"cell_id", "status", "error", "slr_max"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		parts, _, _ := store.ListParts(out, "cells")
+		parts, _, _ := parquet.ListParts(out, "cells")
 		if len(parts) >= 2 {
 			break
 		}
@@ -289,7 +289,7 @@ func TestKillChild(t *testing.T) {
 	}
 	m := loadSmall(t)
 	slow := func(Cell) { time.Sleep(50 * time.Millisecond) }
-	Run(context.Background(), m, RunOptions{Out: out, Jobs: 1, Flush: store.FlushPolicy{Cells: 2}, beforeCell: slow})
+	Run(context.Background(), m, RunOptions{Out: out, Jobs: 1, Flush: parquet.FlushPolicy{Cells: 2}, beforeCell: slow})
 }
 
 func TestBadManifests(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // runCell simulates one cell on its prepared instance and returns its row

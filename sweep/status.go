@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // DefaultStatusWindow is how far back Status looks for the recent rate.
@@ -40,7 +40,7 @@ type Status struct {
 	// unknown.
 	ETA      time.Duration
 	HasETA   bool
-	Problems []store.Problem
+	Problems []parquet.Problem
 }
 
 // A ShardStatus is one shard's part of a Status. Cells counts the shard's
@@ -79,7 +79,7 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 		window = DefaultStatusWindow
 	}
 	st := &Status{Out: out, Window: window}
-	set, problems, err := store.ReadColumns(out, table.Cells, []string{table.CellID, table.Status, table.Error, table.Workload, table.Instance, table.Load, table.Platform, table.Policy})
+	set, problems, err := parquet.ReadColumns(out, table.Cells, []string{table.CellID, table.Status, table.Error, table.Workload, table.Instance, table.Load, table.Platform, table.Policy})
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", out, err)
 	}

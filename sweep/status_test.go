@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // TestStatusWhileAShardRuns writes the small manifest's results as three
@@ -36,7 +36,7 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 	running := make(chan error, 1)
 	go func() {
 		_, err := Run(context.Background(), m, RunOptions{Out: dir, Jobs: 1, Shard: Shard{3, 3},
-			Flush: store.FlushPolicy{Cells: 2},
+			Flush: parquet.FlushPolicy{Cells: 2},
 			beforeCell: func(Cell) {
 				if started.Add(1) == 5 {
 					close(reached)
@@ -55,7 +55,7 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 	}()
 
 	T := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	parts, _, err := store.ListParts(dir, "cells")
+	parts, _, err := parquet.ListParts(dir, "cells")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,9 @@ import (
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // toyModel is a model that exists only in this test: n identical jobs of
@@ -146,7 +147,7 @@ func TestToyModel(t *testing.T) {
 	if sum.Ran != 2 || sum.Failed != 0 {
 		t.Fatalf("ran %d, failed %d; want 2 cells, none failed", sum.Ran, sum.Failed)
 	}
-	got, _, err := store.ReadColumns(dir, table.Cells, []string{table.Instance, "toy_makespan", "toy_sum_completion"})
+	got, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.Instance, "toy_makespan", "toy_sum_completion"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/gen/wfcommons"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // TestWfCommonsSource: a manifest draws streams of WfCommons workflows as
@@ -39,7 +39,7 @@ func TestWfCommonsSource(t *testing.T) {
 	if want[0] == want[1] {
 		t.Fatalf("instances 0 and 1 drew the same volume %d; the test needs different streams", want[0])
 	}
-	got, _, err := store.ReadColumns(dir, table.Cells, []string{table.Instance, table.Policy, "jobs", "volume_total"})
+	got, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.Instance, table.Policy, "jobs", "volume_total"})
 	if err != nil {
 		t.Fatal(err)
 	}

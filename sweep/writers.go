@@ -6,8 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A writerPool gives each worker a CellWriter of its own for as long as it
@@ -17,28 +18,28 @@ import (
 // under its own tag, with the durability protocol of package store, as
 // shards of one run do; readers take every part of a table.
 type writerPool struct {
-	all  []*store.CellWriter
-	free chan *store.CellWriter
+	all  []*parquet.CellWriter
+	free chan *parquet.CellWriter
 }
 
 // newWriterPool makes n writers into out, tagged label-wNN, with the same
 // schemas, metadata and flush policy.
-func newWriterPool(n int, out, label string, start time.Time, cells store.Schema, children []store.Schema, meta map[string]string, flush store.FlushPolicy) (*writerPool, error) {
-	p := &writerPool{free: make(chan *store.CellWriter, n)}
+func newWriterPool(n int, out, label string, start time.Time, cells store.Schema, children []store.Schema, meta map[string]string, flush parquet.FlushPolicy) (*writerPool, error) {
+	p := &writerPool{free: make(chan *parquet.CellWriter, n)}
 	tags := make([]string, n)
 	for i := range tags {
 		var err error
-		if tags[i], err = store.NewTag(fmt.Sprintf("%s-w%02d", label, i+1), start); err != nil {
+		if tags[i], err = parquet.NewTag(fmt.Sprintf("%s-w%02d", label, i+1), start); err != nil {
 			return nil, err
 		}
 	}
 	// The unique key keeps two processes of one shard (a requeued array
 	// task and its first run) from publishing a cell twice. The writers
 	// of this process are a group: a cell goes to one of them only.
-	unique := &store.UniqueKey{Column: table.CellID, Status: table.Status, Settled: table.StatusOK}
-	group := store.NewWriterGroup(tags)
+	unique := &parquet.UniqueKey{Column: table.CellID, Status: table.Status, Settled: table.StatusOK}
+	group := parquet.NewWriterGroup(tags)
 	for _, tag := range tags {
-		w, err := store.NewCellWriter(out, cells, children, store.WriterOptions{Tag: tag, Metadata: meta, Unique: unique, Group: group}, flush)
+		w, err := parquet.NewCellWriter(out, cells, children, parquet.WriterOptions{Tag: tag, Metadata: meta, Unique: unique, Group: group}, flush)
 		if err != nil {
 			p.close()
 			return nil, err

@@ -6,8 +6,9 @@ import (
 
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/model/grid"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // CampaignCell is a row of a hand-made cells table of a campaign run: load
@@ -33,7 +34,7 @@ func WriteCampaignCells(t *testing.T, dir string, cells []CampaignCell) {
 		}
 		schema.Columns = append(schema.Columns, store.Column{Name: c.Name, Type: typ, Nullable: true})
 	}
-	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: "test"})
+	w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ var CampaignRows = []struct {
 // WriteCampaignRows writes CampaignRows as the campaigns table of dir.
 func WriteCampaignRows(t *testing.T, dir string) {
 	t.Helper()
-	w, err := store.NewPartWriter(dir, table.CampaignsSchema(), store.WriterOptions{Tag: "test"})
+	w, err := parquet.NewPartWriter(dir, table.CampaignsSchema(), parquet.WriterOptions{Tag: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

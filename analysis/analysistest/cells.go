@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/model/grid"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Cell is a row of a hand-made cells table. Metrics not named in
@@ -60,7 +61,7 @@ func WriteCellsInOrder(t *testing.T, dir string, policies []string, cells []Cell
 
 func writeCells(t *testing.T, dir string, schema store.Schema, tag string, metadata map[string]string, cells []Cell) {
 	t.Helper()
-	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: tag, Metadata: metadata})
+	w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: tag, Metadata: metadata})
 	if err != nil {
 		t.Fatal(err)
 	}

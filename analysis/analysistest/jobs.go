@@ -3,7 +3,8 @@ package analysistest
 import (
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // WriteJobs writes job rows (cell, job, volume, slr) as the jobs table of
@@ -21,7 +22,7 @@ func WriteJobs(t *testing.T, dir string, rows []store.Row) {
 		}
 		schema.Columns = append(schema.Columns, store.Column{Name: name, Type: typ})
 	}
-	w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: "test"})
+	w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

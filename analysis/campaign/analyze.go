@@ -2,7 +2,7 @@ package campaign
 
 import (
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // Result is the campaign analysis of a run beyond the paired comparison
@@ -23,7 +23,7 @@ type Result struct {
 	Comparisons *Comparisons
 	// Problems are unreadable part files of the campaigns table whose rows
 	// were left out.
-	Problems []store.Problem
+	Problems []parquet.Problem
 }
 
 // Analyze computes the campaign analysis of the results directory dir,

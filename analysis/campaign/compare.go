@@ -11,8 +11,9 @@ import (
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Comparisons are the robust comparisons of campaign studies
@@ -315,10 +316,10 @@ type campaignMeasures struct {
 // workload, the reference with every other policy. It returns nil when
 // the run did not record campaigns; part files that cannot be read are
 // returned as problems.
-func Compare(dir string, r *analysis.Result) (*Comparisons, []store.Problem, error) {
+func Compare(dir string, r *analysis.Result) (*Comparisons, []parquet.Problem, error) {
 	names := []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.Campaign,
 		table.CampaignSubmit, table.CampaignCompletion, table.CampaignStretch}
-	set, problems, err := store.ReadColumns(dir, table.Campaigns, names)
+	set, problems, err := parquet.ReadColumns(dir, table.Campaigns, names)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading campaigns: %w", err)
 	}

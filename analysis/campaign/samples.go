@@ -7,8 +7,9 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // sortedKeys returns the keys of m in order.
@@ -42,8 +43,8 @@ func (s Sample) Profiles() []string { return sortedKeys(s.UserMax) }
 // order. Rows of other cells (failed, or unknown to the cells table) are
 // left out. It returns no sample when the run did not record campaigns;
 // part files that cannot be read are returned as problems.
-func ReadSamples(dir string, r *analysis.Result) ([]Sample, []store.Problem, error) {
-	set, problems, err := store.ReadColumns(dir, table.Campaigns, []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.CampaignStretch})
+func ReadSamples(dir string, r *analysis.Result) ([]Sample, []parquet.Problem, error) {
+	set, problems, err := parquet.ReadColumns(dir, table.Campaigns, []string{table.CellID, table.CampaignUser, table.CampaignProfile, table.CampaignStretch})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading campaigns: %w", err)
 	}

@@ -3,7 +3,7 @@ package campaign
 import (
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // The analysis tables of campaign studies besides figures (issue 11).

@@ -2,7 +2,7 @@ package fidelity
 
 import (
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // claimsSchema is analysis/claims.parquet: one row per claim of the

@@ -2,7 +2,7 @@ package grid
 
 import (
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // Result is the grid analysis of a run beyond the paired comparison of
@@ -11,7 +11,7 @@ type Result struct {
 	Deciles *Deciles // nil when the run recorded no job rows
 	// Problems are unreadable part files of the volume_deciles or jobs
 	// table whose rows were left out.
-	Problems []store.Problem
+	Problems []parquet.Problem
 }
 
 // Analyze reads the volume deciles (or, in older runs, the jobs) of the

@@ -10,8 +10,9 @@ import (
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 
 	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // DecileRow is one row of deciles.parquet: the jobs of one volume decile
@@ -45,7 +46,7 @@ type Deciles struct {
 // run written before that table existed is read from its jobs table
 // instead, one part file at a time, so memory does not grow with the
 // number of job rows. It returns nil when the run has neither table.
-func ReadDeciles(dir string, pairing *analysis.Pairing, policies []string) (*Deciles, []store.Problem, error) {
+func ReadDeciles(dir string, pairing *analysis.Pairing, policies []string) (*Deciles, []parquet.Problem, error) {
 	perCell, rows, problems, err := readVolumeDeciles(dir)
 	if err != nil {
 		return nil, nil, err
@@ -127,13 +128,13 @@ type cellDeciles struct {
 // readVolumeDeciles reads the volume_deciles table by cell; nil when the
 // run has none. Of a cell written twice (a requeued shard), the first
 // rows are kept; its numbers are the same in both by determinism.
-func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []store.Problem, error) {
-	parts, problems, err := store.ListParts(dir, table.VolumeDeciles)
+func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []parquet.Problem, error) {
+	parts, problems, err := parquet.ListParts(dir, table.VolumeDeciles)
 	if err != nil || len(parts) == 0 {
 		return nil, 0, problems, err
 	}
 	names := []string{table.CellID, table.Decile, table.DecileJobs, table.DecileSLRSum, table.DecileSLRMax}
-	set, problems, err := store.ReadColumns(dir, table.VolumeDeciles, names)
+	set, problems, err := parquet.ReadColumns(dir, table.VolumeDeciles, names)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("reading volume deciles: %w", err)
 	}
@@ -178,8 +179,8 @@ func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []store.Proble
 // decilesFromJobs computes every cell's volume deciles from the jobs table,
 // one part file at a time (a cell's job rows are published in one part).
 // It returns nil when the run recorded no job rows.
-func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem, error) {
-	parts, problems, err := store.ListParts(dir, table.Jobs)
+func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []parquet.Problem, error) {
+	parts, problems, err := parquet.ListParts(dir, table.Jobs)
 	if err != nil || len(parts) == 0 {
 		return nil, 0, problems, err
 	}
@@ -187,9 +188,9 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem,
 	perCell := map[string]*cellDeciles{}
 	rows := 0
 	for _, part := range parts {
-		set, err := store.ReadPart(part.Path, names)
+		set, err := parquet.ReadPart(part.Path, names)
 		if err != nil {
-			problems = append(problems, store.Problem{Path: part.Path, Err: err})
+			problems = append(problems, parquet.Problem{Path: part.Path, Err: err})
 			continue
 		}
 		if err := checkTypes(dir, set, store.TypeString, store.TypeInt64, store.TypeInt64, store.TypeFloat64); err != nil {
@@ -226,7 +227,7 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []store.Problem,
 }
 
 // checkTypes checks that the columns of set have the wanted types.
-func checkTypes(dir string, set *store.ColumnSet, want ...store.Type) error {
+func checkTypes(dir string, set *parquet.ColumnSet, want ...store.Type) error {
 	for i, w := range want {
 		if c := set.Columns[i]; set.Rows > 0 && c.Type != w {
 			return fmt.Errorf("reading %s: column %q is %v; want %v", dir, c.Name, c.Type, w)

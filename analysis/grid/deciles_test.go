@@ -7,7 +7,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/analysistest"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 func TestDeciles(t *testing.T) {

@@ -2,7 +2,7 @@ package grid
 
 import (
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // decileSchema is the SLR of each job-volume decile per load and policy

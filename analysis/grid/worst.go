@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // WorstCell is the cell where a policy did worst on a metric.

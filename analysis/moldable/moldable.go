@@ -10,8 +10,9 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // ErrNoMeasures is returned by Read when the cells table has no
@@ -31,11 +32,11 @@ type Cell struct {
 // Read reads the moldable cells of the results directory dir. It
 // returns ErrNoMeasures (wrapped) when the table has no rows or no
 // moldable measures, and the number of failed cells, which it leaves out.
-func Read(dir string) (cells []Cell, failed int, problems []store.Problem, err error) {
+func Read(dir string) (cells []Cell, failed int, problems []parquet.Problem, err error) {
 	names := []string{table.CellID, table.Generator, table.Workload, table.Policy, table.Status, table.Instance,
 		table.MoldableTasks, table.MoldableCmax, table.MoldableSumWC, table.MoldableCmaxBound,
 		table.MoldableSumWCBound, table.MoldableRunSeconds}
-	set, problems, err := store.ReadColumns(dir, table.Cells, names)
+	set, problems, err := parquet.ReadColumns(dir, table.Cells, names)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("reading moldable cells of %s: %w (%w)", dir, ErrNoMeasures, err)
 	}
@@ -97,7 +98,7 @@ type Result struct {
 	Points     []Point
 	Claims     []analysis.Claim
 	Failed     int
-	Problems   []store.Problem
+	Problems   []parquet.Problem
 }
 
 // workloadOrder is seed 002's order of workloads (its figures).

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // writeMoldableParts writes one part file of dir's cells table per group
@@ -15,7 +16,7 @@ func writeMoldableParts(t *testing.T, dir string, parts [][]int, cmax []float64)
 	t.Helper()
 	schema := table.CellsSchema(table.MoldableMeasures())
 	for p, rows := range parts {
-		w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: fmt.Sprintf("w%02d", p+1)})
+		w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: fmt.Sprintf("w%02d", p+1)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,9 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // The fair-share policies whose cells seed 003's tables compare, in the
@@ -52,13 +53,13 @@ type Result struct {
 	// same to the user's demand (processor-hours), when the run recorded
 	// the users table.
 	devs, demands map[string]map[int64]float64
-	Problems      []store.Problem
+	Problems      []parquet.Problem
 }
 
 // IsRun reports whether the results directory holds fair-share
 // cells (seed 003), whose measures differ from the DAG and campaign ones.
 func IsRun(dir string) bool {
-	set, _, err := store.ReadColumns(dir, table.Cells, []string{table.FairTotalAbsDev})
+	set, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.FairTotalAbsDev})
 	return err == nil && set.Rows > 0
 }
 
@@ -69,7 +70,7 @@ func Analyze(dir string) (*Result, error) {
 		table.FairMonth, table.FairJobs, table.FairUsers, table.FairDemandPercent, table.FairTopUser,
 		table.FairTopUserDev, table.FairTotalAbsDev, table.FairWaitMeanHours, table.FairWaitMaxHours,
 		table.FairWaitP99Hours, table.FairSlowdownTau10, table.FairPlacements}
-	set, problems, err := store.ReadColumns(dir, table.Cells, names)
+	set, problems, err := parquet.ReadColumns(dir, table.Cells, names)
 	if err != nil {
 		return nil, fmt.Errorf("reading fair-share cells: %w", err)
 	}
@@ -282,16 +283,16 @@ func (r *Result) Claims() []analysis.Claim {
 // from the users table (nil maps without one). It reads part by part: a
 // run resumed across the change of user from int64 to string has parts of
 // both types, which one ReadColumns refuses.
-func readUsers(dir string) (devs, demands map[string]map[int64]float64, problems []store.Problem, err error) {
-	parts, problems, err := store.ListParts(dir, table.Users)
+func readUsers(dir string) (devs, demands map[string]map[int64]float64, problems []parquet.Problem, err error) {
+	parts, problems, err := parquet.ListParts(dir, table.Users)
 	if err != nil || len(parts) == 0 {
 		return nil, nil, problems, err
 	}
 	devs, demands = map[string]map[int64]float64{}, map[string]map[int64]float64{}
 	for _, part := range parts {
-		users, err := store.ReadPart(part.Path, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
+		users, err := parquet.ReadPart(part.Path, []string{table.CellID, table.UserID, table.UserDev, table.UserDemand})
 		if err != nil {
-			problems = append(problems, store.Problem{Path: part.Path, Err: err})
+			problems = append(problems, parquet.Problem{Path: part.Path, Err: err})
 			continue
 		}
 		for i := range users.Rows {
@@ -313,7 +314,7 @@ func readUsers(dir string) (devs, demands map[string]map[int64]float64, problems
 // swfUser returns the SWF user id of row i of the users table's user
 // column: "u<id>" (swf.UserName), or the bare integer of results written
 // before the column became a string.
-func swfUser(c *store.ColumnData, i int) (int64, error) {
+func swfUser(c *parquet.ColumnData, i int) (int64, error) {
 	if c.Type == store.TypeInt64 {
 		return c.Int64s[i], nil
 	}

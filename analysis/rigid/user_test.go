@@ -4,15 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func TestSWFUser(t *testing.T) {
-	names := store.ColumnData{Type: store.TypeString, Strings: []string{"u12", "u0", "12", "uX"}}
-	ids := store.ColumnData{Type: store.TypeInt64, Int64s: []int64{12}}
+	names := parquet.ColumnData{Type: store.TypeString, Strings: []string{"u12", "u0", "12", "uX"}}
+	ids := parquet.ColumnData{Type: store.TypeInt64, Int64s: []int64{12}}
 	for _, tc := range []struct {
-		column *store.ColumnData
+		column *parquet.ColumnData
 		row    int
 		want   int64
 		err    string
@@ -44,7 +45,7 @@ func TestReadUsersMixedParts(t *testing.T) {
 	write := func(tag string, user store.Type, row store.Row) {
 		schema := table.UsersSchema()
 		schema.Columns[1].Type = user
-		w, err := store.NewPartWriter(dir, schema, store.WriterOptions{Tag: tag})
+		w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: tag})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/model/rigid"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Each Go policy of this module and its Python twin give the same
@@ -43,7 +43,7 @@ func TestGoAndPythonTwinsAgree(t *testing.T) {
 		for _, m := range c.md.Measures() {
 			names = append(names, m.Name)
 		}
-		cols, _, err := store.ReadColumns(out, table.Cells, names)
+		cols, _, err := parquet.ReadColumns(out, table.Cells, names)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/stats"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/internal/pqueue"

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/internal/radix"

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"gonum.org/v1/gonum/stat"
 

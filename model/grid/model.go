@@ -16,8 +16,8 @@ import (
 	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Version versions seed 004's grid model: part of every grid cell id.

@@ -17,8 +17,8 @@ import (
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 

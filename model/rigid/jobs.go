@@ -5,7 +5,7 @@ import (
 
 	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/gen/swf"
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // boundedSlowdownTauSeconds is the bounded slowdown's floor on the run

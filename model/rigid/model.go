@@ -20,8 +20,8 @@ import (
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/sweep/store"
-	"github.com/sweep-sched/sweep/sweep/store/table"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 

@@ -1,9 +1,10 @@
-package store
+package parquet
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"io"
 	"slices"
 	"strings"
@@ -96,7 +97,7 @@ func recoverAsError(err *error) {
 // slices is used, according to Type; a null row holds the zero value there.
 type ColumnData struct {
 	Name         string
-	Type         Type
+	Type         store.Type
 	Int64s       []int64
 	Float64s     []float64
 	Strings      []string
@@ -106,28 +107,28 @@ type ColumnData struct {
 }
 
 // Value returns row i as a Value.
-func (c *ColumnData) Value(i int) Value {
+func (c *ColumnData) Value(i int) store.Value {
 	switch {
 	case c.IsNull(i):
-		return Null()
-	case c.Type == TypeInt64:
-		return Int64(c.Int64s[i])
-	case c.Type == TypeFloat64:
-		return Float64(c.Float64s[i])
-	case c.Type == TypeFloat64List:
-		return Float64List(c.Float64Lists[i])
+		return store.Null()
+	case c.Type == store.TypeInt64:
+		return store.Int64(c.Int64s[i])
+	case c.Type == store.TypeFloat64:
+		return store.Float64(c.Float64s[i])
+	case c.Type == store.TypeFloat64List:
+		return store.Float64List(c.Float64Lists[i])
 	}
-	return String(c.Strings[i])
+	return store.String(c.Strings[i])
 }
 
 // Len returns the number of rows.
 func (c *ColumnData) Len() int {
 	switch c.Type {
-	case TypeInt64:
+	case store.TypeInt64:
 		return len(c.Int64s)
-	case TypeFloat64:
+	case store.TypeFloat64:
 		return len(c.Float64s)
-	case TypeFloat64List:
+	case store.TypeFloat64List:
 		return len(c.Float64Lists)
 	}
 	return len(c.Strings)
@@ -152,7 +153,7 @@ type ColumnSet struct {
 // the sorted rows they are the same whatever the number of workers.
 func (s *ColumnSet) SortRows(key string) error {
 	k := s.Column(key)
-	if k == nil || k.Type != TypeString {
+	if k == nil || k.Type != store.TypeString {
 		return fmt.Errorf("store: sorting rows by %q: no such string column was read", key)
 	}
 	order := make([]int, s.Rows)
@@ -344,29 +345,29 @@ func readRowGroup(fr *pqarrow.FileReader, rg int, leaves []int, names []string, 
 }
 
 // columnType maps an Arrow type read from Parquet to a column type.
-func columnType(dt arrow.DataType) (Type, bool) {
+func columnType(dt arrow.DataType) (store.Type, bool) {
 	switch dt.ID() {
 	case arrow.INT64:
-		return TypeInt64, true
+		return store.TypeInt64, true
 	case arrow.FLOAT64:
-		return TypeFloat64, true
+		return store.TypeFloat64, true
 	case arrow.STRING, arrow.LARGE_STRING:
-		return TypeString, true
+		return store.TypeString, true
 	case arrow.DICTIONARY:
 		switch dt.(*arrow.DictionaryType).ValueType.ID() {
 		case arrow.STRING, arrow.LARGE_STRING:
-			return TypeString, true
+			return store.TypeString, true
 		}
 	case arrow.LIST:
 		if dt.(*arrow.ListType).Elem().ID() == arrow.FLOAT64 {
-			return TypeFloat64List, true
+			return store.TypeFloat64List, true
 		}
 	}
 	return 0, false
 }
 
 // setType fixes the column's type on first sight and rejects a change.
-func (c *ColumnData) setType(t Type, from string) error {
+func (c *ColumnData) setType(t store.Type, from string) error {
 	if c.Type == 0 {
 		c.Type = t
 		return nil
@@ -441,11 +442,11 @@ func (c *ColumnData) appendArray(arr arrow.Array, before int) error {
 // unspecified.
 func (c *ColumnData) zero(i int) {
 	switch c.Type {
-	case TypeInt64:
+	case store.TypeInt64:
 		c.Int64s[i] = 0
-	case TypeFloat64:
+	case store.TypeFloat64:
 		c.Float64s[i] = 0
-	case TypeFloat64List:
+	case store.TypeFloat64List:
 		c.Float64Lists[i] = nil
 	default:
 		c.Strings[i] = ""

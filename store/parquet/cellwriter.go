@@ -1,8 +1,9 @@
-package store
+package parquet
 
 import (
 	"errors"
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"sync"
 	"time"
 )
@@ -51,7 +52,7 @@ type CellWriter struct {
 
 // NewCellWriter prepares writers for the cells table and each child table,
 // all under dir with the same options.
-func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptions, policy FlushPolicy) (*CellWriter, error) {
+func NewCellWriter(dir string, cells store.Schema, children []store.Schema, opts WriterOptions, policy FlushPolicy) (*CellWriter, error) {
 	if policy.Cells < 0 || policy.JobRows < 0 || policy.Interval < 0 {
 		return nil, fmt.Errorf("store: flush policy %+v has a negative limit; use 0 for the default", policy)
 	}
@@ -98,8 +99,8 @@ func NewCellWriter(dir string, cells Schema, children []Schema, opts WriterOptio
 // Append adds one cell's row and its child rows (children[i] for the i-th
 // child table; missing trailing entries mean no rows), then flushes if the
 // policy says so. It changes nothing when any row does not fit its schema.
-func (w *CellWriter) Append(cell Row, children ...[]Row) error {
-	c := make([]Child, len(children))
+func (w *CellWriter) Append(cell store.Row, children ...[]store.Row) error {
+	c := make([]store.Child, len(children))
 	for i, rows := range children {
 		c[i].Rows = rows
 	}
@@ -107,8 +108,8 @@ func (w *CellWriter) Append(cell Row, children ...[]Row) error {
 }
 
 // AppendCell is Append with each child table's rows as rows or columns.
-func (w *CellWriter) AppendCell(cell Row, children ...Child) error {
-	if err := w.cells.schema.checkRow(cell); err != nil {
+func (w *CellWriter) AppendCell(cell store.Row, children ...store.Child) error {
+	if err := w.cells.schema.CheckRow(cell); err != nil {
 		return err
 	}
 	if len(children) > len(w.children) {
@@ -120,12 +121,12 @@ func (w *CellWriter) AppendCell(cell Row, children ...Child) error {
 			if c.Rows != nil {
 				return fmt.Errorf("store: %s: a child holds both rows and columns; give one", schema.Table)
 			}
-			if err := schema.checkColumns(c.Columns); err != nil {
+			if err := schema.CheckColumns(c.Columns); err != nil {
 				return err
 			}
 		}
 		for i, row := range c.Rows {
-			if err := schema.checkRow(row); err != nil {
+			if err := schema.CheckRow(row); err != nil {
 				return fmt.Errorf("%w (%s row %d)", err, schema.Table, i)
 			}
 		}

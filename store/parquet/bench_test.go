@@ -1,7 +1,8 @@
-package store
+package parquet
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,24 +11,24 @@ import (
 )
 
 // benchJobs is the jobs table of issue 4.
-var benchJobs = Schema{Table: "jobs", Columns: []Column{
-	{Name: "cell_id", Type: TypeString},
-	{Name: "job", Type: TypeInt64},
-	{Name: "arrival", Type: TypeInt64},
-	{Name: "start", Type: TypeInt64},
-	{Name: "finish", Type: TypeInt64},
-	{Name: "volume", Type: TypeInt64},
-	{Name: "critical_path", Type: TypeInt64},
-	{Name: "slr", Type: TypeFloat64},
-	{Name: "stretch", Type: TypeFloat64},
-	{Name: "speedup", Type: TypeFloat64},
-	{Name: "tasks", Type: TypeInt64},
+var benchJobs = store.Schema{Table: "jobs", Columns: []store.Column{
+	{Name: "cell_id", Type: store.TypeString},
+	{Name: "job", Type: store.TypeInt64},
+	{Name: "arrival", Type: store.TypeInt64},
+	{Name: "start", Type: store.TypeInt64},
+	{Name: "finish", Type: store.TypeInt64},
+	{Name: "volume", Type: store.TypeInt64},
+	{Name: "critical_path", Type: store.TypeInt64},
+	{Name: "slr", Type: store.TypeFloat64},
+	{Name: "stretch", Type: store.TypeFloat64},
+	{Name: "speedup", Type: store.TypeFloat64},
+	{Name: "tasks", Type: store.TypeInt64},
 }}
 
 // benchCell fills rows with the 10,000 job rows of one cell with plausible magnitudes:
 // arrivals every ~40 ticks, critical paths up to 10^4 ticks, waits up to
 // 10^5, so the float metrics have full-entropy mantissas as real ones do.
-func benchCell(rng *rand.Rand, id string, rows []Row) {
+func benchCell(rng *rand.Rand, id string, rows []store.Row) {
 	arrival := int64(0)
 	for i := range rows {
 		arrival += rng.Int64N(80)
@@ -36,9 +37,9 @@ func benchCell(rng *rand.Rand, id string, rows []Row) {
 		volume := cp * (1 + rng.Int64N(tasks))
 		start := arrival + rng.Int64N(100_000)
 		finish := start + cp + rng.Int64N(cp)
-		rows[i] = append(rows[i][:0], String(id), Int64(int64(i)), Int64(arrival), Int64(start), Int64(finish), Int64(volume), Int64(cp),
-			Float64(float64(finish-arrival)/float64(cp)), Float64(float64(finish-arrival)/float64(volume)),
-			Float64(float64(volume)/float64(finish-start)), Int64(tasks))
+		rows[i] = append(rows[i][:0], store.String(id), store.Int64(int64(i)), store.Int64(arrival), store.Int64(start), store.Int64(finish), store.Int64(volume), store.Int64(cp),
+			store.Float64(float64(finish-arrival)/float64(cp)), store.Float64(float64(finish-arrival)/float64(volume)),
+			store.Float64(float64(volume)/float64(finish-start)), store.Int64(tasks))
 	}
 }
 
@@ -48,7 +49,7 @@ func benchCell(rng *rand.Rand, id string, rows []Row) {
 func BenchmarkJobsMillion(b *testing.B) {
 	const cells, flushEvery = 100, 25
 	rng := rand.New(rand.NewPCG(4, 2013))
-	rows := make([]Row, 10_000)
+	rows := make([]store.Row, 10_000)
 	totalRows := cells * len(rows)
 	var diskBytes int64
 	var peakHeap uint64
@@ -109,7 +110,7 @@ func dirBytes(b *testing.B, dir string) int64 {
 }
 
 // benchCells is a cells table of one column, the parent of benchJobs.
-var benchCells = Schema{Table: "cells", Columns: []Column{{Name: "cell_id", Type: TypeString}}}
+var benchCells = store.Schema{Table: "cells", Columns: []store.Column{{Name: "cell_id", Type: store.TypeString}}}
 
 // BenchmarkCellJobsMillion writes the same 1,000,000 job rows as
 // BenchmarkJobsMillion the way the runner does: a cell's job rows at once
@@ -117,9 +118,9 @@ var benchCells = Schema{Table: "cells", Columns: []Column{{Name: "cell_id", Type
 func BenchmarkCellJobsMillion(b *testing.B) {
 	const cells, flushEvery = 100, 25
 	rng := rand.New(rand.NewPCG(4, 2013))
-	rows := make([]Row, 10_000)
+	rows := make([]store.Row, 10_000)
 	for n := range b.N {
-		w, err := NewCellWriter(b.TempDir(), benchCells, []Schema{benchJobs}, WriterOptions{Tag: fmt.Sprintf("bench%d", n)}, FlushPolicy{Cells: flushEvery})
+		w, err := NewCellWriter(b.TempDir(), benchCells, []store.Schema{benchJobs}, WriterOptions{Tag: fmt.Sprintf("bench%d", n)}, FlushPolicy{Cells: flushEvery})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func BenchmarkCellJobsMillion(b *testing.B) {
 			id := fmt.Sprintf("burkimsher2013/log-independent/i%02d/load1.0/pslr", c)
 			benchCell(rng, id, rows)
 			b.StartTimer()
-			if err := w.Append(Row{String(id)}, rows); err != nil {
+			if err := w.Append(store.Row{store.String(id)}, rows); err != nil {
 				b.Fatal(err)
 			}
 		}

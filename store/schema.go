@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Type is the type of a column.
@@ -70,10 +68,10 @@ type Schema struct {
 	Columns []Column
 }
 
-// validate checks that the schema can name a directory and a Parquet file's
+// Validate checks that the schema can name a directory and a Parquet file's
 // columns unambiguously.
-func (s Schema) validate() error {
-	if err := checkName(s.Table); err != nil {
+func (s Schema) Validate() error {
+	if err := CheckName(s.Table); err != nil {
 		return fmt.Errorf("store: table name: %w", err)
 	}
 	if len(s.Columns) == 0 {
@@ -103,40 +101,10 @@ func (s Schema) validate() error {
 	return nil
 }
 
-// arrowSchema returns the Arrow schema written to Parquet, carrying the
-// file metadata in a fixed (sorted) key order.
-func (s Schema) arrowSchema(meta arrow.Metadata) *arrow.Schema {
-	fields := make([]arrow.Field, len(s.Columns))
-	for i, c := range s.Columns {
-		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Type), Nullable: c.Nullable}
-	}
-	return arrow.NewSchema(fields, &meta)
-}
-
-var (
-	stringDictionary = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
-	// float64List holds no null elements: a list is a value, a missing
-	// list is a null row.
-	float64List = arrow.ListOfNonNullable(arrow.PrimitiveTypes.Float64)
-)
-
-func arrowType(t Type) arrow.DataType {
-	switch t {
-	case TypeInt64:
-		return arrow.PrimitiveTypes.Int64
-	case TypeFloat64:
-		return arrow.PrimitiveTypes.Float64
-	case TypeFloat64List:
-		return float64List
-	default:
-		return stringDictionary
-	}
-}
-
-// checkName accepts names that are safe as one path element and as part of
+// CheckName accepts names that are safe as one path element and as part of
 // a part file's name, and that are not hidden (hidden names mark temporary
 // files).
-func checkName(name string) error {
+func CheckName(name string) error {
 	if name == "" {
 		return fmt.Errorf("empty; use letters, digits, '.', '_' or '-'")
 	}
@@ -264,8 +232,8 @@ func (v Value) String() string {
 	return "null"
 }
 
-// describe renders v for error messages.
-func (v Value) describe() string {
+// Describe renders v with its type, for error messages.
+func (v Value) Describe() string {
 	switch v.typ {
 	case TypeInt64:
 		return "int64 " + strconv.FormatInt(v.i, 10)
@@ -282,8 +250,8 @@ func (v Value) describe() string {
 	return "null"
 }
 
-// checkRow reports the first value of row that its column does not accept.
-func (s Schema) checkRow(row Row) error {
+// CheckRow reports the first value of row that its column does not accept.
+func (s Schema) CheckRow(row Row) error {
 	if len(row) != len(s.Columns) {
 		return fmt.Errorf("store: table %q: row has %d values; the schema has %d columns", s.Table, len(row), len(s.Columns))
 	}
@@ -298,7 +266,33 @@ func (s Schema) checkRow(row Row) error {
 		if c.Nullable {
 			want += " or null"
 		}
-		return fmt.Errorf("store: table %q: column %q: got %s; want %s", s.Table, c.Name, v.describe(), want)
+		return fmt.Errorf("store: table %q: column %q: got %s; want %s", s.Table, c.Name, v.Describe(), want)
 	}
 	return nil
 }
+
+// Type returns the type of v, or 0 when v is null.
+func (v Value) Type() Type { return v.typ }
+
+// AsInt64 returns an int64 value; 0 for a value of another type.
+func (v Value) AsInt64() int64 {
+	if v.typ != TypeInt64 {
+		return 0
+	}
+	return v.i
+}
+
+// AsFloat64 returns a float64 value; 0 for a value of another type.
+func (v Value) AsFloat64() float64 {
+	if v.typ != TypeFloat64 {
+		return 0
+	}
+	return v.float()
+}
+
+// AsString returns a string value; "" for a value of another type.
+func (v Value) AsString() string { return v.s }
+
+// AsFloat64List returns a list value's values; nil for a value of another
+// type. The list is not copied.
+func (v Value) AsFloat64List() []float64 { return v.list() }

@@ -1,4 +1,4 @@
-package store
+package parquet
 
 import (
 	"crypto/rand"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sweep-sched/sweep/store"
 )
 
 const (
@@ -69,7 +71,7 @@ func NewTag(label string, now time.Time) (string, error) {
 	}
 	tag := now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 	if label != "" {
-		if err := checkName(label); err != nil {
+		if err := store.CheckName(label); err != nil {
 			return "", fmt.Errorf("store: tag label: %w", err)
 		}
 		tag = label + "-" + tag

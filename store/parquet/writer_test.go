@@ -1,8 +1,9 @@
-package store
+package parquet
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -21,32 +22,32 @@ import (
 
 // testCells is a cut-down cells table with every column kind: dictionary
 // strings, int64, float64, and nullable columns of each type.
-var testCells = Schema{Table: "cells", Columns: []Column{
-	{Name: "cell_id", Type: TypeString},
-	{Name: "instance", Type: TypeInt64},
-	{Name: "load", Type: TypeFloat64},
-	{Name: "policy", Type: TypeString},
-	{Name: "status", Type: TypeString},
-	{Name: "error", Type: TypeString, Nullable: true},
-	{Name: "makespan", Type: TypeInt64, Nullable: true},
-	{Name: "slr_max", Type: TypeFloat64, Nullable: true},
+var testCells = store.Schema{Table: "cells", Columns: []store.Column{
+	{Name: "cell_id", Type: store.TypeString},
+	{Name: "instance", Type: store.TypeInt64},
+	{Name: "load", Type: store.TypeFloat64},
+	{Name: "policy", Type: store.TypeString},
+	{Name: "status", Type: store.TypeString},
+	{Name: "error", Type: store.TypeString, Nullable: true},
+	{Name: "makespan", Type: store.TypeInt64, Nullable: true},
+	{Name: "slr_max", Type: store.TypeFloat64, Nullable: true},
 }}
 
 var testCellNames = []string{"cell_id", "instance", "load", "policy", "status", "error", "makespan", "slr_max"}
 
-func okCell(id string, instance int64, load float64, policy string, makespan int64, slrMax float64) Row {
-	return Row{String(id), Int64(instance), Float64(load), String(policy), String("ok"), Null(), Int64(makespan), Float64(slrMax)}
+func okCell(id string, instance int64, load float64, policy string, makespan int64, slrMax float64) store.Row {
+	return store.Row{store.String(id), store.Int64(instance), store.Float64(load), store.String(policy), store.String("ok"), store.Null(), store.Int64(makespan), store.Float64(slrMax)}
 }
 
-func failedCell(id string, instance int64, load float64, policy, msg string) Row {
-	return Row{String(id), Int64(instance), Float64(load), String(policy), String("failed"), String(msg), Null(), Null()}
+func failedCell(id string, instance int64, load float64, policy, msg string) store.Row {
+	return store.Row{store.String(id), store.Int64(instance), store.Float64(load), store.String(policy), store.String("failed"), store.String(msg), store.Null(), store.Null()}
 }
 
 // flushes are the rows written by TestPartWriterRoundTrip, one slice per
 // Flush; the empty second flush must publish nothing. Values include the
 // extremes of int64 and a negative zero, subnormal and infinity, which a
 // lossy encoding would alter.
-var flushes = [][]Row{
+var flushes = [][]store.Row{
 	{
 		okCell("a-0-0.8-pslr", 0, 0.8, "pslr", 1234, 3.25),
 		failedCell("a-0-0.8-srtf", 0, 0.8, "srtf", "engine: task T3 of job J9 never fits cluster c4"),
@@ -96,7 +97,7 @@ func TestPartWriterRoundTrip(t *testing.T) {
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadColumns: %v, problems %v", err, problems)
 	}
-	var want []Row
+	var want []store.Row
 	for _, rows := range flushes {
 		want = append(want, rows...)
 	}
@@ -110,7 +111,7 @@ func TestPartWriterRoundTrip(t *testing.T) {
 				t.Fatalf("column %s read as %v, want %v", c.Name, c.Type, testCells.Columns[j].Type)
 			}
 			if read := valueAt(c, i); !sameValue(read, v) {
-				t.Errorf("row %d column %s: read %s, wrote %s", i, c.Name, read.describe(), v.describe())
+				t.Errorf("row %d column %s: read %s, wrote %s", i, c.Name, read.Describe(), v.Describe())
 			}
 		}
 	}
@@ -142,22 +143,22 @@ func TestPartWriterRoundTrip(t *testing.T) {
 }
 
 // valueAt returns row i of a read column as a Value.
-func valueAt(c *ColumnData, i int) Value {
+func valueAt(c *ColumnData, i int) store.Value {
 	if c.IsNull(i) {
-		return Null()
+		return store.Null()
 	}
 	switch c.Type {
-	case TypeInt64:
-		return Int64(c.Int64s[i])
-	case TypeFloat64:
-		return Float64(c.Float64s[i])
+	case store.TypeInt64:
+		return store.Int64(c.Int64s[i])
+	case store.TypeFloat64:
+		return store.Float64(c.Float64s[i])
 	}
-	return String(c.Strings[i])
+	return store.String(c.Strings[i])
 }
 
 // sameValue compares bit for bit, so -0 differs from 0.
-func sameValue(a, b Value) bool {
-	return a.typ == b.typ && a.i == b.i && a.s == b.s
+func sameValue(a, b store.Value) bool {
+	return a.Type() == b.Type() && a.AsInt64() == b.AsInt64() && math.Float64bits(a.AsFloat64()) == math.Float64bits(b.AsFloat64()) && a.AsString() == b.AsString()
 }
 
 func TestPartWriterMetadata(t *testing.T) {
@@ -308,15 +309,15 @@ func TestTwoWritersOneDirectory(t *testing.T) {
 func TestAppendRejectsBadRows(t *testing.T) {
 	tests := []struct {
 		name string
-		row  Row
+		row  store.Row
 		want string
 	}{
-		{"short row", Row{String("a")}, `row has 1 values; the schema has 8 columns`},
-		{"int for float", Row{String("a"), Int64(0), Int64(1), String("p"), String("ok"), Null(), Null(), Null()},
+		{"short row", store.Row{store.String("a")}, `row has 1 values; the schema has 8 columns`},
+		{"int for float", store.Row{store.String("a"), store.Int64(0), store.Int64(1), store.String("p"), store.String("ok"), store.Null(), store.Null(), store.Null()},
 			`column "load": got int64 1; want float64`},
-		{"null in required column", Row{Null(), Int64(0), Float64(1), String("p"), String("ok"), Null(), Null(), Null()},
+		{"null in required column", store.Row{store.Null(), store.Int64(0), store.Float64(1), store.String("p"), store.String("ok"), store.Null(), store.Null(), store.Null()},
 			`column "cell_id": got null; want string`},
-		{"string for nullable float", Row{String("a"), Int64(0), Float64(1), String("p"), String("ok"), Null(), Null(), String("NaN")},
+		{"string for nullable float", store.Row{store.String("a"), store.Int64(0), store.Float64(1), store.String("p"), store.String("ok"), store.Null(), store.Null(), store.String("NaN")},
 			`column "slr_max": got string "NaN"; want float64 or null`},
 	}
 	dir := t.TempDir()
@@ -344,23 +345,23 @@ func TestAppendRejectsBadRows(t *testing.T) {
 }
 
 func TestNewPartWriterRejectsBadConfig(t *testing.T) {
-	col := []Column{{Name: "x", Type: TypeInt64}}
+	col := []store.Column{{Name: "x", Type: store.TypeInt64}}
 	tests := []struct {
 		name   string
-		schema Schema
+		schema store.Schema
 		opts   WriterOptions
 		want   string
 	}{
-		{"empty table", Schema{Columns: col}, WriterOptions{Tag: "t"}, "table name: empty"},
-		{"table with slash", Schema{Table: "a/b", Columns: col}, WriterOptions{Tag: "t"}, `"a/b" has '/' at byte 1`},
-		{"hidden table", Schema{Table: ".cells", Columns: col}, WriterOptions{Tag: "t"}, `starts with '.'`},
-		{"no columns", Schema{Table: "cells"}, WriterOptions{Tag: "t"}, "no columns"},
-		{"duplicate column", Schema{Table: "cells", Columns: []Column{{Name: "x", Type: TypeInt64}, {Name: "x", Type: TypeFloat64}}},
+		{"empty table", store.Schema{Columns: col}, WriterOptions{Tag: "t"}, "table name: empty"},
+		{"table with slash", store.Schema{Table: "a/b", Columns: col}, WriterOptions{Tag: "t"}, `"a/b" has '/' at byte 1`},
+		{"hidden table", store.Schema{Table: ".cells", Columns: col}, WriterOptions{Tag: "t"}, `starts with '.'`},
+		{"no columns", store.Schema{Table: "cells"}, WriterOptions{Tag: "t"}, "no columns"},
+		{"duplicate column", store.Schema{Table: "cells", Columns: []store.Column{{Name: "x", Type: store.TypeInt64}, {Name: "x", Type: store.TypeFloat64}}},
 			WriterOptions{Tag: "t"}, `column 1 ("x") repeats the name of column 0`},
-		{"bad type", Schema{Table: "cells", Columns: []Column{{Name: "x"}}}, WriterOptions{Tag: "t"}, "valid types are int64, float64, string"},
-		{"empty tag", Schema{Table: "cells", Columns: col}, WriterOptions{}, "writer tag: empty"},
-		{"reserved metadata", Schema{Table: "cells", Columns: col}, WriterOptions{Tag: "t", Metadata: map[string]string{"ARROW:schema": "x"}}, "reserved"},
-		{"negative row groups", Schema{Table: "cells", Columns: col}, WriterOptions{Tag: "t", RowGroupRows: -1}, "RowGroupRows is -1"},
+		{"bad type", store.Schema{Table: "cells", Columns: []store.Column{{Name: "x"}}}, WriterOptions{Tag: "t"}, "valid types are int64, float64, string"},
+		{"empty tag", store.Schema{Table: "cells", Columns: col}, WriterOptions{}, "writer tag: empty"},
+		{"reserved metadata", store.Schema{Table: "cells", Columns: col}, WriterOptions{Tag: "t", Metadata: map[string]string{"ARROW:schema": "x"}}, "reserved"},
+		{"negative row groups", store.Schema{Table: "cells", Columns: col}, WriterOptions{Tag: "t", RowGroupRows: -1}, "RowGroupRows is -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -378,24 +379,24 @@ func TestNewPartWriterRejectsBadConfig(t *testing.T) {
 // child rows), with small row groups: the part files come out byte for
 // byte the same.
 func TestAppendBatchWritesWhatAppendWrites(t *testing.T) {
-	schema := Schema{Table: "mixed", Columns: []Column{
-		{Name: "cell_id", Type: TypeString, Nullable: true},
-		{Name: "n", Type: TypeInt64, Nullable: true},
-		{Name: "x", Type: TypeFloat64, Nullable: true},
-		{Name: "l", Type: TypeFloat64List, Nullable: true},
-		{Name: "k", Type: TypeInt64},
+	schema := store.Schema{Table: "mixed", Columns: []store.Column{
+		{Name: "cell_id", Type: store.TypeString, Nullable: true},
+		{Name: "n", Type: store.TypeInt64, Nullable: true},
+		{Name: "x", Type: store.TypeFloat64, Nullable: true},
+		{Name: "l", Type: store.TypeFloat64List, Nullable: true},
+		{Name: "k", Type: store.TypeInt64},
 	}}
 	r := rand.New(rand.NewPCG(5, 6))
-	var rows []Row
+	var rows []store.Row
 	id := "a"
 	for i := range 5000 {
 		if r.IntN(50) == 0 {
 			id = fmt.Sprintf("cell-%d", r.IntN(20))
 		}
-		row := Row{String(id), Int64(r.Int64N(1e12)), Float64(r.NormFloat64()), Float64List([]float64{r.Float64(), float64(i)}), Int64(int64(i))}
+		row := store.Row{store.String(id), store.Int64(r.Int64N(1e12)), store.Float64(r.NormFloat64()), store.Float64List([]float64{r.Float64(), float64(i)}), store.Int64(int64(i))}
 		for c := range 4 {
 			if r.IntN(10) == 0 {
-				row[c] = Null()
+				row[c] = store.Null()
 			}
 		}
 		rows = append(rows, row)
@@ -449,7 +450,7 @@ func TestAppendBatchWritesWhatAppendWrites(t *testing.T) {
 	for i, row := range rows {
 		for c, v := range row {
 			if read := got.Columns[c].Value(i); !read.Equal(v) {
-				t.Fatalf("row %d column %d: read %s, wrote %s", i, c, read.describe(), v.describe())
+				t.Fatalf("row %d column %d: read %s, wrote %s", i, c, read.Describe(), v.Describe())
 			}
 		}
 	}

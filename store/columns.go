@@ -1,10 +1,6 @@
 package store
 
-import (
-	"fmt"
-
-	"github.com/apache/arrow-go/v18/arrow/array"
-)
+import "fmt"
 
 // Columns are rows of a table held a column at a time, as a model builds
 // the thousands of job rows of one cell: a column is one slice of its
@@ -65,8 +61,8 @@ func (c Child) Len() int {
 	return len(c.Rows)
 }
 
-// checkColumns reports the first column of c that does not fit s.
-func (s Schema) checkColumns(c *Columns) error {
+// CheckColumns reports the first column of c that does not fit s.
+func (s Schema) CheckColumns(c *Columns) error {
 	if len(c.Fields) != len(s.Columns) {
 		return fmt.Errorf("store: table %q: columns has %d fields; the schema has %d columns", s.Table, len(c.Fields), len(s.Columns))
 	}
@@ -93,28 +89,4 @@ func (s Schema) checkColumns(c *Columns) error {
 		}
 	}
 	return nil
-}
-
-// appendColumns adds rows [from, to) of columns already checked by
-// checkColumns, without writing a row group however many it buffers.
-func (w *PartWriter) appendColumns(c *Columns, from, to int) {
-	for i, b := range w.builders {
-		f := &c.Fields[i]
-		switch b := b.(type) {
-		case *array.Int64Builder:
-			b.AppendValues(f.Int64[from:to], nil)
-		case *array.Float64Builder:
-			b.AppendValues(f.Float64[from:to], nil)
-		case *array.BinaryDictionaryBuilder:
-			w.appendStringRuns(i, b, to-from, func(r int) (string, bool) { return f.String[from+r], true })
-		}
-	}
-	w.grouped += to - from
-	w.pending += to - from
-}
-
-// appendColumnBatch adds columns already checked by checkColumns and
-// writes the row groups they fill, as appendBatch does for rows.
-func (w *PartWriter) appendColumnBatch(c *Columns) error {
-	return w.appendGrouped(c.Len, func(from, to int) { w.appendColumns(c, from, to) })
 }

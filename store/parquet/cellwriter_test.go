@@ -1,6 +1,7 @@
-package store
+package parquet
 
 import (
+	"github.com/sweep-sched/sweep/store"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,16 +11,16 @@ import (
 	"time"
 )
 
-var testJobs = Schema{Table: "jobs", Columns: []Column{
-	{Name: "cell_id", Type: TypeString},
-	{Name: "job", Type: TypeInt64},
-	{Name: "slr", Type: TypeFloat64},
+var testJobs = store.Schema{Table: "jobs", Columns: []store.Column{
+	{Name: "cell_id", Type: store.TypeString},
+	{Name: "job", Type: store.TypeInt64},
+	{Name: "slr", Type: store.TypeFloat64},
 }}
 
-func jobRows(cell string, n int) []Row {
-	rows := make([]Row, n)
+func jobRows(cell string, n int) []store.Row {
+	rows := make([]store.Row, n)
 	for i := range rows {
-		rows[i] = Row{String(cell), Int64(int64(i)), Float64(1 + float64(i)/4)}
+		rows[i] = store.Row{store.String(cell), store.Int64(int64(i)), store.Float64(1 + float64(i)/4)}
 	}
 	return rows
 }
@@ -32,7 +33,7 @@ func (c *fakeClock) Now() time.Time { return c.now }
 func TestCellWriterFlushPolicy(t *testing.T) {
 	dir := t.TempDir()
 	clock := &fakeClock{now: timeOf(t, "2026-03-01T10:00:00Z")}
-	w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "cw", RowGroupRows: 4},
+	w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "cw", RowGroupRows: 4},
 		FlushPolicy{Cells: 2, JobRows: 10, Interval: 5 * time.Second, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestCellWriterFlushPolicy(t *testing.T) {
 // resume would then count cells done whose job rows are lost.
 func TestCellWriterJobsFailureKeepsCellsUnpublished(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "f"}, FlushPolicy{Cells: 100})
+	w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "f"}, FlushPolicy{Cells: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +142,12 @@ func TestCellWriterJobsFailureKeepsCellsUnpublished(t *testing.T) {
 
 func TestCellWriterRejectsBadCellAtomically(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "r"}, FlushPolicy{})
+	w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "r"}, FlushPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	jobs := jobRows("A", 3)
-	jobs[2] = Row{String("A"), Float64(2), Float64(1)}
+	jobs[2] = store.Row{store.String("A"), store.Float64(2), store.Float64(1)}
 	err = w.Append(okCell("A", 0, 1, "pslr", 1, 1), jobs)
 	if err == nil || !strings.Contains(err.Error(), `column "job": got float64 2; want int64 (jobs row 2)`) {
 		t.Errorf("err %v, want the bad job column and row", err)
@@ -175,7 +176,7 @@ func TestCellWriterRejectsBadCellAtomically(t *testing.T) {
 // once and that each cells part's jobs are in the jobs part of that name.
 func TestCellWriterConcurrentAppends(t *testing.T) {
 	dir := t.TempDir()
-	w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "cc", RowGroupRows: 16}, FlushPolicy{Cells: 7})
+	w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "cc", RowGroupRows: 16}, FlushPolicy{Cells: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

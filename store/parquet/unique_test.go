@@ -1,7 +1,8 @@
-package store
+package parquet
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -15,7 +16,7 @@ func uniqueWriter(t *testing.T, dir, tag string) *CellWriter {
 	t.Helper()
 	// Row groups of 2 rows: the rows dropped at a flush are already in the
 	// temporary file, which the flush must rewrite.
-	w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: tag, RowGroupRows: 2, Unique: cellKey}, FlushPolicy{Cells: 1000})
+	w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: tag, RowGroupRows: 2, Unique: cellKey}, FlushPolicy{Cells: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +34,13 @@ func tableRows(t *testing.T, dir, table, column string) []string {
 	var rows []string
 	ids, c := set.Column("cell_id"), set.Column(column)
 	for i := range set.Rows {
-		rows = append(rows, fmt.Sprint(ids.Strings[i], ":", c.Value(i).describe()))
+		rows = append(rows, fmt.Sprint(ids.Strings[i], ":", c.Value(i).Describe()))
 	}
 	sort.Strings(rows)
 	return rows
 }
 
-func mustAppend(t *testing.T, w *CellWriter, cell Row, jobs []Row) {
+func mustAppend(t *testing.T, w *CellWriter, cell store.Row, jobs []store.Row) {
 	t.Helper()
 	if err := w.Append(cell, jobs); err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestUniqueKeySecondWriterDropsDuplicate(t *testing.T) {
 	for r := range cols[0].Len() {
 		var row []string
 		for c := range cols {
-			row = append(row, cols[c].Value(r).describe())
+			row = append(row, cols[c].Value(r).Describe())
 		}
 		got = append(got, fmt.Sprint(row))
 	}
@@ -166,7 +167,7 @@ func TestUniqueKeyRacingWriters(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for g := range writers {
-		w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: fmt.Sprint("w", g), RowGroupRows: 3, Unique: cellKey},
+		w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: fmt.Sprint("w", g), RowGroupRows: 3, Unique: cellKey},
 			FlushPolicy{Cells: 5 + g})
 		if err != nil {
 			t.Fatal(err)
@@ -219,7 +220,7 @@ func TestUniqueKeyWriterGroups(t *testing.T) {
 		}
 		group := NewWriterGroup(tags)
 		for g, tag := range tags {
-			w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: tag, RowGroupRows: 3, Unique: cellKey, Group: group},
+			w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: tag, RowGroupRows: 3, Unique: cellKey, Group: group},
 				FlushPolicy{Cells: 2 + g + p})
 			if err != nil {
 				t.Fatal(err)
@@ -259,7 +260,7 @@ func TestUniqueKeyWriterGroups(t *testing.T) {
 }
 
 func TestWriterGroupRefusesOtherTag(t *testing.T) {
-	_, err := NewCellWriter(t.TempDir(), testCells, []Schema{testJobs},
+	_, err := NewCellWriter(t.TempDir(), testCells, []store.Schema{testJobs},
 		WriterOptions{Tag: "c", Unique: cellKey, Group: NewWriterGroup([]string{"a", "b"})}, FlushPolicy{})
 	if err == nil {
 		t.Fatal("a writer whose tag is not in its group was made")

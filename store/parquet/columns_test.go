@@ -1,7 +1,8 @@
-package store
+package parquet
 
 import (
 	"bytes"
+	"github.com/sweep-sched/sweep/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,8 @@ import (
 )
 
 // jobColumns are jobRows(cell, n) a column at a time.
-func jobColumns(cell string, n int) *Columns {
-	c := &Columns{Len: n, Fields: []ColumnValues{{String: make([]string, n)}, {Int64: make([]int64, n)}, {Float64: make([]float64, n)}}}
+func jobColumns(cell string, n int) *store.Columns {
+	c := &store.Columns{Len: n, Fields: []store.ColumnValues{{String: make([]string, n)}, {Int64: make([]int64, n)}, {Float64: make([]float64, n)}}}
 	for i := range n {
 		c.Fields[0].String[i] = cell
 		c.Fields[1].Int64[i] = int64(i)
@@ -29,14 +30,14 @@ func TestColumnsWriteAsRows(t *testing.T) {
 	}{{"A", 5}, {"B", 3}, {"C", 0}, {"D", 9}}
 	write := func(columns bool) string {
 		dir := t.TempDir()
-		w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "c", RowGroupRows: 4}, FlushPolicy{})
+		w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "c", RowGroupRows: 4}, FlushPolicy{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cells {
-			child := Child{Rows: jobRows(c.id, c.jobs)}
+			child := store.Child{Rows: jobRows(c.id, c.jobs)}
 			if columns {
-				child = Child{Columns: jobColumns(c.id, c.jobs)}
+				child = store.Child{Columns: jobColumns(c.id, c.jobs)}
 			}
 			if got := child.Len(); got != c.jobs {
 				t.Fatalf("Child.Len() = %d, want %d", got, c.jobs)
@@ -88,29 +89,37 @@ func TestColumnsWriteAsRows(t *testing.T) {
 }
 
 func TestColumnsRejected(t *testing.T) {
-	ok := func() *Columns { return jobColumns("A", 3) }
+	ok := func() *store.Columns { return jobColumns("A", 3) }
 	tests := []struct {
 		name  string
-		child Child
+		child store.Child
 		want  string
 	}{
-		{"a column short", func() Child { c := ok(); c.Fields[2].Float64 = c.Fields[2].Float64[:2]; return Child{Columns: c} }(),
-			`column "slr": 2 values; want Len = 3`},
-		{"wrong type", func() Child {
+		{"a column short", func() store.Child {
 			c := ok()
-			c.Fields[1] = ColumnValues{Float64: []float64{0, 1, 2}}
-			return Child{Columns: c}
+			c.Fields[2].Float64 = c.Fields[2].Float64[:2]
+			return store.Child{Columns: c}
+		}(),
+			`column "slr": 2 values; want Len = 3`},
+		{"wrong type", func() store.Child {
+			c := ok()
+			c.Fields[1] = store.ColumnValues{Float64: []float64{0, 1, 2}}
+			return store.Child{Columns: c}
 		}(), `column "job": got float64 values; want int64`},
-		{"two slices", func() Child { c := ok(); c.Fields[1].Float64 = []float64{0, 1, 2}; return Child{Columns: c} }(),
+		{"two slices", func() store.Child {
+			c := ok()
+			c.Fields[1].Float64 = []float64{0, 1, 2}
+			return store.Child{Columns: c}
+		}(),
 			`column "job": 2 of Int64, Float64 and String set`},
-		{"a field missing", func() Child { c := ok(); c.Fields = c.Fields[:2]; return Child{Columns: c} }(),
+		{"a field missing", func() store.Child { c := ok(); c.Fields = c.Fields[:2]; return store.Child{Columns: c} }(),
 			`columns has 2 fields; the schema has 3 columns`},
-		{"rows and columns", Child{Rows: jobRows("A", 3), Columns: ok()}, "both rows and columns"},
+		{"rows and columns", store.Child{Rows: jobRows("A", 3), Columns: ok()}, "both rows and columns"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			w, err := NewCellWriter(dir, testCells, []Schema{testJobs}, WriterOptions{Tag: "r"}, FlushPolicy{})
+			w, err := NewCellWriter(dir, testCells, []store.Schema{testJobs}, WriterOptions{Tag: "r"}, FlushPolicy{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ package table
 import (
 	"strconv"
 
-	"github.com/sweep-sched/sweep/sweep/store"
+	"github.com/sweep-sched/sweep/store"
 )
 
 // Table names: the folders of a results directory.

@@ -1,7 +1,8 @@
-package store
+package parquet
 
 import (
 	"context"
+	"github.com/sweep-sched/sweep/store"
 	"math"
 	"reflect"
 	"strings"
@@ -16,9 +17,9 @@ import (
 
 // boxes is a cut-down box-plot table: a category column in a stated order
 // and a list column.
-var boxes = Schema{Table: "boxplot", Columns: []Column{
-	{Name: "policy", Type: TypeString, Categories: []string{"pslr", "srtf", "lrtf"}},
-	{Name: "outliers", Type: TypeFloat64List, Nullable: true},
+var boxes = store.Schema{Table: "boxplot", Columns: []store.Column{
+	{Name: "policy", Type: store.TypeString, Categories: []string{"pslr", "srtf", "lrtf"}},
+	{Name: "outliers", Type: store.TypeFloat64List, Nullable: true},
 }}
 
 func TestListAndCategoryRoundTrip(t *testing.T) {
@@ -26,12 +27,12 @@ func TestListAndCategoryRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	// Rows in an order unlike the categories', a value outside them, and
 	// two rows per row group so every group restarts its dictionary.
-	rows := []Row{
-		{String("lrtf"), Float64List([]float64{7.5, 1e300, math.Inf(1)})},
-		{String("random"), Float64List(nil)},
-		{String("srtf"), Null()},
-		{String("lrtf"), Float64List([]float64{math.Copysign(0, -1), 5e-324, 1.0 / 3})},
-		{String("pslr"), Float64List([]float64{2})},
+	rows := []store.Row{
+		{store.String("lrtf"), store.Float64List([]float64{7.5, 1e300, math.Inf(1)})},
+		{store.String("random"), store.Float64List(nil)},
+		{store.String("srtf"), store.Null()},
+		{store.String("lrtf"), store.Float64List([]float64{math.Copysign(0, -1), 5e-324, 1.0 / 3})},
+		{store.String("pslr"), store.Float64List([]float64{2})},
 	}
 	w, err := newPartWriter(dir, boxes, WriterOptions{Tag: "t", RowGroupRows: 2, Metadata: map[string]string{"sweep.experiment": "x"}}, mem)
 	if err != nil {
@@ -52,16 +53,16 @@ func TestListAndCategoryRoundTrip(t *testing.T) {
 		t.Fatalf("ReadColumns: %v, problems %v", err, problems)
 	}
 	outliers, policy := set.Column("outliers"), set.Column("policy")
-	if outliers.Type != TypeFloat64List {
+	if outliers.Type != store.TypeFloat64List {
 		t.Fatalf("outliers read as %v, want list<float64>", outliers.Type)
 	}
 	for i, r := range rows {
 		// Bit for bit: -0 stays -0, the subnormal and infinity survive.
-		if got := outliers.Value(i); !got.Equal(r[1]) || !sameBits(got.list(), r[1].list()) {
+		if got := outliers.Value(i); !got.Equal(r[1]) || !sameBits(got.AsFloat64List(), r[1].AsFloat64List()) {
 			t.Errorf("row %d: outliers %v, want %v", i, got, r[1])
 		}
-		if policy.Strings[i] != r[0].s {
-			t.Errorf("row %d: policy %q, want %q", i, policy.Strings[i], r[0].s)
+		if policy.Strings[i] != r[0].AsString() {
+			t.Errorf("row %d: policy %q, want %q", i, policy.Strings[i], r[0].AsString())
 		}
 	}
 	if !reflect.DeepEqual(outliers.Nulls, []bool{false, false, true, false, false}) {
@@ -75,7 +76,7 @@ func TestListAndCategoryRoundTrip(t *testing.T) {
 	if err != nil || len(parts) != 1 {
 		t.Fatalf("ListParts: %v, %d parts", err, len(parts))
 	}
-	want := map[string]string{"sweep.experiment": "x", CategoriesKey: `{"policy":["pslr","srtf","lrtf"]}`}
+	want := map[string]string{"sweep.experiment": "x", store.CategoriesKey: `{"policy":["pslr","srtf","lrtf"]}`}
 	if !reflect.DeepEqual(parts[0].Metadata, want) {
 		t.Errorf("metadata %v, want %v", parts[0].Metadata, want)
 	}
@@ -146,7 +147,7 @@ func TestListColumnIsParquetList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Append(Row{String("pslr"), Float64List([]float64{1, 2})}); err != nil {
+	if err := w.Append(store.Row{store.String("pslr"), store.Float64List([]float64{1, 2})}); err != nil {
 		t.Fatal(err)
 	}
 	path, err := w.Flush()
@@ -184,16 +185,16 @@ func TestListColumnIsParquetList(t *testing.T) {
 func TestSchemaRejectsBadCategories(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		schema  Schema
+		schema  store.Schema
 		opts    WriterOptions
 		message string
 	}{
-		{"categories on an int column", Schema{Table: "t", Columns: []Column{{Name: "n", Type: TypeInt64, Categories: []string{"a"}}}},
+		{"categories on an int column", store.Schema{Table: "t", Columns: []store.Column{{Name: "n", Type: store.TypeInt64, Categories: []string{"a"}}}},
 			WriterOptions{Tag: "t"}, `column "n" has categories but type int64`},
-		{"a category twice", Schema{Table: "t", Columns: []Column{{Name: "p", Type: TypeString, Categories: []string{"a", "b", "a"}}}},
+		{"a category twice", store.Schema{Table: "t", Columns: []store.Column{{Name: "p", Type: store.TypeString, Categories: []string{"a", "b", "a"}}}},
 			WriterOptions{Tag: "t"}, `category "a" is listed twice`},
-		{"the categories key given", Schema{Table: "t", Columns: []Column{{Name: "p", Type: TypeString}}},
-			WriterOptions{Tag: "t", Metadata: map[string]string{CategoriesKey: "{}"}}, `state them in Column.Categories`},
+		{"the categories key given", store.Schema{Table: "t", Columns: []store.Column{{Name: "p", Type: store.TypeString}}},
+			WriterOptions{Tag: "t", Metadata: map[string]string{store.CategoriesKey: "{}"}}, `state them in Column.Categories`},
 	} {
 		_, err := NewPartWriter(t.TempDir(), tc.schema, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.message) {
@@ -205,7 +206,7 @@ func TestSchemaRejectsBadCategories(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	err = w.Append(Row{String("pslr"), Float64(1)})
+	err = w.Append(store.Row{store.String("pslr"), store.Float64(1)})
 	if err == nil || !strings.Contains(err.Error(), `column "outliers": got float64 1; want list<float64> or null`) {
 		t.Errorf("a float in the list column: err %v", err)
 	}

@@ -1,4 +1,5 @@
-// Package store owns the on-disk results of a sweep: tables of typed rows
+// Package parquet owns the on-disk results of a sweep: tables of typed rows
+// (package store's schemas and values)
 // written as a stream of immutable Parquet part files, and the reading back
 // of those files for resume and analysis.
 //
@@ -29,4 +30,4 @@
 // shard leave no duplicate rows; a [WriterGroup] lets the writers of one
 // process, which share their cells out, skip that check among themselves. [ListParts] and [ReadColumns] read tables back
 // and report unreadable part files as problems instead of failing.
-package store
+package parquet

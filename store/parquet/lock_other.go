@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package store
+package parquet
 
 // lockFile takes no lock where flock(2) is missing: there, writers that
 // share a results directory at the same moment may publish a duplicate

@@ -1,7 +1,8 @@
-package store
+package parquet
 
 import (
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"os"
 	"path/filepath"
 	"sync"
@@ -106,7 +107,7 @@ type uniqueState struct {
 	group                 *WriterGroup // nil: the writer is alone
 }
 
-func newUniqueState(dir string, cells Schema, children []Schema, key UniqueKey, tag string, group *WriterGroup) (*uniqueState, error) {
+func newUniqueState(dir string, cells store.Schema, children []store.Schema, key UniqueKey, tag string, group *WriterGroup) (*uniqueState, error) {
 	if group != nil && !group.tags[tag] {
 		return nil, fmt.Errorf("store: writer tag %q is not in its writer group", tag)
 	}
@@ -116,12 +117,12 @@ func newUniqueState(dir string, cells Schema, children []Schema, key UniqueKey, 
 		switch c.Name {
 		case key.Column:
 			u.keyIndex = i
-			if c.Type != TypeString {
+			if c.Type != store.TypeString {
 				return nil, fmt.Errorf("store: unique key column %q of table %q is %v; want string", c.Name, cells.Table, c.Type)
 			}
 		case key.Status:
 			u.statusIndex = i
-			if c.Type != TypeString {
+			if c.Type != store.TypeString {
 				return nil, fmt.Errorf("store: status column %q of table %q is %v; want string", c.Name, cells.Table, c.Type)
 			}
 		}
@@ -130,7 +131,7 @@ func newUniqueState(dir string, cells Schema, children []Schema, key UniqueKey, 
 		return nil, fmt.Errorf("store: unique key %+v: table %q needs both columns", key, cells.Table)
 	}
 	for _, child := range children {
-		if !child.hasStringColumn(key.Column) {
+		if !hasStringColumn(child, key.Column) {
 			return nil, fmt.Errorf("store: unique key %q: child table %q has no string column of that name", key.Column, child.Table)
 		}
 	}
@@ -144,9 +145,9 @@ func newUniqueState(dir string, cells Schema, children []Schema, key UniqueKey, 
 	return u, nil
 }
 
-func (s Schema) hasStringColumn(name string) bool {
+func hasStringColumn(s store.Schema, name string) bool {
 	for _, c := range s.Columns {
-		if c.Name == name && c.Type == TypeString {
+		if c.Name == name && c.Type == store.TypeString {
 			return true
 		}
 	}
@@ -154,9 +155,9 @@ func (s Schema) hasStringColumn(name string) bool {
 }
 
 // note records a cell row appended since the last flush.
-func (u *uniqueState) note(cell Row) {
-	u.pendingKeys = append(u.pendingKeys, cell[u.keyIndex].s)
-	u.pendingSettled = append(u.pendingSettled, !cell[u.statusIndex].IsNull() && cell[u.statusIndex].s == u.key.Settled)
+func (u *uniqueState) note(cell store.Row) {
+	u.pendingKeys = append(u.pendingKeys, cell[u.keyIndex].AsString())
+	u.pendingSettled = append(u.pendingSettled, !cell[u.statusIndex].IsNull() && cell[u.statusIndex].AsString() == u.key.Settled)
 }
 
 func (u *uniqueState) forgetPending() {

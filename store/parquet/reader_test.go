@@ -1,6 +1,7 @@
-package store
+package parquet
 
 import (
+	"github.com/sweep-sched/sweep/store"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,7 +16,7 @@ import (
 )
 
 // writeTestPart writes rows as one part of testCells and returns its path.
-func writeTestPart(t *testing.T, dir, tag string, rows ...Row) string {
+func writeTestPart(t *testing.T, dir, tag string, rows ...store.Row) string {
 	t.Helper()
 	w, err := NewPartWriter(dir, testCells, WriterOptions{Tag: tag})
 	if err != nil {
@@ -94,7 +95,7 @@ func TestUnreadablePartsAreProblems(t *testing.T) {
 // footer stays intact: the footer reads, the column data does not.
 func TestCorruptDataPageIsProblem(t *testing.T) {
 	dir := t.TempDir()
-	var rows []Row
+	var rows []store.Row
 	for i := range 1000 {
 		rows = append(rows, okCell("c", int64(i), 1, "pslr", int64(i*i), float64(i)/7))
 	}
@@ -169,7 +170,7 @@ func TestReadPlainStrings(t *testing.T) {
 		t.Fatalf("ReadColumns: %v, problems %v", err, problems)
 	}
 	policy, makespan := set.Column("policy"), set.Column("makespan")
-	if policy.Type != TypeString || !reflect.DeepEqual(policy.Strings, []string{"srtf", "lrtf", "srtf"}) || policy.Nulls != nil {
+	if policy.Type != store.TypeString || !reflect.DeepEqual(policy.Strings, []string{"srtf", "lrtf", "srtf"}) || policy.Nulls != nil {
 		t.Errorf("policy %+v, want strings srtf, lrtf, srtf without nulls", *policy)
 	}
 	// The null slot reads as 0 whatever was in the builder's value buffer.
@@ -218,10 +219,10 @@ func TestReadColumnsSchemaErrors(t *testing.T) {
 // every column and the nulls moved with them.
 func TestSortRows(t *testing.T) {
 	set := &ColumnSet{Rows: 4, Columns: []ColumnData{
-		{Name: "cell_id", Type: TypeString, Strings: []string{"b", "a", "b", "a"}},
-		{Name: "x", Type: TypeFloat64, Float64s: []float64{1, 2, 3, 0}, Nulls: []bool{false, false, false, true}},
-		{Name: "n", Type: TypeInt64, Int64s: []int64{10, 20, 30, 40}},
-		{Name: "l", Type: TypeFloat64List, Float64Lists: [][]float64{{1}, nil, {3, 3}, {4}}},
+		{Name: "cell_id", Type: store.TypeString, Strings: []string{"b", "a", "b", "a"}},
+		{Name: "x", Type: store.TypeFloat64, Float64s: []float64{1, 2, 3, 0}, Nulls: []bool{false, false, false, true}},
+		{Name: "n", Type: store.TypeInt64, Int64s: []int64{10, 20, 30, 40}},
+		{Name: "l", Type: store.TypeFloat64List, Float64Lists: [][]float64{{1}, nil, {3, 3}, {4}}},
 	}}
 	if err := set.SortRows("cell_id"); err != nil {
 		t.Fatal(err)

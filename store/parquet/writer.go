@@ -1,10 +1,11 @@
-package store
+package parquet
 
 import (
 	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sweep-sched/sweep/store"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,7 +56,7 @@ type WriterOptions struct {
 // not safe for concurrent use.
 type PartWriter struct {
 	dir       string // DIR/<table>
-	schema    Schema
+	schema    store.Schema
 	tag       string
 	groupRows int
 	arrow     *arrow.Schema
@@ -95,15 +96,15 @@ type openPart struct {
 // NewPartWriter prepares a writer of schema's table under dir, creating
 // DIR/<table>. It refuses a tag that already names a file in that
 // directory, so a writer never touches another writer's parts.
-func NewPartWriter(dir string, schema Schema, opts WriterOptions) (*PartWriter, error) {
+func NewPartWriter(dir string, schema store.Schema, opts WriterOptions) (*PartWriter, error) {
 	return newPartWriter(dir, schema, opts, memory.DefaultAllocator)
 }
 
-func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.Allocator) (*PartWriter, error) {
-	if err := schema.validate(); err != nil {
+func newPartWriter(dir string, schema store.Schema, opts WriterOptions, mem memory.Allocator) (*PartWriter, error) {
+	if err := schema.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkName(opts.Tag); err != nil {
+	if err := store.CheckName(opts.Tag); err != nil {
 		return nil, fmt.Errorf("store: writer tag: %w", err)
 	}
 	if opts.RowGroupRows < 0 {
@@ -146,7 +147,7 @@ func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.All
 		schema:    schema,
 		tag:       opts.Tag,
 		groupRows: groupRows,
-		arrow:     schema.arrowSchema(arrow.NewMetadata(keys, values)),
+		arrow:     arrowSchema(schema, arrow.NewMetadata(keys, values)),
 		props:     writerProperties(schema, groupRows, mem),
 		arrProps:  pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()),
 		seq:       1,
@@ -169,13 +170,13 @@ func newPartWriter(dir string, schema Schema, opts WriterOptions, mem memory.All
 
 // fileMetadata returns the key-value metadata of the table's files: the
 // caller's, and CategoriesKey when a column states categories.
-func fileMetadata(schema Schema, given map[string]string) (map[string]string, error) {
+func fileMetadata(schema store.Schema, given map[string]string) (map[string]string, error) {
 	out := make(map[string]string, len(given)+1)
 	for k, v := range given {
 		if strings.HasPrefix(k, "ARROW:") {
 			return nil, fmt.Errorf("store: metadata key %q: keys starting with \"ARROW:\" are reserved for Arrow", k)
 		}
-		if k == CategoriesKey {
+		if k == store.CategoriesKey {
 			return nil, fmt.Errorf("store: metadata key %q is written by the store from the schema's categories; state them in Column.Categories", k)
 		}
 		out[k] = v
@@ -193,7 +194,7 @@ func fileMetadata(schema Schema, given map[string]string) (map[string]string, er
 		if err != nil {
 			return nil, fmt.Errorf("store: table %q: encoding categories: %w", schema.Table, err)
 		}
-		out[CategoriesKey] = string(b)
+		out[store.CategoriesKey] = string(b)
 	}
 	return out, nil
 }
@@ -223,7 +224,7 @@ func (w *PartWriter) startDictionaries() {
 // are plain, since their mantissas do not repeat. Snappy, because arrow's
 // zstd codec allocates a fresh encoder per page and was 3x slower for 25%
 // less disk (BenchmarkJobsMillion).
-func writerProperties(schema Schema, groupRows int, mem memory.Allocator) *parquet.WriterProperties {
+func writerProperties(schema store.Schema, groupRows int, mem memory.Allocator) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(compress.Codecs.Snappy),
@@ -233,9 +234,9 @@ func writerProperties(schema Schema, groupRows int, mem memory.Allocator) *parqu
 	}
 	for _, c := range schema.Columns {
 		switch c.Type {
-		case TypeString:
+		case store.TypeString:
 			opts = append(opts, parquet.WithDictionaryFor(c.Name, true))
-		case TypeInt64:
+		case store.TypeInt64:
 			opts = append(opts, parquet.WithEncodingFor(c.Name, parquet.Encodings.DeltaBinaryPacked))
 		}
 	}
@@ -250,14 +251,14 @@ func (w *PartWriter) Pending() int { return w.pending }
 
 // Append adds a row. It fails, changing nothing, when a value does not fit
 // its column.
-func (w *PartWriter) Append(row Row) error {
+func (w *PartWriter) Append(row store.Row) error {
 	if w.err != nil {
 		return w.err
 	}
 	if w.builders == nil {
 		return fmt.Errorf("store: table %q: Append after Close", w.schema.Table)
 	}
-	if err := w.schema.checkRow(row); err != nil {
+	if err := w.schema.CheckRow(row); err != nil {
 		return err
 	}
 	w.appendChecked(row)
@@ -265,27 +266,27 @@ func (w *PartWriter) Append(row Row) error {
 }
 
 // appendChecked adds a row already validated by checkRow.
-func (w *PartWriter) appendChecked(row Row) {
+func (w *PartWriter) appendChecked(row store.Row) {
 	for i, v := range row {
-		if v.typ == 0 {
+		if v.Type() == 0 {
 			w.builders[i].AppendNull()
 			continue
 		}
 		switch b := w.builders[i].(type) {
 		case *array.Int64Builder:
-			b.Append(v.i)
+			b.Append(v.AsInt64())
 		case *array.Float64Builder:
-			b.Append(v.float())
+			b.Append(v.AsFloat64())
 		case *array.BinaryDictionaryBuilder:
-			if last := w.lastBytes[i]; last == nil || string(last) != v.s {
-				w.lastBytes[i] = []byte(v.s)
+			if last := w.lastBytes[i]; last == nil || string(last) != v.AsString() {
+				w.lastBytes[i] = []byte(v.AsString())
 			}
 			// Only an allocation failure can make Append fail, and the Go
 			// allocator panics instead of returning one.
 			_ = b.Append(w.lastBytes[i])
 		case *array.ListBuilder:
 			b.Append(true)
-			b.ValueBuilder().(*array.Float64Builder).AppendValues(v.list(), nil)
+			b.ValueBuilder().(*array.Float64Builder).AppendValues(v.AsFloat64List(), nil)
 		}
 	}
 	w.grouped++
@@ -298,11 +299,11 @@ func (w *PartWriter) appendChecked(row Row) {
 // value by value through each builder's type, that cost 6% of seed 004's
 // run's CPU when its job rows were Rows (they are Columns now); for a
 // single row appendChecked is the quicker.
-func (w *PartWriter) appendRows(rows []Row) {
+func (w *PartWriter) appendRows(rows []store.Row) {
 	for i, b := range w.builders {
 		w.valid = w.valid[:0]
 		for r, row := range rows {
-			if row[i].typ == 0 {
+			if row[i].Type() == 0 {
 				if len(w.valid) == 0 {
 					w.valid = append(w.valid, make([]bool, len(rows))...)
 					for k := range r {
@@ -319,25 +320,25 @@ func (w *PartWriter) appendRows(rows []Row) {
 		case *array.Int64Builder:
 			w.ints = w.ints[:0]
 			for _, row := range rows {
-				w.ints = append(w.ints, row[i].i)
+				w.ints = append(w.ints, row[i].AsInt64())
 			}
 			b.AppendValues(w.ints, w.valid)
 		case *array.Float64Builder:
 			w.floats = w.floats[:0]
 			for _, row := range rows {
-				w.floats = append(w.floats, row[i].float())
+				w.floats = append(w.floats, row[i].AsFloat64())
 			}
 			b.AppendValues(w.floats, w.valid)
 		case *array.BinaryDictionaryBuilder:
 			w.appendStrings(i, b, rows)
 		case *array.ListBuilder:
 			for _, row := range rows {
-				if row[i].typ == 0 {
+				if row[i].Type() == 0 {
 					b.AppendNull()
 					continue
 				}
 				b.Append(true)
-				b.ValueBuilder().(*array.Float64Builder).AppendValues(row[i].list(), nil)
+				b.ValueBuilder().(*array.Float64Builder).AppendValues(row[i].AsFloat64List(), nil)
 			}
 		}
 	}
@@ -347,7 +348,7 @@ func (w *PartWriter) appendRows(rows []Row) {
 
 // appendBatch adds rows already validated by checkRow and writes the row
 // groups they fill, where appending them one by one would.
-func (w *PartWriter) appendBatch(rows []Row) error {
+func (w *PartWriter) appendBatch(rows []store.Row) error {
 	return w.appendGrouped(len(rows), func(from, to int) { w.appendRows(rows[from:to]) })
 }
 
@@ -367,10 +368,10 @@ func (w *PartWriter) appendGrouped(n int, add func(from, to int)) error {
 }
 
 // appendStrings appends column i of rows to its dictionary builder.
-func (w *PartWriter) appendStrings(i int, b *array.BinaryDictionaryBuilder, rows []Row) {
+func (w *PartWriter) appendStrings(i int, b *array.BinaryDictionaryBuilder, rows []store.Row) {
 	w.appendStringRuns(i, b, len(rows), func(r int) (string, bool) {
 		v := &rows[r][i]
-		return v.s, v.typ != 0
+		return v.AsString(), v.Type() != 0
 	})
 }
 
@@ -565,7 +566,7 @@ func (w *PartWriter) without(temp, key string, drop map[string]bool) (string, er
 		if drop[columns[keyIndex].Strings[r]] {
 			continue
 		}
-		row := make(Row, len(columns))
+		row := make(store.Row, len(columns))
 		for i := range columns {
 			row[i] = columns[i].Value(r)
 		}

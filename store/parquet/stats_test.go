@@ -1,6 +1,7 @@
-package store
+package parquet
 
 import (
+	"github.com/sweep-sched/sweep/store"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -17,7 +18,7 @@ func TestColumnChunkNullCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []Row
+	var rows []store.Row
 	for _, f := range flushes {
 		rows = append(rows, f...)
 	}
@@ -45,7 +46,7 @@ func TestColumnChunkNullCounts(t *testing.T) {
 		for c, col := range testCells.Columns {
 			var nulls int64
 			for _, row := range rows[first : first+n] {
-				if row[c].typ == 0 {
+				if row[c].Type() == 0 {
 					nulls++
 				}
 			}
