@@ -66,7 +66,7 @@ bench:
 check-parquet:
 	scripts/check-parquet/run
 
-# pybatsim 3.2.1 into .venv-batsim, for engine/batsim's tests and
+# pybatsim 3.2.1 into .venv-batsim, for policy/batsim's tests and
 # manifests with batsim policies (scripts/install-pybatsim).
 pybatsim:
 	scripts/install-pybatsim

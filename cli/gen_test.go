@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/grid"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 	mworkload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -48,7 +48,7 @@ func TestRunGen(t *testing.T) {
 	if _, third, err := runGenTo(t, other...); err != nil || bytes.Equal(first, third) {
 		t.Errorf("instance 3: same file as instance 2 (err %v); want a different workload", err)
 	}
-	w, err := workload.Decode(bytes.NewReader(first), "w.json")
+	w, err := dag.Decode(bytes.NewReader(first), "w.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestRunGen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err = workload.Decode(bytes.NewReader(data), "w.json")
+	w, err = dag.Decode(bytes.NewReader(data), "w.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRunGenMoldable(t *testing.T) {
 }
 
 // TestGenCampaignPreset: `sweep gen` writes the campaign generator that
-// manifests accept (it used to refuse it), identical to gen.GenerateProfiles
+// manifests accept (it used to refuse it), identical to grid.GenerateProfiles
 // with the same parameters, seed and instance.
 func TestGenCampaignPreset(t *testing.T) {
 	summary, data, err := runGenTo(t, "--preset", "ostrich2013/profiles", "--seed", "3", "--instance", "1",
@@ -136,9 +136,9 @@ func TestGenCampaignPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := gen.DefaultProfilesParams()
+	p := grid.DefaultProfilesParams()
 	p.Jobs, p.Users, p.ShortUsers = 200, 4, 2
-	w, err := gen.GenerateProfiles(p, 3, 1)
+	w, err := grid.GenerateProfiles(p, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestGenCampaignPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(data, want.Bytes()) {
-		t.Errorf("sweep gen wrote a different workload than gen.GenerateProfiles")
+		t.Errorf("sweep gen wrote a different workload than grid.GenerateProfiles")
 	}
 	if wantSummary := fmt.Sprintf("4 users, %d campaigns, 200 jobs\n", len(w.Campaigns)); summary != wantSummary {
 		t.Errorf("summary %q; want %q", summary, wantSummary)

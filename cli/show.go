@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/report/gantt"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -143,7 +143,7 @@ func (a *app) runShow(ctx context.Context, args []string, stdout, stderr io.Writ
 
 // engineSchedule is an outcome that is a schedule of package engine (grid
 // and campaign cells), which the Gantt chart draws.
-type engineSchedule interface{ EngineSchedule() *engine.Schedule }
+type engineSchedule interface{ EngineSchedule() *grid.Schedule }
 
 func measureNames(ms []table.Measure) []string {
 	names := make([]string, len(ms))

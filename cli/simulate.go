@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
@@ -222,7 +222,7 @@ func parseTickWindow(text string) (from, to int64, err error) {
 
 // writeGantt draws schedule s into the SVG file path and tells the user
 // on note what the chart left out.
-func writeGantt(path string, s *engine.Schedule, opts gantt.Options, note io.Writer) error {
+func writeGantt(path string, s *gridengine.Schedule, opts gantt.Options, note io.Writer) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("gantt: %w", err)

@@ -16,7 +16,7 @@ import (
 func TestSimulateGantt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.svg")
 	var stdout, stderr bytes.Buffer
-	args := []string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json",
+	args := []string{"simulate", "--platform", "single:3", "--workload", "../engine/grid/testdata/graham.json",
 		"--policy", "fifo-task", "--gantt", out, "--gantt-window", "0:12"}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -37,7 +37,7 @@ func TestSimulateGantt(t *testing.T) {
 
 	for _, bad := range [][]string{{"--gantt-window", "5:5", "--gantt", out}, {"--gantt-window", "0:10"}} {
 		stderr.Reset()
-		args := append([]string{"simulate", "--platform", "single:3", "--workload", "../engine/testdata/graham.json", "--policy", "fifo-task"}, bad...)
+		args := append([]string{"simulate", "--platform", "single:3", "--workload", "../engine/grid/testdata/graham.json", "--policy", "fifo-task"}, bad...)
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--gantt-window") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming --gantt-window", bad, code, stderr.String())
 		}

@@ -23,7 +23,7 @@ type PolicyEntry struct {
 	// (docs/protocol.md); paths of files in it are resolved from the
 	// manifest's folder.
 	Command []string
-	// Batsim runs a Batsim scheduler (engine/batsim, docs/batsim.md).
+	// Batsim runs a Batsim scheduler (policy/batsim, docs/batsim.md).
 	Batsim []string
 	// Argv is the command (or Batsim's) to run: the files it names
 	// resolved from the manifest's folder. It is not part of the cell

@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // A Platform is a tree of routers whose leaves are clusters (DESIGN.md
@@ -97,7 +97,7 @@ func Burkimsher2013() *Platform {
 
 // Single returns a platform of one cluster c1 with n Kind1 cores.
 func Single(n int) *Platform {
-	p, err := New(fmt.Sprintf("single:%d", n), []Cluster{{"c1", n, workload.DefaultKind}})
+	p, err := New(fmt.Sprintf("single:%d", n), []Cluster{{"c1", n, dag.DefaultKind}})
 	if err != nil {
 		panic(err)
 	}

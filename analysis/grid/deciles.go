@@ -9,7 +9,7 @@ import (
 	"github.com/sweep-sched/sweep/model/grid"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -210,7 +210,7 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []parquet.Proble
 			if perCell[id] != nil {
 				continue // written twice: the first copy counts
 			}
-			jobs := make([]engine.JobOutcome, len(byCell[id]))
+			jobs := make([]gridengine.JobOutcome, len(byCell[id]))
 			measured := make([]grid.JobMetrics, len(byCell[id]))
 			// VolumeDeciles breaks ties by position: order the rows by job
 			// index so positions are job indices.

@@ -12,7 +12,7 @@ import (
 // Contiguous placement (PlaceContiguous) follows pybatsim 3.2.1's
 // easyBackfill (schedulers/easyBackfill.py, its FreeSpaceContainer) rule
 // for rule, so that the built-in EASY with this placement and per-event
-// passes starts every job at the second pybatsim does (engine/batsim's
+// passes starts every job at the second pybatsim does (policy/batsim's
 // TestContiguousEasyAgreesWithPybatsim). Its rules, as docs/batsim.md
 // states them:
 //

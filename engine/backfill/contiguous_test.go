@@ -64,7 +64,7 @@ func TestFirstFitTakesFromTheBlocksEnd(t *testing.T) {
 // contiguousCases are hand-made traces of pybatsim's rules with their
 // hand-computed schedules under EASY with contiguous placement and
 // per-event passes (variant R: requested times as estimates); the
-// processors schedule is the default EASY's. engine/batsim checks them
+// processors schedule is the default EASY's. policy/batsim checks them
 // against pybatsim itself.
 var contiguousCases = []struct {
 	W                     *rigid.Workload

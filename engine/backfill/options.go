@@ -31,7 +31,7 @@ const (
 	// default.
 	PassPerInstant Pass = iota
 	// PassPerEvent runs one pass after each completion and each arrival,
-	// in the order Batsim tells them (engine/batsim: completions by job
+	// in the order Batsim tells them (policy/batsim: completions by job
 	// index, then arrivals by job index), as pybatsim's schedulers do for
 	// the events of one message: a pass after the first of two jobs
 	// ending at one second still counts the second as running until its

@@ -8,14 +8,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
+	"github.com/sweep-sched/sweep/engine/grid"
 )
 
 // scheduleDigest is the SHA-256 of every task's start and finish and every
 // job's arrival, start and finish: two digests agree only if the schedules
 // are bit-identical.
-func scheduleDigest(s *engine.Schedule) string {
+func scheduleDigest(s *grid.Schedule) string {
 	var buf []byte
 	for _, ticks := range [][]int64{s.TaskStart, s.TaskFinish, s.JobArrival, s.JobStart, s.JobFinish} {
 		for _, v := range ticks {

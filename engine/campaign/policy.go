@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/internal/pqueue"
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
@@ -75,7 +75,7 @@ func Policies() []string { return []string{"fcfs", "ostrich", "log"} }
 // processors), under policy and returns the schedule. JobArrival is each
 // campaign's real submission tick. fcfs and ostrich run in the engine with
 // the closed-loop release; log builds the recorded schedule directly.
-func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, policy string, opts Options) (*engine.Schedule, error) {
+func Simulate(ctx context.Context, in *grid.Instance, w *campaign.Workload, policy string, opts Options) (*grid.Schedule, error) {
 	if err := check(in, w); err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
@@ -83,12 +83,12 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
-	var release engine.Release
+	var release grid.Release
 	switch opts.Loop {
 	case LoopClosed, "":
 		release = newClosedLoop(w)
 	case LoopOpen:
-		submits := make(engine.OpenLoop, len(w.Campaigns))
+		submits := make(grid.OpenLoop, len(w.Campaigns))
 		for c := range w.Campaigns {
 			submits[c] = w.Campaigns[c].SubmitTicks
 		}
@@ -96,10 +96,10 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 	default:
 		return nil, fmt.Errorf("simulate %s: loop %q: want one of %v", policy, opts.Loop, Loops())
 	}
-	var newOrder func(v *engine.View, cluster int) engine.Order
+	var newOrder func(v *grid.View, cluster int) grid.Order
 	switch policy {
 	case "fcfs":
-		newOrder = func(v *engine.View, _ int) engine.Order {
+		newOrder = func(v *grid.View, _ int) grid.Order {
 			return &fcfsOrder{view: v, in: in}
 		}
 	case "ostrich":
@@ -107,7 +107,7 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 		if err != nil {
 			return nil, fmt.Errorf("simulate ostrich: %w", err)
 		}
-		newOrder = func(*engine.View, int) engine.Order { return newOstrichOrder(in, w, inner, hold) }
+		newOrder = func(*grid.View, int) grid.Order { return newOstrichOrder(in, w, inner, hold) }
 	case "log":
 		s, err := logSchedule(in, w)
 		if err != nil {
@@ -117,7 +117,7 @@ func Simulate(ctx context.Context, in *engine.Instance, w *campaign.Workload, po
 	default:
 		return nil, fmt.Errorf("unknown campaign policy %q; valid policies: %v", policy, Policies())
 	}
-	s, err := engine.Simulate(ctx, in, engine.Options{Release: release, Order: newOrder})
+	s, err := grid.Simulate(ctx, in, grid.Options{Release: release, Order: newOrder})
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", policy, err)
 	}
@@ -137,7 +137,7 @@ func holdRule(name string) (bool, error) {
 }
 
 // check verifies that in is w compiled on identical processors.
-func check(in *engine.Instance, w *campaign.Workload) error {
+func check(in *grid.Instance, w *campaign.Workload) error {
 	if n := len(in.Platform.Clusters); n != 1 {
 		return fmt.Errorf("platform %s has %d clusters; campaign scheduling wants one cluster of identical processors (single:m)", in.Platform.Name, n)
 	}
@@ -205,8 +205,8 @@ func (r *closedLoop) JobFinished(c int, tick int64, submit func(job int, tick in
 // fcfsOrder serves tasks by (campaign submission tick, campaign index,
 // task index): campaigns in submission order, jobs in listed order.
 type fcfsOrder struct {
-	view *engine.View
-	in   *engine.Instance
+	view *grid.View
+	in   *grid.Instance
 	heap *pqueue.Queue[int32]
 }
 
@@ -236,7 +236,7 @@ func (o *fcfsOrder) Head() (int32, bool) {
 func (o *fcfsOrder) Pop() int32 { return o.heap.Pop() }
 
 // jobOrder returns the task comparison for a JobOrder name.
-func jobOrder(in *engine.Instance, name string) (func(a, b int32) bool, error) {
+func jobOrder(in *grid.Instance, name string) (func(a, b int32) bool, error) {
 	switch name {
 	case JobOrderSPT, "":
 		return func(a, b int32) bool {
@@ -258,7 +258,7 @@ func jobOrder(in *engine.Instance, name string) (func(a, b int32) bool, error) {
 // submitted campaigns with ready jobs by virtual completion time; with
 // hold, a campaign joins the ranking only once it has started virtually.
 type ostrichOrder struct {
-	in      *engine.Instance
+	in      *grid.Instance
 	virtual *VirtualSchedule
 	userOf  []int
 	inner   func(a, b int32) bool
@@ -277,7 +277,7 @@ type ostrichOrder struct {
 	wakeChanges uint64
 }
 
-func newOstrichOrder(in *engine.Instance, w *campaign.Workload, inner func(a, b int32) bool, hold bool) *ostrichOrder {
+func newOstrichOrder(in *grid.Instance, w *campaign.Workload, inner func(a, b int32) bool, hold bool) *ostrichOrder {
 	o := &ostrichOrder{
 		in:      in,
 		virtual: NewVirtualSchedule(int(in.Platform.TotalCores()), len(w.Users), len(w.Campaigns)),
@@ -402,9 +402,9 @@ func ceilTick(r *big.Rat) int64 {
 // starts at its LogStartTicks; campaigns arrive at their submit time. A
 // job that ran 0 seconds holds its processor 1 tick, as under the other
 // policies (campaign.Job.ScheduledTicks).
-func logSchedule(in *engine.Instance, w *campaign.Workload) (*engine.Schedule, error) {
+func logSchedule(in *grid.Instance, w *campaign.Workload) (*grid.Schedule, error) {
 	n, nc := in.Tasks(), len(w.Campaigns)
-	s := &engine.Schedule{
+	s := &grid.Schedule{
 		Instance:    in,
 		TaskCluster: make([]int32, n),
 		TaskStart:   make([]int64, n),

@@ -5,8 +5,8 @@
 // before it was released or its predecessors finished, and the policy's
 // order was followed.
 //
-// [Schedule] checks the schedules of package engine (DAG schedules under
-// engine.Policies) and of package engine/campaign (fcfs, ostrich, log);
+// [Schedule] checks the schedules of package engine/grid (DAG schedules under
+// grid.Policies) and of package engine/campaign (fcfs, ostrich, log);
 // [Rigid] the rigid-job schedules of engine/backfill; [Moldable] the
 // moldable-task schedules of engine/moldable. The runner checks every
 // schedule it measures where the check costs little beside the simulation,

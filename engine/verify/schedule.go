@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 )
 
 // Schedule returns the first rule that s, a schedule of s.Instance under
@@ -36,7 +36,7 @@ import (
 //
 // The keys are DESIGN.md's, written out here independently of the
 // simulator's orders.
-func Schedule(s *engine.Schedule, policy string) error {
+func Schedule(s *grid.Schedule, policy string) error {
 	rules := orderRules()
 	rule, ok := rules[policy]
 	if !ok {
@@ -69,7 +69,7 @@ type orderRule struct {
 	// ranksBefore reports whether waiting task a is served before b at
 	// tick now, given each task's ready tick; nil for a policy without
 	// static keys.
-	ranksBefore func(s *engine.Schedule, ready []int64, a, b int, now int64) bool
+	ranksBefore func(s *grid.Schedule, ready []int64, a, b int, now int64) bool
 	// blocked asks, when ranksBefore is nil, that some waiting task not
 	// fit in the free cores after every pass.
 	blocked bool
@@ -82,23 +82,23 @@ func orderRules() map[string]orderRule {
 	return map[string]orderRule{
 		"random":    {blocked: true},
 		"fairshare": {fairShare: true},
-		"fifo-task": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int) []int64 {
+		"fifo-task": {ranksBefore: keyOrder(func(s *grid.Schedule, ready []int64, g int) []int64 {
 			return []int64{ready[g], int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
-		"fifo-job": {ranksBefore: keyOrder(func(s *engine.Schedule, ready []int64, g int) []int64 {
+		"fifo-job": {ranksBefore: keyOrder(func(s *grid.Schedule, ready []int64, g int) []int64 {
 			j := s.Instance.TaskJob(g)
 			return []int64{s.JobArrival[j], int64(j), ready[g], int64(g)}
 		})},
-		"srtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
+		"srtf": {ranksBefore: keyOrder(func(s *grid.Schedule, _ []int64, g int) []int64 {
 			return []int64{s.Instance.Rank(g), int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
-		"lrtf": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
+		"lrtf": {ranksBefore: keyOrder(func(s *grid.Schedule, _ []int64, g int) []int64 {
 			return []int64{-s.Instance.Rank(g), int64(s.Instance.TaskJob(g)), int64(g)}
 		})},
 		"pslr": {ranksBefore: pslrRanksBefore},
 		// Campaign policies: a campaign is an engine job, its jobs are the
 		// job's tasks.
-		"fcfs": {ranksBefore: keyOrder(func(s *engine.Schedule, _ []int64, g int) []int64 {
+		"fcfs": {ranksBefore: keyOrder(func(s *grid.Schedule, _ []int64, g int) []int64 {
 			j := s.Instance.TaskJob(g)
 			return []int64{s.JobArrival[j], int64(j), int64(g)}
 		})},
@@ -109,15 +109,15 @@ func orderRules() map[string]orderRule {
 
 // keyOrder ranks tasks by a static key, smaller first, compared field by
 // field.
-func keyOrder(key func(s *engine.Schedule, ready []int64, g int) []int64) func(*engine.Schedule, []int64, int, int, int64) bool {
-	return func(s *engine.Schedule, ready []int64, a, b int, _ int64) bool {
+func keyOrder(key func(s *grid.Schedule, ready []int64, g int) []int64) func(*grid.Schedule, []int64, int, int, int64) bool {
+	return func(s *grid.Schedule, ready []int64, a, b int, _ int64) bool {
 		return slices.Compare(key(s, ready, a), key(s, ready, b)) < 0
 	}
 }
 
 // pslrRanksBefore ranks by projected SLR (now + rank + 1 - arrival) / CP,
 // highest first, computed exactly; then job index, then task index.
-func pslrRanksBefore(s *engine.Schedule, _ []int64, a, b int, now int64) bool {
+func pslrRanksBefore(s *grid.Schedule, _ []int64, a, b int, now int64) bool {
 	in := s.Instance
 	ja, jb := in.TaskJob(a), in.TaskJob(b)
 	va := big.NewRat(now+in.Rank(a)+1-s.JobArrival[ja], in.CriticalPath(ja))
@@ -129,7 +129,7 @@ func pslrRanksBefore(s *engine.Schedule, _ []int64, a, b int, now int64) bool {
 }
 
 // checkShape rejects a schedule whose slices do not match its instance.
-func checkShape(s *engine.Schedule) error {
+func checkShape(s *grid.Schedule) error {
 	in := s.Instance
 	if in == nil {
 		return errors.New("schedule has no instance")
@@ -152,7 +152,7 @@ func checkShape(s *engine.Schedule) error {
 // checkTasks checks where, how long and how early every task ran, and
 // returns the tick each became ready: its job's arrival plus its release
 // offset, after its predecessors' finishes and delays.
-func checkTasks(s *engine.Schedule) ([]int64, error) {
+func checkTasks(s *grid.Schedule) ([]int64, error) {
 	in := s.Instance
 	p := in.Platform
 	for j, a := range s.JobArrival {
@@ -192,7 +192,7 @@ func checkTasks(s *engine.Schedule) ([]int64, error) {
 }
 
 // checkJobs checks each job's start and finish against its tasks'.
-func checkJobs(s *engine.Schedule) error {
+func checkJobs(s *grid.Schedule) error {
 	in := s.Instance
 	for j := range in.Jobs() {
 		first, end := in.JobTasks(j)
@@ -209,7 +209,7 @@ func checkJobs(s *engine.Schedule) error {
 
 // checkCluster checks capacity and the policy's order on cluster c at
 // every tick where something starts, finishes or becomes ready there.
-func checkCluster(s *engine.Schedule, ready []int64, c int, policy string, rule orderRule) error {
+func checkCluster(s *grid.Schedule, ready []int64, c int, policy string, rule orderRule) error {
 	in := s.Instance
 	cl := s.Instance.Platform.Clusters[c]
 	var tasks []int
@@ -272,7 +272,7 @@ func checkCluster(s *engine.Schedule, ready []int64, c int, policy string, rule 
 // that fits must start, and starts it at once, which changes the factors
 // for the next head. The tasks started at a tick must be exactly the heads
 // that fitted.
-func checkFairShare(s *engine.Schedule, ready []int64) error {
+func checkFairShare(s *grid.Schedule, ready []int64) error {
 	in := s.Instance
 	tree := newShareTree(in)
 	fifoTask := func(g int) []int64 { return []int64{ready[g], int64(in.TaskJob(g)), int64(g)} }
@@ -339,7 +339,7 @@ type shareTree struct {
 	leafOf   []int     // job -> leaf node
 }
 
-func newShareTree(in *engine.Instance) *shareTree {
+func newShareTree(in *grid.Instance) *shareTree {
 	t := &shareTree{parent: []int{-1}}
 	index := map[string]int{"": 0}
 	var node func(path string) int

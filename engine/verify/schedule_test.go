@@ -4,29 +4,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // graham compiles Graham's workload (seed 004 Fig. 3: J1 T1(3) -> T9(9);
 // J2 T2(2); J3 T3(2); J4 T4(2) -> T5..T8(4); all one core, all arriving
 // at 0) on one cluster of 3 cores. Global task indices: T1 0, T9 1, T2 2,
 // T3 3, T4 4, T5..T8 5..8. Ranks: T1 12, T9 9, T2 2, T3 2, T4 6, T5..T8 4.
-func graham(t *testing.T) *engine.Instance {
+func graham(t *testing.T) *grid.Instance {
 	t.Helper()
 	zero := int64(0)
-	task := func(id string, exec int64, after ...string) workload.Task {
-		return workload.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
+	task := func(id string, exec int64, after ...string) dag.Task {
+		return dag.Task{ID: id, ExecTicks: exec, Cores: 1, After: after}
 	}
-	w := &workload.Workload{Jobs: []workload.Job{
-		{ID: "J1", Arrival: &zero, Tasks: []workload.Task{task("T1", 3), task("T9", 9, "T1")}},
-		{ID: "J2", Arrival: &zero, Tasks: []workload.Task{task("T2", 2)}},
-		{ID: "J3", Arrival: &zero, Tasks: []workload.Task{task("T3", 2)}},
-		{ID: "J4", Arrival: &zero, Tasks: []workload.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
+	w := &dag.Workload{Jobs: []dag.Job{
+		{ID: "J1", Arrival: &zero, Tasks: []dag.Task{task("T1", 3), task("T9", 9, "T1")}},
+		{ID: "J2", Arrival: &zero, Tasks: []dag.Task{task("T2", 2)}},
+		{ID: "J3", Arrival: &zero, Tasks: []dag.Task{task("T3", 2)}},
+		{ID: "J4", Arrival: &zero, Tasks: []dag.Task{task("T4", 2), task("T5", 4, "T4"), task("T6", 4, "T4"), task("T7", 4, "T4"), task("T8", 4, "T4")}},
 	}}
-	in, err := engine.Compile(w, platform.Single(3), engine.DefaultNetwork())
+	in, err := grid.Compile(w, platform.Single(3), grid.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +36,8 @@ func graham(t *testing.T) *engine.Instance {
 // scheduleOf builds, by hand and without the simulator, the schedule that
 // starts global task g at start[g] on the one cluster, with every job
 // arriving at 0.
-func scheduleOf(in *engine.Instance, start ...int64) *engine.Schedule {
-	s := &engine.Schedule{
+func scheduleOf(in *grid.Instance, start ...int64) *grid.Schedule {
+	s := &grid.Schedule{
 		Instance:    in,
 		TaskCluster: make([]int32, in.Tasks()),
 		TaskStart:   start,
@@ -67,11 +67,11 @@ func scheduleOf(in *engine.Instance, start ...int64) *engine.Schedule {
 // engine's TestGrahamSingle3).
 func TestSchedule(t *testing.T) {
 	in := graham(t)
-	scheduleB := func() *engine.Schedule { return scheduleOf(in, 0, 3, 0, 0, 2, 4, 4, 8, 8) }
-	pslr := func() *engine.Schedule { return scheduleOf(in, 2, 6, 0, 0, 0, 2, 2, 5, 6) }
+	scheduleB := func() *grid.Schedule { return scheduleOf(in, 0, 3, 0, 0, 2, 4, 4, 8, 8) }
+	pslr := func() *grid.Schedule { return scheduleOf(in, 2, 6, 0, 0, 0, 2, 2, 5, 6) }
 	tests := []struct {
 		name     string
-		schedule *engine.Schedule
+		schedule *grid.Schedule
 		policy   string
 		wantErr  string // "" for a valid schedule
 	}{
@@ -103,21 +103,21 @@ func TestSchedule(t *testing.T) {
 		{"order/fairshare", scheduleOf(in, 0, 3, 0, 2, 0, 4, 4, 8, 8), "fairshare", "fairshare: at tick 0 cluster c1 has 1 free cores but its head task 3 (1 cores, factor 1) waits"},
 		{"unknown policy", scheduleB(), "edf", `no order rule for policy "edf"`},
 	}
-	broken := func(name string, mutate func(s *engine.Schedule), wantErr string) {
+	broken := func(name string, mutate func(s *grid.Schedule), wantErr string) {
 		s := scheduleB()
 		mutate(s)
 		tests = append(tests, struct {
 			name     string
-			schedule *engine.Schedule
+			schedule *grid.Schedule
 			policy   string
 			wantErr  string
 		}{name, s, "fifo-task", wantErr})
 	}
-	broken("exec", func(s *engine.Schedule) { s.TaskFinish[2] = 3 }, "task 2 ran 3 ticks, exec is 2")
-	broken("never ran", func(s *engine.Schedule) { s.TaskCluster[3] = -1 }, "task 3 never ran (cluster -1)")
-	broken("never submitted", func(s *engine.Schedule) { s.JobArrival[1] = -1 }, "job 1 was never submitted")
-	broken("job finish", func(s *engine.Schedule) { s.JobFinish[3] = 11 }, "job 3: start/finish 2/11, tasks say 2/12")
-	broken("shape", func(s *engine.Schedule) { s.TaskStart = s.TaskStart[:8] }, "TaskStart has 8 entries; the instance has 9")
+	broken("exec", func(s *grid.Schedule) { s.TaskFinish[2] = 3 }, "task 2 ran 3 ticks, exec is 2")
+	broken("never ran", func(s *grid.Schedule) { s.TaskCluster[3] = -1 }, "task 3 never ran (cluster -1)")
+	broken("never submitted", func(s *grid.Schedule) { s.JobArrival[1] = -1 }, "job 1 was never submitted")
+	broken("job finish", func(s *grid.Schedule) { s.JobFinish[3] = 11 }, "job 3: start/finish 2/11, tasks say 2/12")
+	broken("shape", func(s *grid.Schedule) { s.TaskStart = s.TaskStart[:8] }, "TaskStart has 8 entries; the instance has 9")
 
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,13 +141,13 @@ func TestSchedule(t *testing.T) {
 // J3.T1 waiting while it is fair share's head.
 func TestScheduleFairShare(t *testing.T) {
 	zero := int64(0)
-	task := func(id string, exec int64) workload.Task { return workload.Task{ID: id, ExecTicks: exec, Cores: 1} }
-	w := &workload.Workload{Jobs: []workload.Job{
-		{ID: "J1", Arrival: &zero, Share: "u1", Tasks: []workload.Task{task("T1", 10), task("T2", 10)}},
-		{ID: "J2", Arrival: &zero, Share: "u1", Tasks: []workload.Task{task("T1", 10)}},
-		{ID: "J3", Arrival: &zero, Share: "u2", Tasks: []workload.Task{task("T1", 5)}},
+	task := func(id string, exec int64) dag.Task { return dag.Task{ID: id, ExecTicks: exec, Cores: 1} }
+	w := &dag.Workload{Jobs: []dag.Job{
+		{ID: "J1", Arrival: &zero, Share: "u1", Tasks: []dag.Task{task("T1", 10), task("T2", 10)}},
+		{ID: "J2", Arrival: &zero, Share: "u1", Tasks: []dag.Task{task("T1", 10)}},
+		{ID: "J3", Arrival: &zero, Share: "u2", Tasks: []dag.Task{task("T1", 5)}},
 	}}
-	in, err := engine.Compile(w, platform.Single(2), engine.DefaultNetwork())
+	in, err := grid.Compile(w, platform.Single(2), grid.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/backfill"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/model/rigid"
@@ -53,8 +53,8 @@ func (p sjf) Decide(st *backfill.State) ([]int, error) {
 var smallFirst = grid.Order{
 	Name: "small-first",
 	Doc:  "the task of the job with the smallest volume first (examples/ownpolicy)",
-	New: func(map[string]string, uint64) (func(v *engine.View, cluster int) engine.Order, error) {
-		return engine.JobPriorityOrders(func(v *engine.View, jobs []int) []float64 {
+	New: func(map[string]string, uint64) (func(v *gridengine.View, cluster int) gridengine.Order, error) {
+		return gridengine.JobPriorityOrders(func(v *gridengine.View, jobs []int) []float64 {
 			out := make([]float64, len(jobs))
 			for i, j := range jobs {
 				out[i] = float64(v.Instance().Volume(j))

@@ -7,7 +7,7 @@
 // presets reproduce the paper's workloads, every parameter overridable.
 //
 // An instance depends only on the root seed, the parameters in canonical
-// form and the instance number, through gen.InstanceSeed, like every other
+// form and the instance number, through grid.InstanceSeed, like every other
 // sweep generator.
 package moldable
 
@@ -19,7 +19,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/grid"
 	workload "github.com/sweep-sched/sweep/workload/moldable"
 )
 
@@ -282,7 +282,7 @@ func Generate(p Params, rootSeed uint64, instance int) (*workload.Workload, erro
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	seed := gen.InstanceSeed(rootSeed, p.Canonical(), instance)
+	seed := grid.InstanceSeed(rootSeed, p.Canonical(), instance)
 	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
 	c := &p.cfg
 	w := &workload.Workload{Processors: c.processors, Tasks: make([]workload.Task, c.tasks)}

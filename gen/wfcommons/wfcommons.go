@@ -2,7 +2,7 @@
 // WfFormat, read by workload/wfformat) into sweep's DAG workloads: a
 // stream of jobs, each a copy of one instance drawn from a folder or a
 // list of files, for the grid model's load-ratio arrivals
-// (gen.SetArrivals), like the generated workloads of package gen.
+// (grid.SetArrivals), like the generated workloads of package gen/grid.
 //
 // The mapping, each part a named parameter (see Params):
 //
@@ -23,7 +23,7 @@
 //   - Delays: delays=ccr gives tasks no delay of their own, so the
 //     network's rule applies (seed 004's ceil(exec x CCR), the paper's
 //     model, comparable with generated workloads); delays=files sets each
-//     task's delay (workload.Task.DelayTicks) from the data it sends:
+//     task's delay (dag.Task.DelayTicks) from the data it sends:
 //     ceil(bytes x ticks-per-second / bandwidth), bytes the largest total
 //     size of its output files that one child reads (the engine keeps one
 //     delay per source task, so the heaviest edge sets it), bandwidth in
@@ -35,7 +35,7 @@
 //
 // An instance depends only on the root seed, the parameters and the
 // source's files (names and contents, Source.Canonical), through
-// gen.InstanceSeed, like every other sweep generator.
+// grid.InstanceSeed, like every other sweep generator.
 package wfcommons
 
 import (
@@ -52,8 +52,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/gen"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/gen/grid"
+	"github.com/sweep-sched/sweep/workload/dag"
 	"github.com/sweep-sched/sweep/workload/wfformat"
 )
 
@@ -259,7 +259,7 @@ func Defaults() Params {
 	var p Params
 	for _, kv := range [][2]string{
 		{"jobs", "100"}, {"draw", DrawUniform}, {"ticks-per-second", "1"}, {"default-cores", "1"},
-		{"kinds", KindsOne}, {"kind", workload.DefaultKind}, {"kind-map", ""},
+		{"kinds", KindsOne}, {"kind", dag.DefaultKind}, {"kind-map", ""},
 		{"delays", DelaysCCR}, {"bandwidth", "125000000"},
 	} {
 		if err := p.Set(kv[0], kv[1]); err != nil {
@@ -338,9 +338,9 @@ func (p Params) Validate() error {
 }
 
 // Generate builds workload instance number instance (>= 0) of the stream
-// from the root seed, without arrivals (see gen.SetArrivals). Under
+// from the root seed, without arrivals (see grid.SetArrivals). Under
 // draw=uniform it makes one draw per job, in job order.
-func Generate(p Params, src *Source, rootSeed uint64, instance int) (*workload.Workload, error) {
+func Generate(p Params, src *Source, rootSeed uint64, instance int) (*dag.Workload, error) {
 	if instance < 0 {
 		return nil, fmt.Errorf("generate %s: instance %d: want >= 0", Preset, instance)
 	}
@@ -350,7 +350,7 @@ func Generate(p Params, src *Source, rootSeed uint64, instance int) (*workload.W
 	if src == nil || len(src.Instances) == 0 {
 		return nil, fmt.Errorf("generate %s: no instances to draw from", Preset)
 	}
-	jobs := make([]workload.Job, len(src.Instances))
+	jobs := make([]dag.Job, len(src.Instances))
 	for i, in := range src.Instances {
 		j, err := Job(in, p, "")
 		if err != nil {
@@ -358,9 +358,9 @@ func Generate(p Params, src *Source, rootSeed uint64, instance int) (*workload.W
 		}
 		jobs[i] = j
 	}
-	seed := gen.InstanceSeed(rootSeed, p.Canonical()+"\x00"+src.Canonical(), instance)
+	seed := grid.InstanceSeed(rootSeed, p.Canonical()+"\x00"+src.Canonical(), instance)
 	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
-	w := &workload.Workload{Jobs: make([]workload.Job, p.cfg.jobs)}
+	w := &dag.Workload{Jobs: make([]dag.Job, p.cfg.jobs)}
 	for k := range w.Jobs {
 		pick := k % len(jobs)
 		if p.cfg.draw == DrawUniform {
@@ -380,18 +380,18 @@ func Generate(p Params, src *Source, rootSeed uint64, instance int) (*workload.W
 // Job converts one instance into one job called id (no arrival, default
 // share) under the parameters' time scale, cores, kinds and delays.
 // Errors name the instance's file, the task and the field.
-func Job(in *wfformat.Instance, p Params, id string) (workload.Job, error) {
+func Job(in *wfformat.Instance, p Params, id string) (dag.Job, error) {
 	c := &p.cfg
 	fail := func(i int, field, format string, args ...any) error {
 		return &wfformat.Error{Source: in.Source, Task: i, TaskID: in.Tasks[i].ID, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	j := workload.Job{ID: id, Tasks: make([]workload.Task, len(in.Tasks))}
+	j := dag.Job{ID: id, Tasks: make([]dag.Task, len(in.Tasks))}
 	for i := range in.Tasks {
 		src, t := &in.Tasks[i], &j.Tasks[i]
 		t.ID = src.ID
 		exec, ok := ceilTicks(decimal(src.RuntimeSeconds), c.ticksPerSecond)
 		if !ok {
-			return j, fail(i, "runtimeInSeconds", "%v s at %s ticks per second passes %d ticks; lower ticks-per-second", src.RuntimeSeconds, ratString(c.ticksPerSecond), int64(workload.MaxTicks))
+			return j, fail(i, "runtimeInSeconds", "%v s at %s ticks per second passes %d ticks; lower ticks-per-second", src.RuntimeSeconds, ratString(c.ticksPerSecond), int64(dag.MaxTicks))
 		}
 		t.ExecTicks = max(exec, 1)
 		t.Cores = src.CoreCount
@@ -411,7 +411,7 @@ func Job(in *wfformat.Instance, p Params, id string) (workload.Job, error) {
 		for i, sent := range heaviestEdgeBytes(in) {
 			d, ok := ceilTicks(new(big.Rat).SetInt64(sent), new(big.Rat).Quo(c.ticksPerSecond, c.bandwidth))
 			if !ok {
-				return j, fail(i, "outputFiles", "%d bytes at %s bytes per second take more than %d ticks; raise bandwidth", sent, ratString(c.bandwidth), int64(workload.MaxTicks))
+				return j, fail(i, "outputFiles", "%d bytes at %s bytes per second take more than %d ticks; raise bandwidth", sent, ratString(c.bandwidth), int64(dag.MaxTicks))
 			}
 			j.Tasks[i].DelayTicks = &d
 		}
@@ -470,21 +470,21 @@ func satAdd(a, b int64) int64 {
 }
 
 // decimal returns the exact decimal a float64's shortest text form
-// denotes (0.1 is 1/10), as gen.Arrivals reads load ratios.
+// denotes (0.1 is 1/10), as grid.Arrivals reads load ratios.
 func decimal(f float64) *big.Rat {
 	r, _ := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
 	return r
 }
 
 // ceilTicks returns ceil(x x scale) and whether it is at most
-// workload.MaxTicks.
+// dag.MaxTicks.
 func ceilTicks(x, scale *big.Rat) (int64, bool) {
 	v := new(big.Rat).Mul(x, scale)
 	q, m := new(big.Int).QuoRem(v.Num(), v.Denom(), new(big.Int))
 	if m.Sign() > 0 {
 		q.Add(q, big.NewInt(1))
 	}
-	if !q.IsInt64() || q.Int64() > workload.MaxTicks {
+	if !q.IsInt64() || q.Int64() > dag.MaxTicks {
 		return 0, false
 	}
 	return q.Int64(), true

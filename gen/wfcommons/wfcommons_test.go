@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/enginetest"
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/engine/grid"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 	"github.com/sweep-sched/sweep/workload/wfformat"
 )
 
@@ -39,7 +39,7 @@ func diamond(t *testing.T) *wfformat.Instance {
 // summary writes a job as "name:exec:cores:kind:delay" per task (name
 // the id without its _ID suffix), delay "-"
 // when the task has none of its own.
-func summary(j workload.Job) string {
+func summary(j dag.Job) string {
 	var parts []string
 	for _, t := range j.Tasks {
 		d := "-"
@@ -130,7 +130,7 @@ func TestStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gen.SetArrivals(w, 4, 1); err != nil {
+	if err := gridgen.SetArrivals(w, 4, 1); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -238,15 +238,15 @@ func TestSharedInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := platform.Burkimsher2013()
-	if err := gen.SetArrivals(w, p.TotalCores(), 0.9); err != nil {
+	if err := gridgen.SetArrivals(w, p.TotalCores(), 0.9); err != nil {
 		t.Fatal(err)
 	}
-	in, err := engine.Compile(w, p, engine.DefaultNetwork())
+	in, err := grid.Compile(w, p, grid.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, policy := range engine.Policies() {
-		s, err := engine.Simulate(context.Background(), in, engine.Options{Policy: policy, Seed: 1})
+	for _, policy := range grid.Policies() {
+		s, err := grid.Simulate(context.Background(), in, grid.Options{Policy: policy, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestSharedInstances(t *testing.T) {
 
 // FuzzConvert: every instance the reader accepts converts, under the
 // default mapping and under delays from files, into a job that passes
-// workload.Validate (exec >= 1, a DAG, delays in range) unless its sums
+// dag.Validate (exec >= 1, a DAG, delays in range) unless its sums
 // pass the 64-bit bounds.
 func FuzzConvert(f *testing.F) {
 	for _, name := range []string{"testdata/diamond-1.5.json", "testdata/chain-1.5.json"} {
@@ -284,7 +284,7 @@ func FuzzConvert(f *testing.F) {
 			}
 			return
 		}
-		w := workload.Workload{Jobs: []workload.Job{j}}
+		w := dag.Workload{Jobs: []dag.Job{j}}
 		// Only the 64-bit bounds on sums may refuse a converted job.
 		if err := w.Validate(); err != nil && !strings.Contains(err.Error(), "passes") && !strings.Contains(err.Error(), "overflows") {
 			t.Fatalf("converted a valid instance into an invalid job: %v", err)

@@ -9,7 +9,7 @@ import (
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store/table"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/internal/pqueue"
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
@@ -96,7 +96,7 @@ func checkStretchBase(name string) error {
 // base (StretchBaseBound when empty; the base does not depend on the
 // policy). The stretch is computed from integers: flow x m / max(W, m x
 // pmax) for the bounds, flow / alone for alone.
-func CampaignRows(w *campaign.Workload, s *engine.Schedule, base string) ([]CampaignRow, error) {
+func CampaignRows(w *campaign.Workload, s *grid.Schedule, base string) ([]CampaignRow, error) {
 	if err := checkStretchBase(base); err != nil {
 		return nil, fmt.Errorf("measure campaigns: %w", err)
 	}

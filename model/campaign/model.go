@@ -14,9 +14,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/engine"
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/grid"
@@ -110,14 +110,14 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	return s, nil
 }
 
-func (Model) Generators() []string { return []string{gen.ProfilesPreset} }
+func (Model) Generators() []string { return []string{gridgen.ProfilesPreset} }
 
 // Takes the campaign generator, and traces without months (trace months
 // are the rigid model's).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	_, months := w.Options["months"]
 	_, format := w.Options["format"]
-	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gen.ProfilesPreset)
+	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gridgen.ProfilesPreset)
 }
 
 func (Model) Measures() []table.Measure {
@@ -146,7 +146,7 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
 	}
-	p := gen.DefaultProfilesParams()
+	p := gridgen.DefaultProfilesParams()
 	if err := w.ApplySet(p.Set); err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 // or the one workload of a trace.
 type source struct {
 	canon    string // everything that defines the workload, for cell ids
-	profiles *gen.ProfilesParams
+	profiles *gridgen.ProfilesParams
 	trace    *traceWorkload
 }
 
@@ -264,7 +264,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 		// A trace replays the same jobs under every root seed.
 		return nil
 	}
-	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
+	return model.Instances(ax, Version, s.canon, gridgen.InstanceSeed)
 }
 
 // Prepare builds the cell's campaign workload and compiles it for every
@@ -273,12 +273,12 @@ func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (mode
 	w := s.traceCampaigns()
 	if s.profiles != nil {
 		var err error
-		if w, err = gen.GenerateProfiles(*s.profiles, c.RootSeed, c.Instance); err != nil {
+		if w, err = gridgen.GenerateProfiles(*s.profiles, c.RootSeed, c.Instance); err != nil {
 			return nil, fmt.Errorf("building %s instance %d: %w", c.Workload, c.Instance, err)
 		}
 	}
 	settings := env.Settings.(Settings)
-	p := &prepared{campaigns: w, compiled: map[string]*engine.Instance{}, cores: map[string]int{}, settings: settings}
+	p := &prepared{campaigns: w, compiled: map[string]*gridengine.Instance{}, cores: map[string]int{}, settings: settings}
 	p.settings.Schedule = s.options(settings.Schedule)
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
 		var err error
@@ -310,7 +310,7 @@ func (s *source) options(o ecampaign.Options) ecampaign.Options {
 
 type prepared struct {
 	campaigns *wcampaign.Workload
-	compiled  map[string]*engine.Instance
+	compiled  map[string]*gridengine.Instance
 	cores     map[string]int
 	settings  Settings
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 )
 
 // DecileCount is the number of volume classes of Fig. 7 of seed 004.
@@ -22,7 +22,7 @@ type sharedVolumeOrder struct {
 
 // of returns the order of jobs, sorting them at the first call; a nil
 // order (an Outcome not made by a prepared instance) sorts them each time.
-func (v *sharedVolumeOrder) of(jobs []engine.JobOutcome) []int32 {
+func (v *sharedVolumeOrder) of(jobs []gridengine.JobOutcome) []int32 {
 	if v == nil {
 		return volumeOrder(jobs)
 	}
@@ -46,12 +46,12 @@ type VolumeDecile struct {
 // floor(10k/n) + 1, so the deciles hold floor or ceil of n/10 jobs each
 // and, for n < 10, some stay empty (and are left out). measured[i] are
 // jobs[i]'s metrics (MeasureJobs).
-func VolumeDeciles(jobs []engine.JobOutcome, measured []JobMetrics) []VolumeDecile {
+func VolumeDeciles(jobs []gridengine.JobOutcome, measured []JobMetrics) []VolumeDecile {
 	return volumeDeciles(volumeOrder(jobs), measured)
 }
 
 // volumeOrder returns the job indices sorted by volume, ties by index.
-func volumeOrder(jobs []engine.JobOutcome) []int32 {
+func volumeOrder(jobs []gridengine.JobOutcome) []int32 {
 	order := make([]int32, len(jobs))
 	for i := range order {
 		order[i] = int32(i)

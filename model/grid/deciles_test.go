@@ -4,17 +4,17 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 )
 
 // TestVolumeDeciles: the first cell of analysis's TestDeciles summarised per decile at run
 // time: sums and maxima of the SLRs listed there (decile 1 holds SLRs 5
 // and 7, decile 6 holds 10 and 6, the others one job each).
 func TestVolumeDeciles(t *testing.T) {
-	var jobs []engine.JobOutcome
+	var jobs []gridengine.JobOutcome
 	var measured []JobMetrics
 	for j, volume := range []int64{5, 3, 3, 9, 1, 7, 2, 8, 4, 6, 10, 11} {
-		jobs = append(jobs, engine.JobOutcome{VolumeCoreTicks: volume})
+		jobs = append(jobs, gridengine.JobOutcome{VolumeCoreTicks: volume})
 		measured = append(measured, JobMetrics{SLR: float64(j + 1)})
 	}
 	want := []VolumeDecile{

@@ -9,9 +9,9 @@ import (
 
 	"github.com/sweep-sched/sweep/platform"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // ReadFile reads a DAG workload JSON file (package workload's format). Its
@@ -22,7 +22,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 	if err != nil {
 		return nil, err
 	}
-	w, err := workload.Decode(bytes.NewReader(data), path)
+	w, err := dag.Decode(bytes.NewReader(data), path)
 	if err != nil {
 		return nil, model.InputError{Err: err}
 	}
@@ -32,7 +32,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 // fileSource is one DAG workload read from a file.
 type fileSource struct {
 	source
-	w     *workload.Workload
+	w     *dag.Workload
 	canon string
 }
 
@@ -48,9 +48,9 @@ func (s *fileSource) Prepare(ctx context.Context, c model.Cell, env model.Env) (
 		return nil, model.InputError{Err: fmt.Errorf("some jobs have no arrival; give every job an \"arrival\" or a load ratio")}
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, ownArrivals: c.Load == 0, entries: env.Policies, own: s.own}
+	p := &prepared{compiled: map[string]*gridengine.Instance{}, platforms: env.Platforms, ownArrivals: c.Load == 0, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
-		in, err := engine.Compile(s.w, env.Platforms[name], net)
+		in, err := gridengine.Compile(s.w, env.Platforms[name], net)
 		if err != nil {
 			return nil, model.InputError{Err: err}
 		}

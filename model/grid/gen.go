@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sweep-sched/sweep/gen"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // Generate writes one instance of a Table 2 preset as DAG workload JSON,
@@ -19,7 +19,7 @@ import (
 // The preset wfcommons/instances takes the setting workflows=PATH[,PATH...]
 // (WfFormat files or folders of them) beside its parameters.
 func (Model) Generate(ctx context.Context, preset string, settings []string, seed uint64, instance int, arrivals model.Arrivals, out io.Writer) (string, error) {
-	var w *workload.Workload
+	var w *dag.Workload
 	var err error
 	if preset == wfcommons.Preset {
 		w, err = generateWorkflows(settings, seed, instance)
@@ -33,7 +33,7 @@ func (Model) Generate(ctx context.Context, preset string, settings []string, see
 		return "", err
 	}
 	if arrivals.Load > 0 {
-		if err := gen.SetArrivals(w, arrivals.Cores, arrivals.Load); err != nil {
+		if err := gridgen.SetArrivals(w, arrivals.Cores, arrivals.Load); err != nil {
 			return "", err
 		}
 	}
@@ -47,7 +47,7 @@ func (Model) Generate(ctx context.Context, preset string, settings []string, see
 // summarize describes a generated workload in one line. Its critical path
 // is the longest path by execution time only (no network delays), which
 // relies on gen listing predecessors before their successors.
-func summarize(w *workload.Workload) string {
+func summarize(w *dag.Workload) string {
 	var tasks, edges int
 	var exec, volume int64
 	cpMin, cpMax := int64(-1), int64(0)
@@ -78,8 +78,8 @@ func summarize(w *workload.Workload) string {
 }
 
 // generatePreset generates an instance of a Table 2 preset.
-func generatePreset(preset string, settings []string, seed uint64, instance int) (*workload.Workload, error) {
-	p, err := gen.Lookup(preset)
+func generatePreset(preset string, settings []string, seed uint64, instance int) (*dag.Workload, error) {
+	p, err := gridgen.Lookup(preset)
 	if err != nil {
 		return nil, model.InputError{Err: err}
 	}
@@ -87,11 +87,11 @@ func generatePreset(preset string, settings []string, seed uint64, instance int)
 	if err := params.SetAll(settings); err != nil {
 		return nil, model.InputError{Err: fmt.Errorf("--set: %w", err)}
 	}
-	return gen.Generate(params, seed, instance)
+	return gridgen.Generate(params, seed, instance)
 }
 
 // generateWorkflows draws an instance of a stream of WfCommons workflows.
-func generateWorkflows(settings []string, seed uint64, instance int) (*workload.Workload, error) {
+func generateWorkflows(settings []string, seed uint64, instance int) (*dag.Workload, error) {
 	var paths, rest []string
 	for _, kv := range settings {
 		if value, ok := strings.CutPrefix(kv, "workflows="); ok {

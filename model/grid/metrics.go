@@ -11,7 +11,7 @@ import (
 
 	"github.com/sweep-sched/sweep/store/table"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/internal/radix"
 )
 
@@ -26,7 +26,7 @@ type JobMetrics struct {
 
 // ComputeJobMetrics returns the metrics of one job, or an error naming the
 // field that makes them undefined (see ValidateJobOutcome).
-func ComputeJobMetrics(job engine.JobOutcome) (JobMetrics, error) {
+func ComputeJobMetrics(job gridengine.JobOutcome) (JobMetrics, error) {
 	if err := ValidateJobOutcome(job); err != nil {
 		return JobMetrics{}, err
 	}
@@ -34,7 +34,7 @@ func ComputeJobMetrics(job engine.JobOutcome) (JobMetrics, error) {
 }
 
 // jobMetrics assumes a validated job, so every divisor is at least 1.
-func jobMetrics(job engine.JobOutcome) JobMetrics {
+func jobMetrics(job gridengine.JobOutcome) JobMetrics {
 	response := job.FinishTick - job.ArrivalTick
 	return JobMetrics{
 		ResponseTicks: response,
@@ -48,7 +48,7 @@ func jobMetrics(job engine.JobOutcome) JobMetrics {
 // are non-negative and ordered arrival <= start < finish, and volume and
 // critical path are at least 1 (every task runs for at least one tick), so
 // no metric divides by zero.
-func ValidateJobOutcome(job engine.JobOutcome) error {
+func ValidateJobOutcome(job gridengine.JobOutcome) error {
 	switch {
 	case job.ArrivalTick < 0:
 		return fmt.Errorf("ArrivalTick = %d, want >= 0", job.ArrivalTick)
@@ -105,7 +105,7 @@ type ScheduleMetrics struct {
 // It returns an error when there are no jobs, platformCores < 1, a job fails
 // ValidateJobOutcome (the error names the job's index), or the total volume
 // overflows int64.
-func ComputeMetrics(jobs []engine.JobOutcome, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
+func ComputeMetrics(jobs []gridengine.JobOutcome, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
 	measured, err := MeasureJobs(jobs)
 	if err != nil {
 		return ScheduleMetrics{}, fmt.Errorf("computing schedule metrics: %w", err)
@@ -117,7 +117,7 @@ func ComputeMetrics(jobs []engine.JobOutcome, platformCores int, baseTicks int64
 // the first job that fails ValidateJobOutcome. The runner measures a
 // schedule's jobs once and gives the result to ComputeMetricsOf, the jobs
 // table and VolumeDeciles.
-func MeasureJobs(jobs []engine.JobOutcome) ([]JobMetrics, error) {
+func MeasureJobs(jobs []gridengine.JobOutcome) ([]JobMetrics, error) {
 	out := make([]JobMetrics, len(jobs))
 	for i, job := range jobs {
 		if err := ValidateJobOutcome(job); err != nil {
@@ -130,7 +130,7 @@ func MeasureJobs(jobs []engine.JobOutcome) ([]JobMetrics, error) {
 
 // ComputeMetricsOf is ComputeMetrics for jobs already measured by
 // MeasureJobs (measured[i] belongs to jobs[i]).
-func ComputeMetricsOf(jobs []engine.JobOutcome, measured []JobMetrics, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
+func ComputeMetricsOf(jobs []gridengine.JobOutcome, measured []JobMetrics, platformCores int, baseTicks int64) (ScheduleMetrics, error) {
 	if len(jobs) == 0 {
 		return ScheduleMetrics{}, errors.New("computing schedule metrics: no jobs, want at least 1")
 	}

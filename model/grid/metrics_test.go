@@ -17,7 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 )
 
 // goldenRow is one non-comment line of a whitespace-separated testdata table.
@@ -126,7 +126,7 @@ func readGoldenTasks(t *testing.T, name string) (tasks []goldenTask, schedules [
 // schedule respects precedence and the platform's cores, so a mistyped
 // start tick cannot pass unnoticed. Jobs keep their order of first
 // appearance. The critical path is the longest chain of exec times.
-func goldenOutcomes(t *testing.T, tasks []goldenTask, schedule string, platformCores int) (jobIDs []string, outcomes []engine.JobOutcome) {
+func goldenOutcomes(t *testing.T, tasks []goldenTask, schedule string, platformCores int) (jobIDs []string, outcomes []gridengine.JobOutcome) {
 	t.Helper()
 	type key struct{ job, task string }
 	byKey := map[key]goldenTask{}
@@ -173,7 +173,7 @@ func goldenOutcomes(t *testing.T, tasks []goldenTask, schedule string, platformC
 			i = len(outcomes)
 			index[task.job] = i
 			jobIDs = append(jobIDs, task.job)
-			outcomes = append(outcomes, engine.JobOutcome{StartTick: start, FinishTick: finish})
+			outcomes = append(outcomes, gridengine.JobOutcome{StartTick: start, FinishTick: finish})
 		}
 		o := &outcomes[i]
 		o.StartTick = min(o.StartTick, start)
@@ -222,7 +222,7 @@ func TestMetricsPaperExamples(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tasks, schedules := readGoldenTasks(t, tt.tasks)
-			outcomes := map[string][]engine.JobOutcome{}
+			outcomes := map[string][]gridengine.JobOutcome{}
 			jobIndex := map[string]int{}
 			metrics := map[string]ScheduleMetrics{}
 			for _, schedule := range schedules {
@@ -281,27 +281,27 @@ func TestMetricsPaperExamples(t *testing.T) {
 }
 
 // interval is a job that arrives at 0 and runs from start to finish.
-func interval(start, finish int64) engine.JobOutcome {
-	return engine.JobOutcome{StartTick: start, FinishTick: finish, VolumeCoreTicks: 1, CriticalPathTicks: 1, Tasks: 1}
+func interval(start, finish int64) gridengine.JobOutcome {
+	return gridengine.JobOutcome{StartTick: start, FinishTick: finish, VolumeCoreTicks: 1, CriticalPathTicks: 1, Tasks: 1}
 }
 
 func TestMetricsPeakInFlightTies(t *testing.T) {
 	tests := []struct {
 		name string
-		jobs []engine.JobOutcome
+		jobs []gridengine.JobOutcome
 		want int64
 	}{
 		// The finish at 2 is counted before the start at 2.
-		{"back to back", []engine.JobOutcome{interval(0, 2), interval(2, 4)}, 1},
-		{"one tick overlap", []engine.JobOutcome{interval(0, 3), interval(2, 4)}, 2},
+		{"back to back", []gridengine.JobOutcome{interval(0, 2), interval(2, 4)}, 1},
+		{"one tick overlap", []gridengine.JobOutcome{interval(0, 3), interval(2, 4)}, 2},
 		// Three leave at 5 as three others arrive: 3, not 6.
-		{"three hand over three", []engine.JobOutcome{
+		{"three hand over three", []gridengine.JobOutcome{
 			interval(0, 5), interval(0, 5), interval(0, 5), interval(5, 6), interval(5, 6), interval(5, 6),
 		}, 3},
 		// At tick 4 all three run; job order is not start order.
-		{"unsorted", []engine.JobOutcome{interval(4, 6), interval(0, 5), interval(3, 5)}, 3},
+		{"unsorted", []gridengine.JobOutcome{interval(4, 6), interval(0, 5), interval(3, 5)}, 3},
 		// Short jobs inside a long one, each handing over to the next.
-		{"nested chain", []engine.JobOutcome{interval(0, 10), interval(1, 2), interval(2, 3), interval(3, 4)}, 2},
+		{"nested chain", []gridengine.JobOutcome{interval(0, 10), interval(1, 2), interval(2, 3), interval(3, 4)}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,14 +317,14 @@ func TestMetricsPeakInFlightTies(t *testing.T) {
 }
 
 // finishedAt is a job that arrives and starts at 0.
-func finishedAt(finish, volume int64) engine.JobOutcome {
-	return engine.JobOutcome{FinishTick: finish, VolumeCoreTicks: volume, CriticalPathTicks: 1, Tasks: 1}
+func finishedAt(finish, volume int64) gridengine.JobOutcome {
+	return gridengine.JobOutcome{FinishTick: finish, VolumeCoreTicks: volume, CriticalPathTicks: 1, Tasks: 1}
 }
 
 func TestMetricsCumulativeCompletionBeyondInt64(t *testing.T) {
 	tests := []struct {
 		name      string
-		jobs      []engine.JobOutcome
+		jobs      []gridengine.JobOutcome
 		baseTicks int64
 		want      float64
 	}{
@@ -332,7 +332,7 @@ func TestMetricsCumulativeCompletionBeyondInt64(t *testing.T) {
 			// (1+3-1) x 3e18 + (1+3-2) x 3e18 = 1.5e19 > MaxInt64 ~ 9.22e18;
 			// 1.5e19 = 15 x 5^18 x 2^18 is exact in float64.
 			name:      "sum overflows int64",
-			jobs:      []engine.JobOutcome{finishedAt(1, 3e18), finishedAt(2, 3e18)},
+			jobs:      []gridengine.JobOutcome{finishedAt(1, 3e18), finishedAt(2, 3e18)},
 			baseTicks: 3,
 			want:      1.5e19,
 		},
@@ -342,14 +342,14 @@ func TestMetricsCumulativeCompletionBeyondInt64(t *testing.T) {
 			// running sum overflows after two terms, and float64 terms
 			// round -(1.8e19-18) to -1.8e19, giving 0.
 			name:      "cancellation after overflow",
-			jobs:      []engine.JobOutcome{finishedAt(8, 3e18), finishedAt(8, 3e18), finishedAt(17, 3e18-3)},
+			jobs:      []gridengine.JobOutcome{finishedAt(8, 3e18), finishedAt(8, 3e18), finishedAt(17, 3e18-3)},
 			baseTicks: 10,
 			want:      18,
 		},
 		{
 			// Base 1: (1+1-1) x 5 + (1+1-4) x 7 = 5 - 14.
 			name:      "base below a finish",
-			jobs:      []engine.JobOutcome{finishedAt(1, 5), finishedAt(4, 7)},
+			jobs:      []gridengine.JobOutcome{finishedAt(1, 5), finishedAt(4, 7)},
 			baseTicks: 1,
 			want:      -9,
 		},
@@ -368,16 +368,16 @@ func TestMetricsCumulativeCompletionBeyondInt64(t *testing.T) {
 }
 
 func TestMetricsRebaseCumulativeCompletion(t *testing.T) {
-	grahamA := []engine.JobOutcome{ // Fig. 3 schedule A, see fig3_jobs.txt
+	grahamA := []gridengine.JobOutcome{ // Fig. 3 schedule A, see fig3_jobs.txt
 		{FinishTick: 14, VolumeCoreTicks: 12, CriticalPathTicks: 12, Tasks: 2},
 		{StartTick: 3, FinishTick: 5, VolumeCoreTicks: 2, CriticalPathTicks: 2, Tasks: 1},
 		{FinishTick: 2, VolumeCoreTicks: 2, CriticalPathTicks: 2, Tasks: 1},
 		{FinishTick: 10, VolumeCoreTicks: 18, CriticalPathTicks: 6, Tasks: 5},
 	}
-	huge := []engine.JobOutcome{finishedAt(8, 3e18), finishedAt(8, 3e18), finishedAt(17, 3e18-3)}
+	huge := []gridengine.JobOutcome{finishedAt(8, 3e18), finishedAt(8, 3e18), finishedAt(17, 3e18-3)}
 	tests := []struct {
 		name             string
-		jobs             []engine.JobOutcome
+		jobs             []gridengine.JobOutcome
 		fromBase, toBase int64
 		want             float64
 	}{
@@ -461,18 +461,18 @@ func TestMetricsErrors(t *testing.T) {
 	good := interval(0, 2)
 	tests := []struct {
 		name          string
-		jobs          []engine.JobOutcome
+		jobs          []gridengine.JobOutcome
 		platformCores int
 		want          string
 	}{
 		{"no jobs", nil, 1, "no jobs"},
-		{"no cores", []engine.JobOutcome{good}, 0, "platform cores = 0"},
-		{"negative arrival", []engine.JobOutcome{good, {ArrivalTick: -1, FinishTick: 1, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 1: ArrivalTick = -1"},
-		{"start before arrival", []engine.JobOutcome{{ArrivalTick: 3, StartTick: 2, FinishTick: 4, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 0: StartTick = 2 is before ArrivalTick = 3"},
-		{"empty run", []engine.JobOutcome{good, good, {StartTick: 2, FinishTick: 2, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 2: FinishTick = 2, want > StartTick = 2"},
-		{"zero volume", []engine.JobOutcome{{FinishTick: 1, CriticalPathTicks: 1}}, 1, "job 0: VolumeCoreTicks = 0"},
-		{"zero critical path", []engine.JobOutcome{{FinishTick: 1, VolumeCoreTicks: 1}}, 1, "job 0: CriticalPathTicks = 0"},
-		{"volume overflow", []engine.JobOutcome{finishedAt(1, math.MaxInt64), finishedAt(1, 1)}, 1, "job 1: total volume exceeds"},
+		{"no cores", []gridengine.JobOutcome{good}, 0, "platform cores = 0"},
+		{"negative arrival", []gridengine.JobOutcome{good, {ArrivalTick: -1, FinishTick: 1, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 1: ArrivalTick = -1"},
+		{"start before arrival", []gridengine.JobOutcome{{ArrivalTick: 3, StartTick: 2, FinishTick: 4, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 0: StartTick = 2 is before ArrivalTick = 3"},
+		{"empty run", []gridengine.JobOutcome{good, good, {StartTick: 2, FinishTick: 2, VolumeCoreTicks: 1, CriticalPathTicks: 1}}, 1, "job 2: FinishTick = 2, want > StartTick = 2"},
+		{"zero volume", []gridengine.JobOutcome{{FinishTick: 1, CriticalPathTicks: 1}}, 1, "job 0: VolumeCoreTicks = 0"},
+		{"zero critical path", []gridengine.JobOutcome{{FinishTick: 1, VolumeCoreTicks: 1}}, 1, "job 0: CriticalPathTicks = 0"},
+		{"volume overflow", []gridengine.JobOutcome{finishedAt(1, math.MaxInt64), finishedAt(1, 1)}, 1, "job 1: total volume exceeds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -545,7 +545,7 @@ func TestMetricsMarshalJSON(t *testing.T) {
 	// after arriving at 0: response 4, SLR 4/2 = 2, stretch 4/6, speedup
 	// 6/4 = 1.5, utilisation 6/(4x4) = 0.375, flow 1/4, cumulative
 	// completion (1+4-4) x 6 = 6, and undefined (null) deviations.
-	m, err := ComputeMetrics([]engine.JobOutcome{{StartTick: 1, FinishTick: 4, VolumeCoreTicks: 6, CriticalPathTicks: 2, Tasks: 3}}, 4, 4)
+	m, err := ComputeMetrics([]gridengine.JobOutcome{{StartTick: 1, FinishTick: 4, VolumeCoreTicks: 6, CriticalPathTicks: 2, Tasks: 3}}, 4, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,13 +565,13 @@ func TestMetricsMarshalJSON(t *testing.T) {
 func BenchmarkComputeMetrics(b *testing.B) {
 	const jobCount = 10_000
 	rng := rand.New(rand.NewPCG(1, 2))
-	jobs := make([]engine.JobOutcome, jobCount)
+	jobs := make([]gridengine.JobOutcome, jobCount)
 	var arrival int64
 	for i := range jobs {
 		volume := 1 + rng.Int64N(1_000_000)
 		criticalPath := 1 + rng.Int64N(volume)
 		start := arrival + rng.Int64N(10_000)
-		jobs[i] = engine.JobOutcome{
+		jobs[i] = gridengine.JobOutcome{
 			ArrivalTick: arrival, StartTick: start, FinishTick: start + criticalPath + rng.Int64N(100_000),
 			VolumeCoreTicks: volume, CriticalPathTicks: criticalPath, Tasks: 1,
 		}

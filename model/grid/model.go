@@ -10,9 +10,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/export"
-	"github.com/sweep-sched/sweep/gen"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
@@ -52,7 +52,7 @@ func (Model) Section() string { return "network" }
 func (Model) UsesLoads() bool { return true }
 
 func (m Model) Policies() []model.Policy {
-	out := model.PoliciesOf(engine.Policies(), policyDocs)
+	out := model.PoliciesOf(gridengine.Policies(), policyDocs)
 	for _, o := range m.Own {
 		out = append(out, model.Policy{Name: o.Name, Doc: o.Doc, Params: o.Params})
 	}
@@ -62,13 +62,13 @@ func (m Model) Policies() []model.Policy {
 // Network is the model's settings: the manifest's network section,
 //
 //	network: {ccr: "0.2", delay: ccr}   # delay: ccr | fastgridsim
-type Network struct{ engine.Network }
+type Network struct{ gridengine.Network }
 
 // Canonical renders the network for cell ids.
 func (n Network) Canonical() string { return n.CCR + " " + string(n.Delay) }
 
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
-	n := engine.DefaultNetwork()
+	n := gridengine.DefaultNetwork()
 	if section != nil {
 		var spec struct {
 			CCR   string `yaml:"ccr"`
@@ -81,13 +81,13 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 			n.CCR = spec.CCR
 		}
 		if spec.Delay != "" {
-			n.Delay = engine.DelayFormula(spec.Delay)
+			n.Delay = gridengine.DelayFormula(spec.Delay)
 		}
 	}
 	return Network{n}, n.Validate()
 }
 
-func (Model) Generators() []string { return append(gen.Presets(), wfcommons.Preset) }
+func (Model) Generators() []string { return append(gridgen.Presets(), wfcommons.Preset) }
 
 func (m Model) Takes(w *model.WorkloadSpec) bool {
 	return w.Trace == "" && slices.Contains(m.Generators(), w.Generator)
@@ -122,7 +122,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
 	}
-	preset, err := gen.Lookup(w.Generator)
+	preset, err := gridgen.Lookup(w.Generator)
 	if err != nil {
 		return nil, fmt.Errorf("generator: %w", err)
 	}
@@ -138,7 +138,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 
 // source is a generator preset with its parameters.
 type source struct {
-	params gen.Params
+	params gridgen.Params
 	own    []Order
 }
 
@@ -173,7 +173,7 @@ func (s *source) CheckPlatform(name string, p *platform.Platform) error {
 	return nil
 }
 
-func mustGet(p gen.Params, key string) string {
+func mustGet(p gridgen.Params, key string) string {
 	v, err := p.Get(key)
 	if err != nil {
 		return "?"
@@ -183,25 +183,25 @@ func mustGet(p gen.Params, key string) string {
 
 func (s *source) Groups(ax model.Axes) [][]model.Cell {
 	canon := s.params.Canonical()
-	return model.Instances(ax, Version, canon, gen.InstanceSeed)
+	return model.Instances(ax, Version, canon, gridgen.InstanceSeed)
 }
 
 // Prepare generates the cell's instance and compiles it for every
 // platform of the manifest.
 func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
-	w, err := gen.Generate(s.params, c.RootSeed, c.Instance)
+	w, err := gridgen.Generate(s.params, c.RootSeed, c.Instance)
 	if err != nil {
 		return nil, fmt.Errorf("generating %s instance %d: %w", c.Workload, c.Instance, err)
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
+	p := &prepared{compiled: map[string]*gridengine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
 		// A platform the workload cannot run on (one of another model's
 		// workloads, excluded for this one) fails only the cells on it.
 		if err := s.CheckPlatform(name, env.Platforms[name]); err != nil {
 			continue
 		}
-		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
+		if p.compiled[name], err = gridengine.Compile(w, env.Platforms[name], net); err != nil {
 			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)
 		}
 	}
@@ -212,7 +212,7 @@ func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (mode
 // arrivals per platform and load computed by the first cell that needs
 // them and shared by the others.
 type prepared struct {
-	compiled  map[string]*engine.Instance
+	compiled  map[string]*gridengine.Instance
 	platforms map[string]*platform.Platform
 
 	// ownArrivals runs the instance at the arrivals it was read with (a
@@ -252,15 +252,15 @@ type arrivalKey struct {
 }
 
 // arrivalsOf returns the open-loop arrivals of the instance at the cell's
-// load ratio on its platform (gen.Arrivals). Simulate only reads them.
-func (p *prepared) arrivalsOf(c model.Cell, in *engine.Instance) ([]int64, error) {
+// load ratio on its platform (gridgen.Arrivals). Simulate only reads them.
+func (p *prepared) arrivalsOf(c model.Cell, in *gridengine.Instance) ([]int64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	key := arrivalKey{c.Platform, c.Load}
 	if a, ok := p.arrivals[key]; ok {
 		return a, nil
 	}
-	a, err := gen.Arrivals(in.Volumes(), p.platforms[c.Platform].TotalCores(), c.Load)
+	a, err := gridgen.Arrivals(in.Volumes(), p.platforms[c.Platform].TotalCores(), c.Load)
 	if err != nil {
 		return nil, fmt.Errorf("arrivals: %w", err)
 	}
@@ -276,13 +276,13 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if in == nil {
 		return nil, fmt.Errorf("%s instance %d cannot run on platform %s", c.Workload, c.Instance, c.Platform)
 	}
-	opts := engine.Options{Policy: c.Policy, Seed: c.PolicySeed}
+	opts := gridengine.Options{Policy: c.Policy, Seed: c.PolicySeed}
 	if !p.ownArrivals {
 		arrivals, err := p.arrivalsOf(c, in)
 		if err != nil {
 			return nil, err
 		}
-		opts.Release = engine.OpenLoop(arrivals)
+		opts.Release = gridengine.OpenLoop(arrivals)
 	}
 	s, err := p.simulate(ctx, c.Policy, in, opts)
 	if err != nil {
@@ -294,7 +294,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 // An Outcome is one simulated schedule of the engine, grid or campaign.
 type Outcome struct {
 	CellID   string
-	Schedule *engine.Schedule
+	Schedule *gridengine.Schedule
 	Cores    int // the platform's, for utilisation
 	// BaseTicks is the cumulative-completion base; 0 means the makespan,
 	// the runner's choice.
@@ -324,7 +324,7 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 
 // Metrics returns the schedule's metrics as cells-table values in
 // MetricColumns order, with its job outcomes and their measures.
-func (o *Outcome) Metrics() ([]store.Value, []engine.JobOutcome, []JobMetrics, error) {
+func (o *Outcome) Metrics() ([]store.Value, []gridengine.JobOutcome, []JobMetrics, error) {
 	outcomes := o.Schedule.Outcomes()
 	base := o.BaseTicks
 	if base == 0 {
@@ -356,7 +356,7 @@ func (o *Outcome) Metrics() ([]store.Value, []engine.JobOutcome, []JobMetrics, e
 // time: seed 004's run writes 24 million of them, and as Rows they took
 // 4.4 MB a cell of 40-byte values, 7% of the run's CPU, and the largest
 // share of its live heap.
-func JobColumns(cellID string, outcomes []engine.JobOutcome, measured []JobMetrics) *store.Columns {
+func JobColumns(cellID string, outcomes []gridengine.JobOutcome, measured []JobMetrics) *store.Columns {
 	n := len(outcomes)
 	ints := make([]int64, 7*n)
 	floats := make([]float64, 3*n)
@@ -389,7 +389,7 @@ func volumeDecileRows(cellID string, deciles []VolumeDecile) []store.Row {
 }
 
 // EngineSchedule returns the simulated schedule, for Gantt charts.
-func (o *Outcome) EngineSchedule() *engine.Schedule { return o.Schedule }
+func (o *Outcome) EngineSchedule() *gridengine.Schedule { return o.Schedule }
 
 // A ScheduledTask is one task of a simulated schedule, as `sweep simulate
 // --schedule` lists it.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/policy/pipe"
@@ -18,7 +18,7 @@ import (
 //	reg := builtin.Registry(grid.Model{Own: []grid.Order{{Name: "small-first", New: newSmallFirst}}})
 //
 // It plugs into the engine's Options.Order seam, the one the built-in
-// policies use, so its cells pair with theirs; engine.JobPriorityOrders
+// policies use, so its cells pair with theirs; gridengine.JobPriorityOrders
 // makes one from a per-job priority. Its schedules go through
 // engine/verify.Schedule.
 type Order struct {
@@ -29,7 +29,7 @@ type Order struct {
 	Params []model.Param
 	// New returns the order constructor of one simulation (called once
 	// per cell); seed is the cell's policy seed, for random draws.
-	New func(params map[string]string, seed uint64) (func(v *engine.View, cluster int) engine.Order, error)
+	New func(params map[string]string, seed uint64) (func(v *gridengine.View, cluster int) gridengine.Order, error)
 }
 
 // ExternalKinds says the model runs pipe-protocol ordering policies.
@@ -37,7 +37,7 @@ func (Model) ExternalKinds() []string { return []string{"command"} }
 
 // simulate runs a cell's instance under its policy: built-in, the
 // model's own (Go) or a pipe-protocol process.
-func (p *prepared) simulate(ctx context.Context, policy string, in *engine.Instance, opts engine.Options) (*engine.Schedule, error) {
+func (p *prepared) simulate(ctx context.Context, policy string, in *gridengine.Instance, opts gridengine.Options) (*gridengine.Schedule, error) {
 	entry := p.entries[policy]
 	if entry.Command != nil {
 		d, sctx, err := pipe.StartDAG(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
@@ -46,8 +46,8 @@ func (p *prepared) simulate(ctx context.Context, policy string, in *engine.Insta
 			return nil, err
 		}
 		defer d.Close()
-		opts.Order = engine.JobPriorityOrders(d.Priority)
-		s, err := engine.Simulate(sctx, in, opts)
+		opts.Order = gridengine.JobPriorityOrders(d.Priority)
+		s, err := gridengine.Simulate(sctx, in, opts)
 		if d.Err() != nil {
 			return nil, d.Err()
 		}
@@ -71,20 +71,20 @@ func (p *prepared) simulate(ctx context.Context, policy string, in *engine.Insta
 			return nil, fmt.Errorf("policy %s: %w", policy, err)
 		}
 		opts.Order = order
-		s, err := engine.Simulate(ctx, in, opts)
+		s, err := gridengine.Simulate(ctx, in, opts)
 		if err != nil {
 			return nil, err
 		}
 		return s, validate(policy, s)
 	}
-	return engine.Simulate(ctx, in, opts)
+	return gridengine.Simulate(ctx, in, opts)
 }
 
 // validate checks a schedule of a policy the validator has no order rule
 // for: its shape, precedences, capacities and that every pass left
 // waiting only tasks that did not fit (the rule of random, which holds
 // for every order).
-func validate(policy string, s *engine.Schedule) error {
+func validate(policy string, s *gridengine.Schedule) error {
 	if err := verify.Schedule(s, "random"); err != nil {
 		return fmt.Errorf("policy %s: invalid schedule: %w", policy, err)
 	}

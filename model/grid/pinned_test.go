@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
 )
@@ -25,7 +25,7 @@ func TestPinnedMeasures(t *testing.T) {
 	}
 	env := model.Env{
 		Platforms: map[string]*platform.Platform{"burkimsher2013": platform.Burkimsher2013()},
-		Settings:  Network{engine.DefaultNetwork()},
+		Settings:  Network{gridengine.DefaultNetwork()},
 	}
 	tests := []struct {
 		generator string

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine"
-	"github.com/sweep-sched/sweep/gen"
+	gridengine "github.com/sweep-sched/sweep/engine/grid"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/gen/wfcommons"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
@@ -111,7 +111,7 @@ func (s *workflowSource) CheckPlatform(name string, p *platform.Platform) error 
 }
 
 func (s *workflowSource) Groups(ax model.Axes) [][]model.Cell {
-	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
+	return model.Instances(ax, Version, s.canon, gridgen.InstanceSeed)
 }
 
 // Prepare draws the cell's stream of workflows and compiles it for every
@@ -122,9 +122,9 @@ func (s *workflowSource) Prepare(ctx context.Context, c model.Cell, env model.En
 		return nil, fmt.Errorf("drawing %s instance %d: %w", c.Workload, c.Instance, err)
 	}
 	net := env.Settings.(Network).Network
-	p := &prepared{compiled: map[string]*engine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
+	p := &prepared{compiled: map[string]*gridengine.Instance{}, platforms: env.Platforms, entries: env.Policies, own: s.own}
 	for _, name := range slices.Sorted(maps.Keys(env.Platforms)) {
-		if p.compiled[name], err = engine.Compile(w, env.Platforms[name], net); err != nil {
+		if p.compiled[name], err = gridengine.Compile(w, env.Platforms[name], net); err != nil {
 			return nil, fmt.Errorf("%s instance %d on %s: %w", c.Workload, c.Instance, name, err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	"github.com/sweep-sched/sweep/engine/verify"
-	"github.com/sweep-sched/sweep/gen"
+	"github.com/sweep-sched/sweep/gen/grid"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
@@ -165,7 +165,7 @@ func (s *source) CheckPlatform(name string, p *platform.Platform) error {
 }
 
 func (s *source) Groups(ax model.Axes) [][]model.Cell {
-	return model.Instances(ax, Version, s.canon, gen.InstanceSeed)
+	return model.Instances(ax, Version, s.canon, grid.InstanceSeed)
 }
 
 // prepared is one moldable workload instance with what every algorithm's

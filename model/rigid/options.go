@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/engine/batsim"
 	"github.com/sweep-sched/sweep/engine/placement"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/policy/batsim"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 

@@ -7,9 +7,9 @@ import (
 	"maps"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/engine/batsim"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/policy/batsim"
 	"github.com/sweep-sched/sweep/policy/pipe"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -101,7 +101,7 @@ func (p policyRunner) ownPolicy(name string) (Policy, bool) {
 	return Policy{}, false
 }
 
-// batsimSchedule runs a Batsim scheduler through engine/batsim (which
+// batsimSchedule runs a Batsim scheduler through policy/batsim (which
 // validates its placements) and returns its schedule in whole seconds for
 // the model's measures: a start between two seconds counts at the next
 // one, as the integer-second built-in simulator would have started it.

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/policy/child"
 )
 
 // DAG is a grid DAG ordering policy run as a decision process. It gives
 // each job a priority when its first task becomes ready (smaller first;
-// engine.JobPriorityOrders breaks ties by job index, ready tick, task):
+// grid.JobPriorityOrders breaks ties by job index, ready tick, task):
 // one exchange per tick at which jobs are new, with every new job's
 // fields, answered by one priority per job. A per-task exchange would
 // cost ~60,000 round trips per cell of seed 004; a per-job priority set
@@ -30,7 +30,7 @@ type DAG struct {
 // StartDAG starts the policy of opts for one simulation of in. The
 // simulation must run under the returned context: a fault of the policy
 // cancels it, and Err then returns the fault.
-func StartDAG(ctx context.Context, opts Options, in *engine.Instance) (*DAG, context.Context, error) {
+func StartDAG(ctx context.Context, opts Options, in *grid.Instance) (*DAG, context.Context, error) {
 	type cluster struct {
 		Name  string `json:"name"`
 		Kind  string `json:"kind"`
@@ -53,8 +53,8 @@ func StartDAG(ctx context.Context, opts Options, in *engine.Instance) (*DAG, con
 	return &DAG{c: c, ctx: ctx, cancel: cancel}, sctx, nil
 }
 
-// Priority is the policy's engine.JobPriority.
-func (d *DAG) Priority(v *engine.View, jobs []int) []float64 {
+// Priority is the policy's grid.JobPriority.
+func (d *DAG) Priority(v *grid.View, jobs []int) []float64 {
 	out := make([]float64, len(jobs))
 	if d.err != nil {
 		return out // the simulation is being cancelled

@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
-	"github.com/sweep-sched/sweep/gen"
+	gridgen "github.com/sweep-sched/sweep/gen/grid"
 	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -151,20 +151,20 @@ func TestRigidFaults(t *testing.T) {
 
 // dagInstance is a burkimsher2013 instance (fan-chain, instance 0, root
 // seed 2013) at load 0.9 on the burkimsher2013 platform.
-func dagInstance(t testing.TB) *engine.Instance {
-	p, err := gen.Lookup("burkimsher2013/fan-chain")
+func dagInstance(t testing.TB) *grid.Instance {
+	p, err := gridgen.Lookup("burkimsher2013/fan-chain")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := gen.Generate(p.Defaults(), 2013, 0)
+	w, err := gridgen.Generate(p.Defaults(), 2013, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plat := platform.Burkimsher2013()
-	if err := gen.SetArrivals(w, plat.TotalCores(), 0.9); err != nil {
+	if err := gridgen.SetArrivals(w, plat.TotalCores(), 0.9); err != nil {
 		t.Fatal(err)
 	}
-	in, err := engine.Compile(w, plat, engine.DefaultNetwork())
+	in, err := grid.Compile(w, plat, grid.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,10 +177,10 @@ func TestDAGOverThePipe(t *testing.T) {
 	in := dagInstance(t)
 	for _, c := range []struct {
 		mode string
-		twin engine.Options
+		twin grid.Options
 	}{
-		{"fifo-job", engine.Options{Policy: "fifo-job"}},
-		{"volume", engine.Options{Order: engine.JobPriorityOrders(func(v *engine.View, jobs []int) []float64 {
+		{"fifo-job", grid.Options{Policy: "fifo-job"}},
+		{"volume", grid.Options{Order: grid.JobPriorityOrders(func(v *grid.View, jobs []int) []float64 {
 			out := make([]float64, len(jobs))
 			for i, j := range jobs {
 				out[i] = float64(v.Instance().Volume(j))
@@ -188,7 +188,7 @@ func TestDAGOverThePipe(t *testing.T) {
 			return out
 		})}},
 	} {
-		want, err := engine.Simulate(context.Background(), in, c.twin)
+		want, err := grid.Simulate(context.Background(), in, c.twin)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestDAGOverThePipe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := engine.Simulate(ctx, in, engine.Options{Order: engine.JobPriorityOrders(d.Priority)})
+		got, err := grid.Simulate(ctx, in, grid.Options{Order: grid.JobPriorityOrders(d.Priority)})
 		d.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -219,7 +219,7 @@ func TestDAGFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = engine.Simulate(ctx, in, engine.Options{Order: engine.JobPriorityOrders(d.Priority)})
+	_, err = grid.Simulate(ctx, in, grid.Options{Order: grid.JobPriorityOrders(d.Priority)})
 	d.Close()
 	if err == nil || d.Err() == nil || !strings.Contains(d.Err().Error(), `decision 4 (jobs: 1 new)`) {
 		t.Fatalf("simulation: %v; policy: %v", err, d.Err())

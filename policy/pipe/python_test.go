@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -73,7 +73,7 @@ func TestPythonRigidExamplesAreBuiltin(t *testing.T) {
 func TestPythonDAGExampleIsItsGoTwin(t *testing.T) {
 	opts := pythonExample(t, "dag_small_first")
 	in := dagInstance(t)
-	want, err := engine.Simulate(context.Background(), in, engine.Options{Order: engine.JobPriorityOrders(func(v *engine.View, jobs []int) []float64 {
+	want, err := grid.Simulate(context.Background(), in, grid.Options{Order: grid.JobPriorityOrders(func(v *grid.View, jobs []int) []float64 {
 		out := make([]float64, len(jobs))
 		for i, j := range jobs {
 			out[i] = float64(v.Instance().Volume(j))
@@ -87,7 +87,7 @@ func TestPythonDAGExampleIsItsGoTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := engine.Simulate(ctx, in, engine.Options{Order: engine.JobPriorityOrders(d.Priority)})
+	got, err := grid.Simulate(ctx, in, grid.Options{Order: grid.JobPriorityOrders(d.Priority)})
 	d.Close()
 	if err != nil {
 		t.Fatal(err)

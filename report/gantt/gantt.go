@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 )
 
 // Options shape the chart; zero fields take the defaults.
@@ -90,7 +90,7 @@ type Summary struct {
 
 // WorstJob returns the job of s with the largest SLR (response over
 // critical path; the first on a tie) and its SLR.
-func WorstJob(s *engine.Schedule) (job int, slr float64) {
+func WorstJob(s *grid.Schedule) (job int, slr float64) {
 	for j, o := range s.Outcomes() {
 		if o.CriticalPathTicks <= 0 {
 			continue
@@ -105,7 +105,7 @@ func WorstJob(s *engine.Schedule) (job int, slr float64) {
 // JobWindow returns a time window around job's life in s, from its
 // arrival to its finish, widened on each side by a fifth of that life
 // (and never before tick 0).
-func JobWindow(s *engine.Schedule, job int) (from, to int64) {
+func JobWindow(s *grid.Schedule, job int) (from, to int64) {
 	arrival, finish := s.JobArrival[job], s.JobFinish[job]
 	margin := max(1, (finish-arrival)/5)
 	return max(0, arrival-margin), finish + margin
@@ -135,7 +135,7 @@ func (p placement) lastCore() int {
 // free cores when no block is wide enough. A task frees its cores at its
 // finish, before any task starting at that tick takes them, as in the
 // simulator.
-func placeTasks(s *engine.Schedule) ([]placement, error) {
+func placeTasks(s *grid.Schedule) ([]placement, error) {
 	in := s.Instance
 	clusters := in.Platform.Clusters
 	byCluster := make([][]int, len(clusters))

@@ -11,23 +11,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // simulate runs workload JSON on platform under policy.
-func simulate(t *testing.T, workloadJSON string, plat *platform.Platform, policy string) *engine.Schedule {
+func simulate(t *testing.T, workloadJSON string, plat *platform.Platform, policy string) *grid.Schedule {
 	t.Helper()
-	w, err := workload.Decode(strings.NewReader(workloadJSON), "test.json")
+	w, err := dag.Decode(strings.NewReader(workloadJSON), "test.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := engine.Compile(w, plat, engine.DefaultNetwork())
+	in, err := grid.Compile(w, plat, grid.DefaultNetwork())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := engine.Simulate(context.Background(), in, engine.Options{Policy: policy, Seed: 1})
+	s, err := grid.Simulate(context.Background(), in, grid.Options{Policy: policy, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func attr(t *testing.T, e element, name string) float64 {
 	return v
 }
 
-// TestGraham draws Graham's anomaly example (engine/testdata/graham.json:
+// TestGraham draws Graham's anomaly example (engine/grid/testdata/graham.json:
 // 9 tasks on 3 cores) under fifo-task. Every task has exactly one bar,
 // titled with its job and task. The schedule (engine tests):
 // T1 0-3, T2 and T3 0-2, T4 2-4, T9 3-12, T5 and T6 4-8, T7 and T8 8-12.
@@ -109,7 +109,7 @@ func attr(t *testing.T, e element, name string) float64 {
 // x = 200 (the label margin), 300 px wide, on core 0's row (y = 56, the top
 // margin), 18 px high; T2 on core 1 (y = 74); T3 on core 2 (y = 92).
 func TestGraham(t *testing.T) {
-	data, err := os.ReadFile("../../engine/testdata/graham.json")
+	data, err := os.ReadFile("../../engine/grid/testdata/graham.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/engine"
+	"github.com/sweep-sched/sweep/engine/grid"
 )
 
 // Layout of the chart, in pixels.
@@ -42,7 +42,7 @@ type piece struct{ y, height float64 }
 
 // Write draws the schedule s as an SVG document on w and returns what it
 // drew. The caption of the chart states the same counts.
-func Write(w io.Writer, s *engine.Schedule, opts Options) (Summary, error) {
+func Write(w io.Writer, s *grid.Schedule, opts Options) (Summary, error) {
 	opts = opts.withDefaults()
 	in := s.Instance
 	places, err := placeTasks(s)

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/workload"
+	"github.com/sweep-sched/sweep/workload/dag"
 )
 
 // Profiles of the synthetic study (seed 001).
@@ -106,21 +106,21 @@ func (w *Workload) Ordinals() []int {
 // "<user>#<ordinal>", share the user id, arrival the campaign's submit
 // time, and one single-core Kind1 task per campaign job, released
 // ReleaseTicks after the campaign's submission.
-func (w *Workload) DAG() *workload.Workload {
+func (w *Workload) DAG() *dag.Workload {
 	ord := w.Ordinals()
-	ew := &workload.Workload{Jobs: make([]workload.Job, len(w.Campaigns))}
+	ew := &dag.Workload{Jobs: make([]dag.Job, len(w.Campaigns))}
 	for i := range w.Campaigns {
 		c := &w.Campaigns[i]
 		arrival := c.SubmitTicks
-		tasks := make([]workload.Task, len(c.Jobs))
+		tasks := make([]dag.Task, len(c.Jobs))
 		for k, j := range c.Jobs {
 			id := j.ID
 			if id == "" {
 				id = "j" + strconv.Itoa(k+1)
 			}
-			tasks[k] = workload.Task{ID: id, ExecTicks: j.ScheduledTicks(), Cores: 1, ReleaseTicks: j.ReleaseTicks}
+			tasks[k] = dag.Task{ID: id, ExecTicks: j.ScheduledTicks(), Cores: 1, ReleaseTicks: j.ReleaseTicks}
 		}
-		ew.Jobs[i] = workload.Job{
+		ew.Jobs[i] = dag.Job{
 			ID:      w.Users[c.User].ID + "#" + strconv.Itoa(ord[i]),
 			Arrival: &arrival,
 			Share:   w.Users[c.User].ID,
