@@ -3,15 +3,14 @@ package campaign_test
 import (
 	"context"
 	"fmt"
-	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
-
+	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	"github.com/sweep-sched/sweep/engine/enginetest"
+	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	wc "github.com/sweep-sched/sweep/workload/campaign"
 )
 

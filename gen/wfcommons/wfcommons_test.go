@@ -1,17 +1,13 @@
 package wfcommons
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/enginetest"
-	"github.com/sweep-sched/sweep/engine/grid"
 	gridgen "github.com/sweep-sched/sweep/gen/grid"
-	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/dag"
 	"github.com/sweep-sched/sweep/workload/wfformat"
 )
@@ -207,9 +203,8 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // TestSharedInstances converts the five WfInstances executions (task
-// counts from ../shared/workflows/README.md, in file-name order) and runs
-// a stream of them, delays from file sizes, under every grid policy on
-// seed 004's platform; the schedules are checked by engine/enginetest.
+// counts from ../shared/workflows/README.md, in file-name order);
+// model/grid's TestWfCommonsSchedules runs a stream of them.
 func TestSharedInstances(t *testing.T) {
 	if _, err := os.Stat(sharedWorkflows); err != nil {
 		t.Skipf("the WfInstances files are not here (%v); the fixtures cover the converter", err)
@@ -232,25 +227,6 @@ func TestSharedInstances(t *testing.T) {
 	// Montage's first task ran 534.058 s.
 	if e := w.Jobs[3].Tasks[0].ExecTicks; e != 535 {
 		t.Errorf("montage mProject_ID0000001 exec %d, want ceil(534.058) = 535", e)
-	}
-	w, err = Generate(params(t, "jobs=50", "delays=files", "ticks-per-second=10"), src, 2013, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := platform.Burkimsher2013()
-	if err := gridgen.SetArrivals(w, p.TotalCores(), 0.9); err != nil {
-		t.Fatal(err)
-	}
-	in, err := grid.Compile(w, p, grid.DefaultNetwork())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, policy := range grid.Policies() {
-		s, err := grid.Simulate(context.Background(), in, grid.Options{Policy: policy, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		enginetest.CheckSchedule(t, s, policy)
 	}
 }
 

@@ -1,4 +1,4 @@
-package moldable
+package moldable_test
 
 import (
 	"flag"
@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-sched/sweep/engine/moldable"
+	emoldable "github.com/sweep-sched/sweep/engine/moldable"
 	"github.com/sweep-sched/sweep/engine/moldable/lpbound"
 	"github.com/sweep-sched/sweep/engine/verify"
+	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 )
 
 var ratios = flag.Int("ratios", 0, "measure the average performance ratios of seed 002's algorithms over this many instances per point (m = 200)")
@@ -23,9 +24,9 @@ func TestRatios(t *testing.T) {
 	if *ratios == 0 {
 		t.Skip("run with -ratios N")
 	}
-	algs := moldable.Algorithms()
-	for _, name := range Presets() {
-		preset, _ := Lookup(name)
+	algs := emoldable.Algorithms()
+	for _, name := range gmoldable.Presets() {
+		preset, _ := gmoldable.Lookup(name)
 		for _, n := range []int{25, 100, 200, 400} {
 			p := preset.Defaults()
 			if err := p.Set("tasks", fmt.Sprint(n)); err != nil {
@@ -42,18 +43,18 @@ func TestRatios(t *testing.T) {
 			// DEMT without shuffles, to measure what the shuffles gain.
 			var unshuffledSum, unshuffledMax float64
 			for inst := range *ratios {
-				w, err := Generate(p, 2004, inst)
+				w, err := gmoldable.Generate(p, 2004, inst)
 				if err != nil {
 					t.Fatal(err)
 				}
 				start := time.Now()
-				in, err := moldable.NewInstance(w)
+				in, err := emoldable.NewInstance(w)
 				if err != nil {
 					t.Fatal(err)
 				}
-				opts := moldable.DefaultDEMTOptions()
+				opts := emoldable.DefaultDEMTOptions()
 				opts.Seed = uint64(inst)
-				var scheds []moldable.Schedule
+				var scheds []emoldable.Schedule
 				for i, alg := range algs {
 					s, err := in.Run(alg, opts)
 					if err != nil {
@@ -76,7 +77,7 @@ func TestRatios(t *testing.T) {
 				unshuffledSum += r0.Schedule.WeightedCompletion(w)
 				unshuffledMax += r0.Schedule.Makespan()
 				start = time.Now()
-				prob, err := lpbound.New(w, moldable.LPBoundaries(in.LambdaStar, in.PMin, moldable.AnchorCmax))
+				prob, err := lpbound.New(w, emoldable.LPBoundaries(in.LambdaStar, in.PMin, emoldable.AnchorCmax))
 				if err != nil {
 					t.Fatal(err)
 				}
