@@ -29,8 +29,9 @@ type Options struct {
 	// PlotWidthPx is the width of the time axis in pixels (default 1200).
 	PlotWidthPx int
 	// MaxRows bounds the number of rows over all clusters (default 48).
-	// Rows cover each cluster's cores up to the highest one used in the
-	// time window, each row ceil(those cores / MaxRows) consecutive cores.
+	// Rows cover each cluster's resources up to the highest one used in
+	// the time window, each row ceil(those resources / MaxRows)
+	// consecutive ones.
 	MaxRows int
 	// MaxBars bounds the bars drawn (default 2000), keeping the longest,
 	// so that a schedule of a million tasks gives a chart a reader can
@@ -45,8 +46,9 @@ type Options struct {
 	// TicksPerHour, when set, labels the time axis in hours from tick 0,
 	// the cell's start (seed 004's tick is one second: 3600).
 	TicksPerHour int64
-	// Focus, when set, draws job FocusJob in a strong colour and every
-	// other job in greys, so that its tasks stand out among thousands.
+	// Focus, when set, draws job FocusJob (an index of model.Gantt.Jobs)
+	// in a strong colour and every other job in greys, so that its bars
+	// stand out among thousands.
 	Focus    bool
 	FocusJob int
 }
@@ -69,25 +71,26 @@ func (o Options) withDefaults() Options {
 
 // Summary says what a chart shows and what it left out.
 type Summary struct {
-	// Tasks is the number of tasks in the schedule; InWindow of them run
-	// at some tick of the time window.
+	// Tasks is the number of bars of the input (tasks, or jobs when a
+	// job is one bar); InWindow of them run at some tick of the time
+	// window.
 	Tasks, InWindow int
-	// Bars is the number of task bars drawn. Of the tasks in the window
-	// without a bar, TooShort were narrower than MinBarPx and OverBudget
-	// were beyond MaxBars.
+	// Bars is the number of bars drawn. Of the bars in the window not
+	// drawn, TooShort were narrower than MinBarPx and OverBudget were
+	// beyond MaxBars.
 	Bars, TooShort, OverBudget int
 	// ShortestDrawnTicks is the shortest time span, in ticks, that is
 	// drawn: MinBarPx at the chart's scale.
 	ShortestDrawnTicks float64
-	// Scattered is the number of drawn tasks whose cores were not
-	// consecutive when they started (the free cores were fragmented); such
-	// a task's bar is in pieces, one per run of consecutive cores.
+	// Scattered is the number of drawn bars whose resources were not
+	// consecutive (the free ones were fragmented when they started); such
+	// a bar is in pieces, one per run of consecutive resources.
 	Scattered int
-	// Delays is the number of network delays drawn; DelaysElided were
-	// narrower than MinBarPx.
+	// Delays is the number of waits (network delays) drawn;
+	// DelaysElided were narrower than MinBarPx.
 	Delays, DelaysElided int
-	// CoresPerRow is the number of cores each row stands for; Rows is the
-	// number of rows.
+	// CoresPerRow is the number of resources (cores, processors) each
+	// row stands for; Rows is the number of rows.
 	CoresPerRow, Rows int
 	// FromTick and ToTick are the time window drawn.
 	FromTick, ToTick int64
@@ -157,11 +160,13 @@ func placeBars(g model.Gantt) ([]placement, error) {
 		freeAt := make([]int64, g.Groups[c].Resources)
 		for _, b := range bars {
 			bar := &g.Bars[b]
-			take := takeCores
+			var runs []coreRun
+			var err error
 			if bar.ResourceIDs != nil {
-				take = takeNamed(bar.ResourceIDs)
+				runs, err = takeNamed(freeAt, bar.StartTick, bar.FinishTick, bar.ResourceIDs, bar.Resources)
+			} else {
+				runs, err = takeCores(freeAt, bar.StartTick, bar.FinishTick, bar.Resources)
 			}
-			runs, err := take(freeAt, bar.StartTick, bar.FinishTick, bar.Resources)
 			if err != nil {
 				return nil, fmt.Errorf("%s on cluster %s at tick %d: %w", barName(g, b), g.Groups[c].Name, bar.StartTick, err)
 			}
@@ -181,32 +186,30 @@ func barName(g model.Gantt, b int) string {
 	return "task " + bar.Task + " of " + job
 }
 
-// takeNamed returns a taker of the resources ids, which must be need
-// distinct resources free at the bar's start.
-func takeNamed(ids []int) func(freeAt []int64, start, finish int64, need int) ([]coreRun, error) {
-	return func(freeAt []int64, start, finish int64, need int) ([]coreRun, error) {
-		if len(ids) != need {
-			return nil, fmt.Errorf("names %d resources but holds %d", len(ids), need)
-		}
-		var runs []coreRun
-		for k, id := range ids {
-			switch {
-			case id < 0 || id >= len(freeAt):
-				return nil, fmt.Errorf("resource %d is not one of the %d (want 0..%d)", id, len(freeAt), len(freeAt)-1)
-			case k > 0 && id <= ids[k-1]:
-				return nil, fmt.Errorf("resources not strictly ascending at %d (after %d)", id, ids[k-1])
-			case freeAt[id] > start:
-				return nil, fmt.Errorf("resource %d is busy until tick %d; the schedule is not feasible", id, freeAt[id])
-			}
-			freeAt[id] = finish
-			if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == id {
-				runs[n-1].Count++
-			} else {
-				runs = append(runs, coreRun{First: id, Count: 1})
-			}
-		}
-		return runs, nil
+// takeNamed marks the resources ids, which must be need distinct ones
+// free at tick start, as busy until finish and returns them as runs.
+func takeNamed(freeAt []int64, start, finish int64, ids []int, need int) ([]coreRun, error) {
+	if len(ids) != need {
+		return nil, fmt.Errorf("names %d resources but holds %d", len(ids), need)
 	}
+	var runs []coreRun
+	for k, id := range ids {
+		switch {
+		case id < 0 || id >= len(freeAt):
+			return nil, fmt.Errorf("resource %d is not one of the %d (want 0..%d)", id, len(freeAt), len(freeAt)-1)
+		case k > 0 && id <= ids[k-1]:
+			return nil, fmt.Errorf("resources not strictly ascending at %d (after %d)", id, ids[k-1])
+		case freeAt[id] > start:
+			return nil, fmt.Errorf("resource %d is busy until tick %d; the schedule is not feasible", id, freeAt[id])
+		}
+		freeAt[id] = finish
+		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == id {
+			runs[n-1].Count++
+		} else {
+			runs = append(runs, coreRun{First: id, Count: 1})
+		}
+	}
+	return runs, nil
 }
 
 // takeCores marks need cores free at tick start as busy until finish and
