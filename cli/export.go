@@ -17,11 +17,6 @@ import (
 // exportFormats are the schedule formats `sweep export` writes.
 var exportFormats = []string{"swf", "batsim-csv", "json"}
 
-// exportable is an outcome whose schedule can be written out.
-type exportable interface {
-	ExportSchedule() (*export.Schedule, error)
-}
-
 // runExport implements `sweep export DIR CELL --format F [-o FILE]`: it
 // simulates one cell of a results directory again (as show does, checked
 // against its stored row) and writes its schedule.
@@ -59,9 +54,9 @@ func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Wr
 // writeExport writes an outcome's schedule in format to the file path, or
 // to stdout when path is empty.
 func writeExport(outcome model.Outcome, md model.Model, format, path string, stdout io.Writer) error {
-	e, ok := outcome.(exportable)
+	e, ok := outcome.(model.Exporter)
 	if !ok {
-		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet (grid, campaign and rigid ones can)", md.Name())}
+		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet", md.Name())}
 	}
 	s, err := e.ExportSchedule()
 	if err != nil {

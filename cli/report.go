@@ -103,18 +103,18 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, r *ana
 			if err != nil {
 				return err
 			}
-			s, ok := replayed.Outcome.(engineSchedule)
+			charted, ok := replayed.Outcome.(model.Charted)
 			if !ok {
 				return nil
 			}
 			file := "gantt-" + w.Policy + ".svg"
-			schedule := s.EngineSchedule()
+			schedule := charted.Gantt()
 			title := fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)
 			opts := gantt.Options{Title: title, TicksPerHour: gridTicksPerHour, MaxBars: fullGanttBars}
 			if !full {
 				job, slr := gantt.WorstJob(schedule)
 				from, to := gantt.JobWindow(schedule, job)
-				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Instance.JobIDs[job], slr),
+				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Jobs[job].ID, slr),
 					TicksPerHour: gridTicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
 			}
 			if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, &notes[i]); err != nil {

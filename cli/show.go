@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sweep-sched/sweep/engine/grid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/report/gantt"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -127,12 +127,12 @@ func (a *app) runShow(ctx context.Context, args []string, stdout, stderr io.Writ
 	out := showOutput{Cell: cell.ID, Name: cell.Name(), Model: replayer.m.ModelOf(cell).Name(), StoredRow: storedRow,
 		Metrics: measures{names: measureNames(replayed.Measures), values: replayed.Measured.Values}}
 	if *ganttPath != "" {
-		s, ok := replayed.Outcome.(engineSchedule)
+		charted, ok := replayed.Outcome.(model.Charted)
 		if !ok {
-			return usageError{fmt.Errorf("sweep show: --gantt: cell %s is a %s cell, whose schedule has no Gantt chart yet (grid and campaign cells have one)", cell.Name(), out.Model)}
+			return usageError{fmt.Errorf("sweep show: --gantt: cell %s is a %s cell, whose schedule has no Gantt chart yet", cell.Name(), out.Model)}
 		}
 		opts.Title = fmt.Sprintf("%s (cell %s)", cell.Name(), cell.ID)
-		if err := writeGantt(*ganttPath, s.EngineSchedule(), opts, stderr); err != nil {
+		if err := writeGantt(*ganttPath, charted.Gantt(), opts, stderr); err != nil {
 			return fmt.Errorf("sweep show: %w", err)
 		}
 	}
@@ -140,10 +140,6 @@ func (a *app) runShow(ctx context.Context, args []string, stdout, stderr io.Writ
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
-
-// engineSchedule is an outcome that is a schedule of package engine (grid
-// and campaign cells), which the Gantt chart draws.
-type engineSchedule interface{ EngineSchedule() *grid.Schedule }
 
 func measureNames(ms []table.Measure) []string {
 	names := make([]string, len(ms))

@@ -163,11 +163,15 @@ func TestShowCampaignTrace(t *testing.T) {
 // model too (TestShow and TestShowCampaignTrace replay grid and campaign
 // cells) and finds it equal to its stored row: the moldable cell on all
 // its measures but the algorithm's run time (a wall-clock timing), the
-// rigid cell on all 21 fair-share measures.
+// rigid cell on all 21 fair-share measures. The rigid cell has a Gantt
+// chart (TestShowRigidGantt); the moldable one none yet.
 func TestShowEveryModel(t *testing.T) {
-	tests := []struct{ manifest, cell, model, want string }{
-		{"../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures"},
-		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 21 measures"},
+	tests := []struct {
+		manifest, cell, model, want string
+		chart                       bool
+	}{
+		{"../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures", false},
+		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 21 measures", true},
 	}
 	for _, tt := range tests {
 		out := t.TempDir()
@@ -187,9 +191,89 @@ func TestShowEveryModel(t *testing.T) {
 			t.Errorf("show %s: %+v; want model %s, %q", tt.cell, got, tt.model, tt.want)
 		}
 		stderr.Reset()
-		if code := run(context.Background(), []string{"show", out, tt.cell, "--gantt", filepath.Join(t.TempDir(), "g.svg")}, &stdout, &stderr); code != 2 ||
-			!strings.Contains(stderr.String(), "has no Gantt chart yet") {
+		code := run(context.Background(), []string{"show", out, tt.cell, "--gantt", filepath.Join(t.TempDir(), "g.svg")}, &stdout, &stderr)
+		switch {
+		case tt.chart && code != 0:
+			t.Errorf("show --gantt of a %s cell: exit %d, %q; want a chart", tt.model, code, stderr.String())
+		case !tt.chart && (code != 2 || !strings.Contains(stderr.String(), "has no Gantt chart yet")):
 			t.Errorf("show --gantt of a %s cell: exit %d, %q; want exit 2 saying there is no chart", tt.model, code, stderr.String())
+		}
+	}
+}
+
+// contiguityManifest is the manifest of sweep.TestNamedPolicyVariants:
+// the hand-made trace of contiguity (sweep/testdata/contiguity.swf.txt: 4
+// processors, jobs 1-4 on one each from 0 s, jobs 2 and 4 ending at 2 s,
+// job 5 on 2 processors submitted at 2 s) under fcfs-easy, which counts
+// processors, and under its variant with contiguous placement.
+const contiguityManifest = `experiment: variants
+seed: 1
+platform: single:4
+workloads:
+  - {trace: contiguity.swf.txt, label: contiguity, months: {from: 1970-01, to: 1970-01}, estimates: [R]}
+policies: [fcfs-easy, {name: easy-contiguous, policy: fcfs-easy, params: {placement: contiguous, pass: per-event}}]
+`
+
+// TestShowRigidGantt draws the two rigid cells of contiguityManifest: one
+// bar per job, over processors, one 18 px row each from y = 56, from x =
+// 200 over 1200 px. Counting processors, job 5 starts at 2 s (the chart
+// gives jobs 1-4 processors 0-3, lowest first, and job 5 the free 1 and
+// 3: one path of two pieces, y = 74 and 110); 120 px a second over the 10
+// s schedule. With contiguous placement the simulator names the block:
+// job 5 waits for two adjacent processors until 10 s and runs on 0-1 (y =
+// 56, 36 px high); 80 px a second over 15 s.
+func TestShowRigidGantt(t *testing.T) {
+	dir := t.TempDir()
+	trace, err := os.ReadFile("../sweep/testdata/contiguity.swf.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "contiguity.swf.txt"), trace, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(contiguityManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", filepath.Join(dir, "m.yaml"), "--out", out, "-j", "1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	for policy, bars := range map[string][]string{
+		"fcfs-easy": {
+			`x="200.0" y="56.0" width="1200.0" height="18.0" fill="#ce3b3b"><title>job 1: 1 processor on c1, ticks 0-10</title>`,
+			`x="200.0" y="74.0" width="240.0" height="18.0" fill="#6cda8c"><title>job 2: 1 processor on c1, ticks 0-2</title>`,
+			`x="200.0" y="92.0" width="1200.0" height="18.0" fill="#762bab"><title>job 3: 1 processor on c1, ticks 0-10</title>`,
+			`x="200.0" y="110.0" width="240.0" height="18.0" fill="#cebc3b"><title>job 4: 1 processor on c1, ticks 0-2</title>`,
+			`d="M440.0 74.00h600.0v18.00h-600.0zM440.0 110.00h600.0v18.00h-600.0z"><title>job 5: 2 processors on c1, ticks 2-7</title>`,
+		},
+		"easy-contiguous": {
+			`x="200.0" y="56.0" width="800.0" height="18.0" fill="#ce3b3b"><title>job 1: 1 processor on c1, ticks 0-10</title>`,
+			`x="200.0" y="74.0" width="160.0" height="18.0" fill="#6cda8c"><title>job 2: 1 processor on c1, ticks 0-2</title>`,
+			`x="200.0" y="92.0" width="800.0" height="18.0" fill="#762bab"><title>job 3: 1 processor on c1, ticks 0-10</title>`,
+			`x="200.0" y="110.0" width="160.0" height="18.0" fill="#cebc3b"><title>job 4: 1 processor on c1, ticks 0-2</title>`,
+			`x="1000.0" y="56.0" width="400.0" height="36.0" fill="#6cc8da"><title>job 5: 2 processors on c1, ticks 10-15</title>`,
+		},
+	} {
+		svg := filepath.Join(dir, policy+".svg")
+		stderr.Reset()
+		if code := run(context.Background(), []string{"show", out, "contiguity-R/1970-01/single:4/" + policy, "--gantt", svg}, &stdout, &stderr); code != 0 {
+			t.Fatalf("show %s: exit %d: %s", policy, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), ": 5 of 5 jobs in ticks 0-") {
+			t.Errorf("%s: note %q; want 5 of 5 jobs drawn", policy, stderr.String())
+		}
+		data, err := os.ReadFile(svg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), `class="task"`); n != len(bars) {
+			t.Errorf("%s: %d bars; want %d", policy, n, len(bars))
+		}
+		for _, bar := range bars {
+			if !strings.Contains(string(data), bar) {
+				t.Errorf("%s: no bar %s", policy, bar)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,20 +15,28 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/model"
-	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/report/gantt"
 )
 
 // simulateOutput is the JSON object `sweep simulate` prints (DESIGN.md
 // section 6): the model, the measures of its cells table and, with
-// --schedule, the schedule's tasks.
+// --schedule, the bars of the schedule's Gantt chart.
 type simulateOutput struct {
-	Model   string               `json:"model"`
-	Metrics measures             `json:"metrics"`
-	Tasks   []grid.ScheduledTask `json:"tasks,omitempty"`
+	Model   string          `json:"model"`
+	Metrics measures        `json:"metrics"`
+	Tasks   []scheduledTask `json:"tasks,omitempty"`
+}
+
+// A scheduledTask is one bar of a simulated schedule (a task, or a job
+// that is one bar), as `sweep simulate --schedule` lists it.
+type scheduledTask struct {
+	Job     string `json:"job"`
+	Task    string `json:"task,omitempty"`
+	Cluster string `json:"cluster"`
+	Start   int64  `json:"start"`
+	Finish  int64  `json:"finish"`
 }
 
 // keyValues collects repeated key=value flags.
@@ -44,129 +53,163 @@ func (kv keyValues) Set(v string) error {
 	return nil
 }
 
-// runSimulate implements `sweep simulate`: one workload file under one
-// policy on one platform, through the policy's model.
-func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	models := a.models
+// simulateFlags are the flags of `sweep simulate`.
+type simulateFlags struct {
+	platform, workload, policy, load string
+	seed                             uint64
+	base                             string
+	schedule                         bool
+	settings, options                keyValues
+	exportPath, exportFormat         string
+	ganttPath                        string
+	gantt                            gantt.Options
+}
+
+// parseSimulateFlags reads and checks the flags of `sweep simulate`.
+func parseSimulateFlags(models *model.Registry, args []string, stderr io.Writer) (*simulateFlags, error) {
 	fs := flag.NewFlagSet("sweep simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	platformSpec := fs.String("platform", "", "platform: burkimsher2013, single:N, or a platform file")
-	workloadPath := fs.String("workload", "", "workload file in the policy's model's format (see `sweep gen`; an SWF trace for rigid policies)")
-	policy := fs.String("policy", "", "policy (sweep policies lists them): "+strings.Join(models.PolicyNames(), ", "))
-	load := fs.String("load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity (open-loop models)")
-	seed := fs.Uint64("seed", 1, "seed of the policy's random draws")
-	base := fs.String("base", "", "cumulative-completion base tick (grid and campaign; default: the makespan)")
-	schedule := fs.Bool("schedule", false, "also print every task's cluster, start and finish (grid and campaign)")
-	settings := keyValues{}
-	fs.Var(settings, "with", "a setting of the model's manifest section, key=value (repeatable), e.g. --with ccr=0.5, --with job-order=lpt")
-	options := keyValues{}
-	fs.Var(options, "option", "a reading option of the workload file, key=value (repeatable), e.g. --option month=1997-06 for a trace")
-	ccr := fs.String("ccr", "", "grid: communication to computation ratio of cross-cluster edges (same as --with ccr=...)")
-	delay := fs.String("delay", "", "grid: network delay formula ccr or fastgridsim (same as --with delay=...)")
-	exportPath := fs.String("export", "", "also write the schedule into this file, in --export-format")
-	exportFormat := fs.String("export-format", "swf", "format of --export: "+strings.Join(exportFormats, ", "))
-	ganttPath := fs.String("gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
+	f := &simulateFlags{settings: keyValues{}, options: keyValues{}}
+	fs.StringVar(&f.platform, "platform", "", "platform: burkimsher2013, single:N, or a platform file")
+	fs.StringVar(&f.workload, "workload", "", "workload file in the policy's model's format (see `sweep gen`; an SWF trace for trace policies)")
+	fs.StringVar(&f.policy, "policy", "", "policy (sweep policies lists them): "+strings.Join(models.PolicyNames(), ", "))
+	fs.StringVar(&f.load, "load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity (open-loop models)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the policy's random draws")
+	fs.StringVar(&f.base, "base", "", "cumulative-completion base tick, for models whose measures take one (default: the makespan)")
+	fs.BoolVar(&f.schedule, "schedule", false, "also print every task's (or job's) cluster, start and finish, for models with a Gantt chart")
+	fs.Var(f.settings, "with", "a setting of the model's manifest section, key=value (repeatable), e.g. --with ccr=0.5, --with job-order=lpt")
+	fs.Var(f.options, "option", "a reading option of the workload file, key=value (repeatable), e.g. --option month=1997-06 for a trace")
+	ccr := fs.String("ccr", "", "communication to computation ratio of cross-cluster edges (same as --with ccr=...)")
+	delay := fs.String("delay", "", "network delay formula ccr or fastgridsim (same as --with delay=...)")
+	fs.StringVar(&f.exportPath, "export", "", "also write the schedule into this file, in --export-format")
+	fs.StringVar(&f.exportFormat, "export-format", "swf", "format of --export: "+strings.Join(exportFormats, ", "))
+	fs.StringVar(&f.ganttPath, "gantt", "", "also draw the schedule as an SVG Gantt chart into this file")
 	ganttWindow := fs.String("gantt-window", "", "time window of the Gantt chart in ticks, FROM:TO (default: the whole schedule)")
 	if err := parseFlags(fs, args); err != nil {
 		if err == flag.ErrHelp {
-			return err
+			return nil, err
 		}
-		return usageError{err}
+		return nil, usageError{err}
 	}
-	bad := func(format string, a ...any) error { return usageError{fmt.Errorf("sweep simulate: "+format, a...)} }
-	if fs.NArg() > 0 {
-		return bad("unexpected arguments %q", fs.Args())
-	}
-	if *platformSpec == "" || *workloadPath == "" || *policy == "" {
-		return bad("--platform, --workload and --policy are required")
-	}
-	if !slices.Contains(exportFormats, *exportFormat) {
-		return bad("--export-format %q: want one of %s", *exportFormat, strings.Join(exportFormats, ", "))
+	switch {
+	case fs.NArg() > 0:
+		return nil, badSimulate("unexpected arguments %q", fs.Args())
+	case f.platform == "" || f.workload == "" || f.policy == "":
+		return nil, badSimulate("--platform, --workload and --policy are required")
+	case !slices.Contains(exportFormats, f.exportFormat):
+		return nil, badSimulate("--export-format %q: want one of %s", f.exportFormat, strings.Join(exportFormats, ", "))
 	}
 	if *ccr != "" {
-		settings["ccr"] = *ccr
+		f.settings["ccr"] = *ccr
 	}
 	if *delay != "" {
-		settings["delay"] = *delay
+		f.settings["delay"] = *delay
 	}
-	ganttOptions := gantt.Options{Title: fmt.Sprintf("%s under %s on %s", *workloadPath, *policy, *platformSpec)}
+	f.gantt = gantt.Options{Title: fmt.Sprintf("%s under %s on %s", f.workload, f.policy, f.platform)}
 	if *ganttWindow != "" {
-		if *ganttPath == "" {
-			return bad("--gantt-window needs --gantt")
+		if f.ganttPath == "" {
+			return nil, badSimulate("--gantt-window needs --gantt")
 		}
 		var err error
-		if ganttOptions.FromTick, ganttOptions.ToTick, err = parseTickWindow(*ganttWindow); err != nil {
-			return bad("--gantt-window: %w", err)
+		if f.gantt.FromTick, f.gantt.ToTick, err = parseTickWindow(*ganttWindow); err != nil {
+			return nil, badSimulate("--gantt-window: %w", err)
 		}
 	}
-	_, md, ok := models.Policy(*policy)
-	if !ok {
-		return bad("--policy %q: unknown; valid policies: %s", *policy, strings.Join(models.PolicyNames(), ", "))
+	return f, nil
+}
+
+// badSimulate is an error in the arguments of `sweep simulate`.
+func badSimulate(format string, a ...any) error {
+	return usageError{fmt.Errorf("sweep simulate: "+format, a...)}
+}
+
+// runSimulate implements `sweep simulate`: one workload file under one
+// policy on one platform, through the policy's model.
+func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseSimulateFlags(a.models, args, stderr)
+	if err != nil {
+		return err
 	}
+	_, md, ok := a.models.Policy(f.policy)
+	if !ok {
+		return badSimulate("--policy %q: unknown; valid policies: %s", f.policy, strings.Join(a.models.PolicyNames(), ", "))
+	}
+	src, c, env, err := f.cell(md)
+	if err != nil {
+		return err
+	}
+	prepared, err := src.Prepare(ctx, c, env)
+	var outcome model.Outcome
+	if err == nil {
+		outcome, err = prepared.Simulate(ctx, c)
+	}
+	if err != nil {
+		var input model.InputError
+		if errors.As(err, &input) {
+			return badSimulate("%w", err)
+		}
+		return fmt.Errorf("sweep simulate: %w", err)
+	}
+	if f.exportPath != "" {
+		if err := writeExport(outcome, md, f.exportFormat, f.exportPath, stdout); err != nil {
+			return err
+		}
+	}
+	return f.print(outcome, md, stdout, stderr)
+}
+
+// cell reads the workload file through model md and returns its one cell
+// on the platform under the policy, with what preparing it reads.
+func (f *simulateFlags) cell(md model.Model) (model.Source, model.Cell, model.Env, error) {
+	var env model.Env
 	reader, ok := md.(model.FileReader)
 	if !ok {
-		return bad("--policy %s: the %s model reads no workload file", *policy, md.Name())
+		return nil, model.Cell{}, env, badSimulate("--policy %s: the %s model reads no workload file", f.policy, md.Name())
 	}
-	p, err := platform.Parse(*platformSpec)
+	p, err := platform.Parse(f.platform)
 	if err != nil {
-		return bad("--platform: %w", err)
+		return nil, model.Cell{}, env, badSimulate("--platform: %w", err)
 	}
-	parsed, err := md.ParseSettings(settingsNode(settings))
+	parsed, err := md.ParseSettings(settingsNode(f.settings))
 	if err != nil {
-		return bad("--with: %w", err)
+		return nil, model.Cell{}, env, badSimulate("--with: %w", err)
 	}
-	env := model.Env{Path: func(s string) string { return s }, Platforms: map[string]*platform.Platform{*platformSpec: p}, Settings: parsed}
-	src, err := reader.ReadFile(*workloadPath, options, env)
+	env = model.Env{Path: func(s string) string { return s }, Platforms: map[string]*platform.Platform{f.platform: p}, Settings: parsed}
+	src, err := reader.ReadFile(f.workload, f.options, env)
 	if err != nil {
-		return bad("--workload: %w", err)
+		return nil, model.Cell{}, env, badSimulate("--workload: %w", err)
 	}
-	if err := src.CheckPlatform(*platformSpec, p); err != nil {
-		return bad("--platform: %w", err)
+	if err := src.CheckPlatform(f.platform, p); err != nil {
+		return nil, model.Cell{}, env, badSimulate("--platform: %w", err)
 	}
-	if err := src.Allows(*policy); err != nil {
-		return bad("--policy: %w", err)
+	if err := src.Allows(f.policy); err != nil {
+		return nil, model.Cell{}, env, badSimulate("--policy: %w", err)
 	}
-	ax := model.Axes{Experiment: "simulate", Label: "workload", Instances: 1, Platforms: []string{*platformSpec},
-		Policies: []string{*policy}, Settings: parsed, Env: env}
-	if *load != "" {
-		l, err := strconv.ParseFloat(*load, 64)
+	ax := model.Axes{Experiment: "simulate", Label: "workload", Instances: 1, Platforms: []string{f.platform},
+		Policies: []string{f.policy}, Settings: parsed, Env: env}
+	if f.load != "" {
+		l, err := strconv.ParseFloat(f.load, 64)
 		if err != nil || !(l > 0) {
-			return bad("--load %q: want a load ratio > 0 such as 0.8 or 1.2", *load)
+			return nil, model.Cell{}, env, badSimulate("--load %q: want a load ratio > 0 such as 0.8 or 1.2", f.load)
 		}
 		if !md.UsesLoads() {
-			return bad("--load: %s workloads have no load ratio", md.Name())
+			return nil, model.Cell{}, env, badSimulate("--load: %s workloads have no load ratio", md.Name())
 		}
 		ax.Loads = []float64{l}
 	}
-	groups := src.Groups(ax)
-	c := groups[0][0]
-	c.PolicySeed = *seed
-	prepared, err := src.Prepare(ctx, c, env)
-	if err == nil {
-		var outcome model.Outcome
-		if outcome, err = prepared.Simulate(ctx, c); err == nil {
-			if *exportPath != "" {
-				if err := writeExport(outcome, md, *exportFormat, *exportPath, stdout); err != nil {
-					return err
-				}
-			}
-			return printSimulation(outcome, md, *base, *schedule, *ganttPath, ganttOptions, stdout, stderr)
-		}
-	}
-	var input model.InputError
-	if errors.As(err, &input) {
-		return bad("%w", err)
-	}
-	return fmt.Errorf("sweep simulate: %w", err)
+	c := src.Groups(ax)[0][0]
+	c.PolicySeed = f.seed
+	return src, c, env, nil
 }
 
-// printSimulation measures a simulated cell and prints it.
-func printSimulation(outcome model.Outcome, md model.Model, base string, schedule bool, ganttPath string, opts gantt.Options, stdout, stderr io.Writer) error {
-	if base != "" {
-		rebased, ok := outcome.(interface{ SetBase(int64) })
-		ticks, err := strconv.ParseInt(base, 10, 64)
+// print measures a simulated cell and prints it, with its schedule's bars
+// (--schedule) and its Gantt chart (--gantt).
+func (f *simulateFlags) print(outcome model.Outcome, md model.Model, stdout, stderr io.Writer) error {
+	if f.base != "" {
+		rebased, ok := outcome.(model.Rebaser)
+		ticks, err := strconv.ParseInt(f.base, 10, 64)
 		if err != nil || ticks < 1 || !ok {
-			return usageError{fmt.Errorf("sweep simulate: --base %q: want a whole tick >= 1, for grid and campaign policies", base)}
+			return badSimulate("--base %q: want a whole tick >= 1, for a model whose measures take a base (%s's do not)", f.base, md.Name())
 		}
 		rebased.SetBase(ticks)
 	}
@@ -175,25 +218,30 @@ func printSimulation(outcome model.Outcome, md model.Model, base string, schedul
 		return fmt.Errorf("sweep simulate: %w", err)
 	}
 	out := simulateOutput{Model: md.Name(), Metrics: measures{names: measureNames(md.Measures()), values: measured.Values}}
-	if schedule {
-		tasks, ok := outcome.(interface{ Tasks() []grid.ScheduledTask })
-		if !ok {
-			return usageError{fmt.Errorf("sweep simulate: --schedule: %s schedules have no task listing yet", md.Name())}
-		}
-		out.Tasks = tasks.Tasks()
+	charted, ok := outcome.(model.Charted)
+	if (f.schedule || f.ganttPath != "") && !ok {
+		return badSimulate("--schedule and --gantt: %s schedules have no Gantt chart yet", md.Name())
 	}
-	if ganttPath != "" {
-		s, ok := outcome.(engineSchedule)
-		if !ok {
-			return usageError{fmt.Errorf("sweep simulate: --gantt: %s schedules have no Gantt chart yet (grid and campaign ones have)", md.Name())}
-		}
-		if err := writeGantt(ganttPath, s.EngineSchedule(), opts, stderr); err != nil {
+	if f.schedule {
+		out.Tasks = scheduledTasks(charted.Gantt())
+	}
+	if f.ganttPath != "" {
+		if err := writeGantt(f.ganttPath, charted.Gantt(), f.gantt, stderr); err != nil {
 			return fmt.Errorf("sweep simulate: %w", err)
 		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// scheduledTasks lists the bars of g in its order.
+func scheduledTasks(g model.Gantt) []scheduledTask {
+	out := make([]scheduledTask, len(g.Bars))
+	for i, b := range g.Bars {
+		out[i] = scheduledTask{Job: g.Jobs[b.Job].ID, Task: b.Task, Cluster: g.Groups[b.Group].Name, Start: b.StartTick, Finish: b.FinishTick}
+	}
+	return out
 }
 
 // settingsNode is a model section made of key=value settings, nil when
@@ -220,21 +268,21 @@ func parseTickWindow(text string) (from, to int64, err error) {
 	return from, to, nil
 }
 
-// writeGantt draws schedule s into the SVG file path and tells the user
+// writeGantt draws schedule g into the SVG file path and tells the user
 // on note what the chart left out.
-func writeGantt(path string, s *gridengine.Schedule, opts gantt.Options, note io.Writer) error {
+func writeGantt(path string, g model.Gantt, opts gantt.Options, note io.Writer) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("gantt: %w", err)
 	}
-	summary, err := gantt.Write(f, s, opts)
+	summary, err := gantt.Write(f, g, opts)
 	if closeErr := f.Close(); err == nil {
 		err = closeErr
 	}
 	if err != nil {
 		return fmt.Errorf("gantt %s: %w", path, err)
 	}
-	fmt.Fprintf(note, "gantt: wrote %s: %d of %d tasks in ticks %d-%d drawn", path, summary.Bars, summary.InWindow, summary.FromTick, summary.ToTick)
+	fmt.Fprintf(note, "gantt: wrote %s: %d of %d %ss in ticks %d-%d drawn", path, summary.Bars, summary.InWindow, cmp.Or(g.Words.Bar, "bar"), summary.FromTick, summary.ToTick)
 	if elided := summary.TooShort + summary.OverBudget; elided > 0 {
 		fmt.Fprintf(note, "; %d elided (too short to see, or beyond the bar budget): see the chart's caption", elided)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestSimulateGantt draws Graham's example (9 tasks; the layout is tested
-// in analysis/gantt) and checks the file has one bar per task.
+// in model/grid and report/gantt) and checks the file has one bar per task.
 func TestSimulateGantt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.svg")
 	var stdout, stderr bytes.Buffer
@@ -107,5 +107,33 @@ func TestSimulateEveryModel(t *testing.T) {
 				t.Errorf("%s: %s = %v by simulate, %v in the run", tt.cell, name, got.Metrics.values[i], stored.Metrics.values[i])
 			}
 		}
+	}
+}
+
+// TestSimulateRigidGantt: `sweep simulate` of the trace of
+// contiguityManifest under fcfs-easy draws the chart of
+// TestShowRigidGantt (job 5 on processors 1 and 3 from 2 s to 7 s) and
+// lists its bars with --schedule: jobs, no tasks.
+func TestSimulateRigidGantt(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rigid.svg")
+	var stdout, stderr bytes.Buffer
+	args := []string{"simulate", "--platform", "single:4", "--workload", "../sweep/testdata/contiguity.swf.txt", "--option", "month=1970-01",
+		"--policy", "fcfs-easy", "--gantt", out, "--schedule"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `d="M440.0 74.00h600.0v18.00h-600.0zM440.0 110.00h600.0v18.00h-600.0z"><title>job 5: 2 processors on c1, ticks 2-7</title>`; !strings.Contains(string(data), want) {
+		t.Errorf("the chart lacks job 5 on processors 1 and 3: %s", data)
+	}
+	var got simulateOutput
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Tasks); n != 5 || got.Tasks[4] != (scheduledTask{Job: "5", Cluster: "c1", Start: 2, Finish: 7}) {
+		t.Errorf("schedule %+v; want 5 jobs, job 5 on c1 from 2 to 7", got.Tasks)
 	}
 }

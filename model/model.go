@@ -24,6 +24,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
@@ -126,6 +127,23 @@ type Prepared interface {
 type Outcome interface {
 	// Measure returns the cell's measures and its child rows.
 	Measure(rec Record) (Measured, error)
+}
+
+// An Outcome may have optional abilities, each a small interface the
+// commands that use it test for: Charted (a Gantt chart), Exporter (a
+// schedule in the field's formats) and Rebaser (a base tick for its
+// measures).
+
+// An Exporter is an outcome whose schedule can be written in the field's
+// formats (`sweep export`, `sweep simulate --export`).
+type Exporter interface {
+	ExportSchedule() (*export.Schedule, error)
+}
+
+// A Rebaser is an outcome whose cumulative-completion measures run to a
+// base tick (`sweep simulate --base`) rather than to the makespan.
+type Rebaser interface {
+	SetBase(ticks int64)
 }
 
 // Measured is what a cell adds to the results.

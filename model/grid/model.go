@@ -388,31 +388,6 @@ func volumeDecileRows(cellID string, deciles []VolumeDecile) []store.Row {
 	return rows
 }
 
-// EngineSchedule returns the simulated schedule, for Gantt charts.
-func (o *Outcome) EngineSchedule() *gridengine.Schedule { return o.Schedule }
-
-// A ScheduledTask is one task of a simulated schedule, as `sweep simulate
-// --schedule` lists it.
-type ScheduledTask struct {
-	Job     string `json:"job"`
-	Task    string `json:"task"`
-	Cluster string `json:"cluster"`
-	Start   int64  `json:"start"`
-	Finish  int64  `json:"finish"`
-}
-
-// Tasks lists every task of the schedule in the instance's order.
-func (o *Outcome) Tasks() []ScheduledTask {
-	s := o.Schedule
-	in := s.Instance
-	out := make([]ScheduledTask, len(in.TaskIDs))
-	for g, id := range in.TaskIDs {
-		out[g] = ScheduledTask{Job: in.JobIDs[in.TaskJob(g)], Task: id, Cluster: in.Platform.Clusters[s.TaskCluster[g]].Name,
-			Start: s.TaskStart[g], Finish: s.TaskFinish[g]}
-	}
-	return out
-}
-
 // ExportSchedule returns the schedule with each task as a job, for `sweep
 // export`: a tick is written as a second, a task's submit time is its
 // job's arrival, its processors its cores and its requested time its

@@ -134,9 +134,10 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 	// just after the last.
 	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
 	v := c.Unit.(rigid.Variant)
-	sched, err := p.schedule(ctx, c.Policy, &w, v)
+	sched, ids, err := p.schedule(ctx, c.Policy, &w, v)
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{CellID: c.ID, Variant: v, Workload: &w, Schedule: sched, DroppedWide: dropped}, nil
+	return &Outcome{CellID: c.ID, Variant: v, Workload: &w, Schedule: sched, Processors: ids,
+		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: dropped}, nil
 }

@@ -413,12 +413,13 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	sched, err := p.schedule(ctx, c.Policy, &mw.Workload, u.variant)
+	sched, ids, err := p.schedule(ctx, c.Policy, &mw.Workload, u.variant)
 	if err != nil {
 		return nil, err
 	}
 	return &Outcome{CellID: c.ID, Period: int64(u.month.Year*100 + int(u.month.Month)), Variant: u.variant, Workload: &mw.Workload,
-		Schedule: sched, DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs}, nil
+		Schedule: sched, Processors: ids, Cluster: p.platforms[c.Platform].Clusters[0].Name,
+		DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs}, nil
 }
 
 // An Outcome is a rigid workload (one month of a trace, or a whole Batsim
@@ -429,6 +430,10 @@ type Outcome struct {
 	Variant  rigid.Variant
 	Workload *rigid.Workload
 	Schedule *backfill.Schedule
+	// Processors are each job's processor ids when the policy named them
+	// (a Batsim scheduler's), else nil; Cluster is the cell's cluster.
+	Processors [][]int
+	Cluster    string
 	// DroppedWide counts the jobs wider than the cluster, left out;
 	// RequestFromRun those whose requested time was taken from their run
 	// time; WarmUpJobs the jobs before the measured window.

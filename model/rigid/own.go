@@ -51,13 +51,23 @@ func newPolicyRunner(env model.Env, own []Policy) policyRunner {
 	return policyRunner{settings: env.Settings.(Settings), entries: env.Policies, own: own}
 }
 
-// schedule simulates workload w under the cell's policy.
-func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
+// schedule simulates workload w under the cell's policy and returns each
+// job's processor ids when the policy named them (a Batsim scheduler), else
+// nil.
+func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, [][]int, error) {
 	entry := p.entries[policy]
+	if entry.Batsim != nil {
+		return batsimSchedule(ctx, entry, w, v)
+	}
+	sched, err := p.engineSchedule(ctx, policy, entry, w, v)
+	return sched, nil, err
+}
+
+// engineSchedule simulates workload w in engine/backfill under a built-in
+// policy, the model's own or a pipe-protocol process.
+func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
 	var decider backfill.Decider
 	switch {
-	case entry.Batsim != nil:
-		return batsimSchedule(ctx, entry, w, v)
 	case entry.Command != nil:
 		r, err := pipe.StartRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
 			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, w.Procs, len(w.Jobs), v.String(), w.Name)
@@ -103,13 +113,14 @@ func (p policyRunner) ownPolicy(name string) (Policy, bool) {
 
 // batsimSchedule runs a Batsim scheduler through policy/batsim (which
 // validates its placements) and returns its schedule in whole seconds for
-// the model's measures: a start between two seconds counts at the next
-// one, as the integer-second built-in simulator would have started it.
-func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, error) {
+// the model's measures (a start between two seconds counts at the next
+// one, as the integer-second built-in simulator would have started it),
+// with the processors the scheduler gave each job.
+func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, [][]int, error) {
 	bs, err := batsim.Simulate(ctx, w, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
 		WalltimeIsRunTime: v == rigid.EstimateExact})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	const ns = 1_000_000_000
 	n := len(w.Jobs)
@@ -124,7 +135,7 @@ func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workl
 	sched.Stats.Events = bs.Counts.Requests
 	sched.Stats.Passes = bs.Counts.Requests
 	if err := verify.Rigid(w, v, sched); err != nil {
-		return nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
+		return nil, nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
 	}
-	return sched, nil
+	return sched, bs.Resources, nil
 }

@@ -1,12 +1,17 @@
-// Package gantt draws one simulated schedule as an SVG Gantt chart: a
-// lane per cluster of rows of consecutive cores, one bar per task in its
-// job's colour (or, around one job in focus, that job in a strong colour
-// and the others in greys), network delays as dashed lines before the
-// tasks they hold back, and a time axis in ticks or in hours from the
-// cell's start. Large schedules stay
-// readable: cores are grouped into at most Options.MaxRows rows, and bars
-// too short to see at the chosen scale, or beyond a bar budget, are left
-// out and counted in the chart's caption.
+// Package gantt draws one simulated schedule, given as a model-neutral
+// model.Gantt, as an SVG Gantt chart: a lane per cluster of rows of
+// consecutive resources (cores, processors), one bar per task or job in
+// its job's colour (or, around one job in focus, that job in a strong
+// colour and the others in greys), waits such as network delays as dashed
+// lines before the bars they hold back, and a time axis in ticks or in
+// hours from the cell's start. Large schedules stay readable: resources
+// are grouped into at most Options.MaxRows rows, and bars too short to see
+// at the chosen scale, or beyond a bar budget, are left out and counted in
+// the chart's caption.
+//
+// Write reads as three steps: the layout (layout.go: the time window and
+// the rows), the culling (cull.go: which bars and waits a reader can see)
+// and the SVG writing (svg.go).
 package gantt
 
 import (
@@ -14,7 +19,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sweep-sched/sweep/engine/grid"
+	"github.com/sweep-sched/sweep/model"
 )
 
 // Options shape the chart; zero fields take the defaults.
@@ -24,8 +29,9 @@ type Options struct {
 	// PlotWidthPx is the width of the time axis in pixels (default 1200).
 	PlotWidthPx int
 	// MaxRows bounds the number of rows over all clusters (default 48).
-	// Rows cover each cluster's cores up to the highest one used in the
-	// time window, each row ceil(those cores / MaxRows) consecutive cores.
+	// Rows cover each cluster's resources up to the highest one used in
+	// the time window, each row ceil(those resources / MaxRows)
+	// consecutive ones.
 	MaxRows int
 	// MaxBars bounds the bars drawn (default 2000), keeping the longest,
 	// so that a schedule of a million tasks gives a chart a reader can
@@ -40,8 +46,9 @@ type Options struct {
 	// TicksPerHour, when set, labels the time axis in hours from tick 0,
 	// the cell's start (seed 004's tick is one second: 3600).
 	TicksPerHour int64
-	// Focus, when set, draws job FocusJob in a strong colour and every
-	// other job in greys, so that its tasks stand out among thousands.
+	// Focus, when set, draws job FocusJob (an index of model.Gantt.Jobs)
+	// in a strong colour and every other job in greys, so that its bars
+	// stand out among thousands.
 	Focus    bool
 	FocusJob int
 }
@@ -64,104 +71,145 @@ func (o Options) withDefaults() Options {
 
 // Summary says what a chart shows and what it left out.
 type Summary struct {
-	// Tasks is the number of tasks in the schedule; InWindow of them run
-	// at some tick of the time window.
+	// Tasks is the number of bars of the input (tasks, or jobs when a
+	// job is one bar); InWindow of them run at some tick of the time
+	// window.
 	Tasks, InWindow int
-	// Bars is the number of task bars drawn. Of the tasks in the window
-	// without a bar, TooShort were narrower than MinBarPx and OverBudget
-	// were beyond MaxBars.
+	// Bars is the number of bars drawn. Of the bars in the window not
+	// drawn, TooShort were narrower than MinBarPx and OverBudget were
+	// beyond MaxBars.
 	Bars, TooShort, OverBudget int
 	// ShortestDrawnTicks is the shortest time span, in ticks, that is
 	// drawn: MinBarPx at the chart's scale.
 	ShortestDrawnTicks float64
-	// Scattered is the number of drawn tasks whose cores were not
-	// consecutive when they started (the free cores were fragmented); such
-	// a task's bar is in pieces, one per run of consecutive cores.
+	// Scattered is the number of drawn bars whose resources were not
+	// consecutive (the free ones were fragmented when they started); such
+	// a bar is in pieces, one per run of consecutive resources.
 	Scattered int
-	// Delays is the number of network delays drawn; DelaysElided were
-	// narrower than MinBarPx.
+	// Delays is the number of waits (network delays) drawn;
+	// DelaysElided were narrower than MinBarPx.
 	Delays, DelaysElided int
-	// CoresPerRow is the number of cores each row stands for; Rows is the
-	// number of rows.
+	// CoresPerRow is the number of resources (cores, processors) each
+	// row stands for; Rows is the number of rows.
 	CoresPerRow, Rows int
 	// FromTick and ToTick are the time window drawn.
 	FromTick, ToTick int64
 }
 
-// WorstJob returns the job of s with the largest SLR (response over
-// critical path; the first on a tie) and its SLR.
-func WorstJob(s *grid.Schedule) (job int, slr float64) {
-	for j, o := range s.Outcomes() {
-		if o.CriticalPathTicks <= 0 {
+// WorstJob returns the job of g with the largest response over its time
+// alone (SLR of a DAG job, slowdown of a rigid job; the first on a tie)
+// and that ratio.
+func WorstJob(g model.Gantt) (job int, slr float64) {
+	for j, o := range g.Jobs {
+		if o.AloneTicks <= 0 {
 			continue
 		}
-		if v := float64(o.FinishTick-o.ArrivalTick) / float64(o.CriticalPathTicks); v > slr {
+		if v := float64(o.FinishTick-o.ArrivalTick) / float64(o.AloneTicks); v > slr {
 			job, slr = j, v
 		}
 	}
 	return job, slr
 }
 
-// JobWindow returns a time window around job's life in s, from its
+// JobWindow returns a time window around job's life in g, from its
 // arrival to its finish, widened on each side by a fifth of that life
 // (and never before tick 0).
-func JobWindow(s *grid.Schedule, job int) (from, to int64) {
-	arrival, finish := s.JobArrival[job], s.JobFinish[job]
+func JobWindow(g model.Gantt, job int) (from, to int64) {
+	arrival, finish := g.Jobs[job].ArrivalTick, g.Jobs[job].FinishTick
 	margin := max(1, (finish-arrival)/5)
 	return max(0, arrival-margin), finish + margin
 }
 
-// placement is where a task sits in the chart: its cluster and its cores
-// there, as runs of consecutive cores in ascending order.
+// placement is where a bar sits in the chart: its group and its
+// resources there, as runs of consecutive resources in ascending order.
 type placement struct {
-	cluster int
-	runs    []coreRun
+	group int
+	runs  []coreRun
 }
 
-// coreRun is Count consecutive cores from First.
+// coreRun is Count consecutive resources from First.
 type coreRun struct{ First, Count int }
 
-// lastCore returns the highest core of the placement.
+// lastCore returns the highest resource of the placement.
 func (p placement) lastCore() int {
 	last := p.runs[len(p.runs)-1]
 	return last.First + last.Count - 1
 }
 
-// placeTasks assigns every task to cores of its cluster. The simulator
-// only counts free cores, so the chart picks them: at each task's start
-// (tasks in order of start, then task index), the narrowest block of
-// consecutive cores free at that tick that is wide enough (best fit, the
-// lowest on a tie, which keeps wide blocks for wide tasks), or the lowest
-// free cores when no block is wide enough. A task frees its cores at its
-// finish, before any task starting at that tick takes them, as in the
-// simulator.
-func placeTasks(s *grid.Schedule) ([]placement, error) {
-	in := s.Instance
-	clusters := in.Platform.Clusters
-	byCluster := make([][]int, len(clusters))
-	for g := range in.Tasks() {
-		c := int(s.TaskCluster[g])
-		if c < 0 || c >= len(clusters) {
-			return nil, fmt.Errorf("task %s: cluster %d is not one of the platform's %d", in.TaskIDs[g], c, len(clusters))
+// placeBars assigns every bar to resources of its group: the ones it
+// names, or, when the simulator only counted free resources, the chart
+// picks them: at each bar's start (bars in order of start, then index),
+// the narrowest block of consecutive resources free at that tick that is
+// wide enough (best fit, the lowest on a tie, which keeps wide blocks for
+// wide bars), or the lowest free ones when no block is wide enough. A bar
+// frees its resources at its finish, before any bar starting at that tick
+// takes them, as in the simulators.
+func placeBars(g model.Gantt) ([]placement, error) {
+	byGroup := make([][]int, len(g.Groups))
+	for b, bar := range g.Bars {
+		if bar.Group < 0 || bar.Group >= len(g.Groups) {
+			return nil, fmt.Errorf("%s: cluster %d is not one of the platform's %d", barName(g, b), bar.Group, len(g.Groups))
 		}
-		byCluster[c] = append(byCluster[c], g)
+		byGroup[bar.Group] = append(byGroup[bar.Group], b)
 	}
-	places := make([]placement, in.Tasks())
-	for c, tasks := range byCluster {
-		slices.SortFunc(tasks, func(a, b int) int {
-			return cmp.Or(cmp.Compare(s.TaskStart[a], s.TaskStart[b]), cmp.Compare(a, b))
+	places := make([]placement, len(g.Bars))
+	for c, bars := range byGroup {
+		slices.SortFunc(bars, func(a, b int) int {
+			return cmp.Or(cmp.Compare(g.Bars[a].StartTick, g.Bars[b].StartTick), cmp.Compare(a, b))
 		})
-		freeAt := make([]int64, clusters[c].Cores)
-		for _, g := range tasks {
-			start, need := s.TaskStart[g], in.Cores(g)
-			runs, err := takeCores(freeAt, start, s.TaskFinish[g], need)
-			if err != nil {
-				return nil, fmt.Errorf("task %s on cluster %s at tick %d: %w", in.TaskIDs[g], clusters[c].Name, start, err)
+		freeAt := make([]int64, g.Groups[c].Resources)
+		for _, b := range bars {
+			bar := &g.Bars[b]
+			var runs []coreRun
+			var err error
+			if bar.ResourceIDs != nil {
+				runs, err = takeNamed(freeAt, bar.StartTick, bar.FinishTick, bar.ResourceIDs, bar.Resources)
+			} else {
+				runs, err = takeCores(freeAt, bar.StartTick, bar.FinishTick, bar.Resources)
 			}
-			places[g] = placement{cluster: c, runs: runs}
+			if err != nil {
+				return nil, fmt.Errorf("%s on cluster %s at tick %d: %w", barName(g, b), g.Groups[c].Name, bar.StartTick, err)
+			}
+			places[b] = placement{group: c, runs: runs}
 		}
 	}
 	return places, nil
+}
+
+// barName names bar b in messages: "task T of job J", or "job J".
+func barName(g model.Gantt, b int) string {
+	bar := &g.Bars[b]
+	job := "job " + g.Jobs[bar.Job].ID
+	if bar.Task == "" {
+		return job
+	}
+	return "task " + bar.Task + " of " + job
+}
+
+// takeNamed marks the resources ids, which must be need distinct ones
+// free at tick start, as busy until finish and returns them as runs.
+func takeNamed(freeAt []int64, start, finish int64, ids []int, need int) ([]coreRun, error) {
+	if len(ids) != need {
+		return nil, fmt.Errorf("names %d resources but holds %d", len(ids), need)
+	}
+	var runs []coreRun
+	for k, id := range ids {
+		switch {
+		case id < 0 || id >= len(freeAt):
+			return nil, fmt.Errorf("resource %d is not one of the %d (want 0..%d)", id, len(freeAt), len(freeAt)-1)
+		case k > 0 && id <= ids[k-1]:
+			return nil, fmt.Errorf("resources not strictly ascending at %d (after %d)", id, ids[k-1])
+		case freeAt[id] > start:
+			return nil, fmt.Errorf("resource %d is busy until tick %d; the schedule is not feasible", id, freeAt[id])
+		}
+		freeAt[id] = finish
+		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == id {
+			runs[n-1].Count++
+		} else {
+			runs = append(runs, coreRun{First: id, Count: 1})
+		}
+	}
+	return runs, nil
 }
 
 // takeCores marks need cores free at tick start as busy until finish and

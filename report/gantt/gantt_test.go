@@ -2,243 +2,12 @@ package gantt
 
 import (
 	"bytes"
-	"context"
-	"encoding/xml"
-	"io"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/engine/grid"
-	"github.com/sweep-sched/sweep/platform"
-	"github.com/sweep-sched/sweep/workload/dag"
+	"github.com/sweep-sched/sweep/model"
 )
-
-// simulate runs workload JSON on platform under policy.
-func simulate(t *testing.T, workloadJSON string, plat *platform.Platform, policy string) *grid.Schedule {
-	t.Helper()
-	w, err := dag.Decode(strings.NewReader(workloadJSON), "test.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := grid.Compile(w, plat, grid.DefaultNetwork())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := grid.Simulate(context.Background(), in, grid.Options{Policy: policy, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// element is an SVG element of a chart.
-type element struct {
-	Class string
-	Attr  map[string]string
-	Title string
-}
-
-// elements parses svg and returns its rect and line elements with a class.
-func elements(t *testing.T, svg []byte) []element {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	var out []element
-	var current *element
-	inTitle := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the chart is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "title" {
-				inTitle = true
-				continue
-			}
-			e := element{Attr: map[string]string{}}
-			for _, a := range tok.Attr {
-				e.Attr[a.Name.Local] = a.Value
-			}
-			e.Class = e.Attr["class"]
-			if e.Class != "" {
-				out = append(out, e)
-				current = &out[len(out)-1]
-			}
-		case xml.EndElement:
-			inTitle = false
-		case xml.CharData:
-			if inTitle && current != nil {
-				current.Title += string(tok)
-			}
-		}
-	}
-	return out
-}
-
-func count(es []element, class string) int {
-	n := 0
-	for _, e := range es {
-		if e.Class == class {
-			n++
-		}
-	}
-	return n
-}
-
-func attr(t *testing.T, e element, name string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(e.Attr[name], 64)
-	if err != nil {
-		t.Fatalf("%s=%q: %v", name, e.Attr[name], err)
-	}
-	return v
-}
-
-// TestGraham draws Graham's anomaly example (engine/grid/testdata/graham.json:
-// 9 tasks on 3 cores) under fifo-task. Every task has exactly one bar,
-// titled with its job and task. The schedule (engine tests):
-// T1 0-3, T2 and T3 0-2, T4 2-4, T9 3-12, T5 and T6 4-8, T7 and T8 8-12.
-// At 100 px per tick (PlotWidthPx 1200 over 12 ticks), T1's bar is at
-// x = 200 (the label margin), 300 px wide, on core 0's row (y = 56, the top
-// margin), 18 px high; T2 on core 1 (y = 74); T3 on core 2 (y = 92).
-func TestGraham(t *testing.T) {
-	data, err := os.ReadFile("../../engine/grid/testdata/graham.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := simulate(t, string(data), platform.Single(3), "fifo-task")
-	var svg bytes.Buffer
-	sum, err := Write(&svg, s, Options{Title: "graham"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := elements(t, svg.Bytes())
-	if n := count(es, "task"); n != 9 || sum.Bars != 9 || sum.Tasks != 9 || sum.TooShort+sum.OverBudget != 0 {
-		t.Fatalf("%d task bars, summary %+v; want 9 bars, one per task, none elided", n, sum)
-	}
-	seen := map[string]int{}
-	for _, e := range es {
-		if e.Class == "task" {
-			seen[strings.SplitN(e.Title, ":", 2)[0]]++
-		}
-	}
-	for _, task := range []string{"job J1, task T1", "job J1, task T9", "job J2, task T2", "job J3, task T3",
-		"job J4, task T4", "job J4, task T5", "job J4, task T6", "job J4, task T7", "job J4, task T8"} {
-		if seen[task] != 1 {
-			t.Errorf("%s: %d bars; want 1", task, seen[task])
-		}
-	}
-	want := map[string][4]float64{ // x, y, width, height
-		"job J1, task T1: 1 core on c1, ticks 0-3": {200, 56, 300, 18},
-		"job J2, task T2: 1 core on c1, ticks 0-2": {200, 74, 200, 18},
-		"job J3, task T3: 1 core on c1, ticks 0-2": {200, 92, 200, 18},
-	}
-	for _, e := range es {
-		if w, ok := want[e.Title]; ok {
-			got := [4]float64{attr(t, e, "x"), attr(t, e, "y"), attr(t, e, "width"), attr(t, e, "height")}
-			if got != w {
-				t.Errorf("%s: x, y, width, height %v; want %v", e.Title, got, w)
-			}
-			delete(want, e.Title)
-		}
-	}
-	if len(want) > 0 {
-		t.Errorf("no bar titled %v", want)
-	}
-	if n := count(es, "delay"); n != 0 {
-		t.Errorf("%d delay lines on one cluster; want 0", n)
-	}
-}
-
-// TestNetworkDelay: task a (Kind1, 10 ticks) on c1 feeds task b (Kind2,
-// 5 ticks) on c2. With CCR 0.2 the edge's delay is ceil(10 x 0.2) = 2
-// ticks, so b starts at 12 and the schedule ends at 17. At PlotWidthPx 1700
-// (100 px per tick) the delay runs from x = 200 + 1000 to 200 + 1200 on b's
-// row (c2, below c1's row and the 10 px gap: y = 56 + 18 + 10 + 9).
-func TestNetworkDelay(t *testing.T) {
-	plat, err := platform.New("two", []platform.Cluster{{Name: "c1", Cores: 1, Kind: "Kind1"}, {Name: "c2", Cores: 1, Kind: "Kind2"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := simulate(t, `{"jobs": [{"id": "J", "arrival": 0, "tasks": [
-		{"id": "a", "exec": 10, "cores": 1, "kind": "Kind1"},
-		{"id": "b", "exec": 5, "cores": 1, "kind": "Kind2", "after": ["a"]}]}]}`, plat, "fifo-task")
-	var svg bytes.Buffer
-	sum, err := Write(&svg, s, Options{PlotWidthPx: 1700})
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := elements(t, svg.Bytes())
-	if n := count(es, "task"); n != 2 || sum.Delays != 1 {
-		t.Fatalf("%d bars, summary %+v; want 2 bars and 1 delay", n, sum)
-	}
-	for _, e := range es {
-		switch {
-		case e.Class == "delay":
-			if got := [3]float64{attr(t, e, "x1"), attr(t, e, "x2"), attr(t, e, "y1")}; got != [3]float64{1200, 1400, 93} {
-				t.Errorf("delay line x1, x2, y %v; want [1200 1400 93]", got)
-			}
-		case e.Class == "task" && strings.HasPrefix(e.Title, "job J, task b"):
-			if got := [3]float64{attr(t, e, "x"), attr(t, e, "width"), attr(t, e, "y")}; got != [3]float64{1400, 500, 84} {
-				t.Errorf("b's bar x, width, y %v; want [1400 500 84]", got)
-			}
-		}
-	}
-}
-
-// TestElision: 1,000 one-tick tasks and one of 100,000 ticks, one job each,
-// on 2 cores. At 1200 px over about 100,500 ticks a tick is 0.012 px, under
-// the 0.5 px minimum, so only the long task is drawn and the caption says
-// the 1,000 others were elided. With a window of ticks 0-200, each short
-// task is 6 px wide and all are drawn. A budget of 100 bars keeps 100.
-func TestElision(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`{"jobs": [{"id": "long", "arrival": 0, "tasks": [{"id": "L", "exec": 100000, "cores": 1}]}`)
-	for i := range 1000 {
-		b.WriteString(`, {"id": "j` + strconv.Itoa(i) + `", "arrival": 0, "tasks": [{"id": "t", "exec": 1, "cores": 1}]}`)
-	}
-	b.WriteString("]}")
-	s := simulate(t, b.String(), platform.Single(2), "fifo-job")
-
-	var svg bytes.Buffer
-	sum, err := Write(&svg, s, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := count(elements(t, svg.Bytes()), "task"); n != 1 || sum.TooShort != 1000 || sum.InWindow != 1001 {
-		t.Errorf("whole schedule: %d bars, summary %+v; want 1 bar, 1000 too short", n, sum)
-	}
-	if !strings.Contains(svg.String(), "elided: 1000 tasks shorter than") {
-		t.Error("the caption does not say what was elided")
-	}
-
-	svg.Reset()
-	sum, err = Write(&svg, s, Options{FromTick: 0, ToTick: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Fifo-job runs the long job first on core 0 and the short ones one
-	// after another on core 1, ticks 0-1000: 200 of them in the window.
-	if n := count(elements(t, svg.Bytes()), "task"); n != 201 || sum.InWindow != 201 || sum.TooShort != 0 {
-		t.Errorf("window 0-200: %d bars, summary %+v; want 201 bars (the long task and 200 short ones)", n, sum)
-	}
-
-	svg.Reset()
-	sum, err = Write(&svg, s, Options{FromTick: 0, ToTick: 200, MaxBars: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := count(elements(t, svg.Bytes()), "task"); n != 100 || sum.OverBudget != 101 {
-		t.Errorf("budget 100: %d bars, summary %+v; want 100 bars, 101 over budget", n, sum)
-	}
-}
 
 func TestTakeCores(t *testing.T) {
 	tests := []struct {
@@ -266,36 +35,6 @@ func TestTakeCores(t *testing.T) {
 	}
 	if _, err := takeCores([]int64{9, 9}, 5, 20, 1); err == nil {
 		t.Error("no free core: no error")
-	}
-}
-
-// TestScatteredTask: on 3 cores under fifo-job, Z (1 core, ticks 0-5)
-// takes core 0 and X (1 core, ticks 0-10) core 1; W (2 cores) arrives at 1
-// and waits for a second free core. At tick 5 Z frees core 0, and W starts
-// on cores 0 and 2, which are not consecutive: one task element in two
-// pieces.
-func TestScatteredTask(t *testing.T) {
-	s := simulate(t, `{"jobs": [
-		{"id": "Z", "arrival": 0, "tasks": [{"id": "z", "exec": 5, "cores": 1}]},
-		{"id": "X", "arrival": 0, "tasks": [{"id": "x", "exec": 10, "cores": 1}]},
-		{"id": "W", "arrival": 1, "tasks": [{"id": "w", "exec": 3, "cores": 2}]}]}`, platform.Single(3), "fifo-job")
-	var svg bytes.Buffer
-	sum, err := Write(&svg, s, Options{PlotWidthPx: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := elements(t, svg.Bytes())
-	if n := count(es, "task"); n != 3 || sum.Scattered != 1 {
-		t.Fatalf("%d task elements, summary %+v; want 3, one scattered", n, sum)
-	}
-	text := svg.String()
-	group := text[strings.Index(text, `<path class="task"`):]
-	group = group[:strings.Index(group, "</path>")]
-	// Rows of 18 px from y = 56, one core each: cores 0 and 2 at 56 and
-	// 92; ticks 5-8 of a 10-tick window 1000 px wide from x = 200.
-	if !strings.Contains(group, "job W, task w: 2 cores on c1, ticks 5-8") || strings.Count(group, "M") != 2 ||
-		!strings.Contains(group, `M700.0 56.00h300.0v18.00h-300.0z`) || !strings.Contains(group, `M700.0 92.00h300.0v18.00h-300.0z`) {
-		t.Errorf("W is not one path of two pieces on cores 0 and 2 (y = 56 and 92): %s", group)
 	}
 }
 
@@ -327,37 +66,77 @@ func TestAxisTicks(t *testing.T) {
 	}
 }
 
-// TestFocusOnWorstJob: in the schedule of TestScatteredTask, W arrives at
-// 1, waits until 5 and finishes at 8 with a critical path of 3: SLR 7/3,
-// the worst (Z and X run at once: SLR 1). Its window is its life [1, 8]
-// widened by a fifth of it (1 tick) on each side; in focus, its bar is
-// vermillion, the others grey, and its arrival and finish are marked.
-func TestFocusOnWorstJob(t *testing.T) {
-	s := simulate(t, `{"jobs": [
-		{"id": "Z", "arrival": 0, "tasks": [{"id": "z", "exec": 5, "cores": 1}]},
-		{"id": "X", "arrival": 0, "tasks": [{"id": "x", "exec": 10, "cores": 1}]},
-		{"id": "W", "arrival": 1, "tasks": [{"id": "w", "exec": 3, "cores": 2}]}]}`, platform.Single(3), "fifo-job")
-	job, slr := WorstJob(s)
-	if job != 2 || slr != 7.0/3 {
-		t.Fatalf("WorstJob = %d, %v; want 2 (W), 7/3", job, slr)
+// jobsOnProcessors: on 4 processors (a hand-made schedule, no simulator),
+// job A holds processors 2-3 over ticks 0-10, as a contiguous placement
+// named them; B (2 processors, ticks 0-5) and C (1 processor, ticks 5-8)
+// are counted, and the chart places them: B on the only free block, 0-1,
+// C on the narrowest block free at 5, a single processor of 0-1 (the
+// lowest).
+func jobsOnProcessors() model.Gantt {
+	return model.Gantt{
+		Words:  model.GanttWords{Bar: "job", Resource: "processor"},
+		Groups: []model.GanttGroup{{Name: "c1", Resources: 4}},
+		Jobs: []model.GanttJob{{ID: "A", ArrivalTick: 0, FinishTick: 10, AloneTicks: 10},
+			{ID: "B", ArrivalTick: 0, FinishTick: 5, AloneTicks: 5}, {ID: "C", ArrivalTick: 1, FinishTick: 8, AloneTicks: 3}},
+		Bars: []model.GanttBar{
+			{Job: 0, Resources: 2, StartTick: 0, FinishTick: 10, ResourceIDs: []int{2, 3}},
+			{Job: 1, Resources: 2, StartTick: 0, FinishTick: 5},
+			{Job: 2, Resources: 1, StartTick: 5, FinishTick: 8},
+		},
 	}
-	from, to := JobWindow(s, job)
-	if from != 0 || to != 9 {
-		t.Errorf("JobWindow = [%d, %d]; want [0, 9]", from, to)
-	}
+}
+
+// TestJobsOnProcessors draws jobsOnProcessors at 100 px per tick (1000
+// px over 10 ticks) from x = 200, one 18 px row per processor from y = 56:
+// A at y = 56 + 2*18 = 92, 36 high, 1000 wide; B at y = 56, 500 wide; C
+// from x = 700 on processor 0, 300 wide. C waits 4 ticks (arrives at 1,
+// starts at 5) over its 3 alone: slowdown 7/3, the worst.
+func TestJobsOnProcessors(t *testing.T) {
+	g := jobsOnProcessors()
 	var svg bytes.Buffer
-	if _, err := Write(&svg, s, Options{FromTick: from, ToTick: to, Focus: true, FocusJob: job, TicksPerHour: 3600}); err != nil {
+	sum, err := Write(&svg, g, Options{PlotWidthPx: 1000})
+	if err != nil {
 		t.Fatal(err)
 	}
 	text := svg.String()
 	for _, want := range []string{
-		`fill="#d55e00" d="M`,                                        // W, on scattered cores: one path
-		`fill="#b8b8b8"><title>job Z`, `fill="#d6d6d6"><title>job X`, // jobs 0 and 1
-		">job W arrives</text>", ">job W finishes</text>",
-		"time (hours from the cell's start)",
+		`x="200.0" y="92.0" width="1000.0" height="36.0" fill="` + jobColour(0) + `"><title>job A: 2 processors on c1, ticks 0-10</title>`,
+		`x="200.0" y="56.0" width="500.0" height="36.0" fill="` + jobColour(1) + `"><title>job B: 2 processors on c1, ticks 0-5</title>`,
+		`x="700.0" y="56.0" width="300.0" height="18.0" fill="` + jobColour(2) + `"><title>job C: 1 processor on c1, ticks 5-8</title>`,
+		">c1 processor 0</text>", ">processor 3</text>",
+		"one lane per cluster, one row per processor; one bar per job, coloured by job (hover for details)</text>",
+		"ticks 0 to 10: 3 of 3 jobs run in this window; 3 drawn; rows stop at the highest processor used",
 	} {
 		if !strings.Contains(text, want) {
-			t.Errorf("focused chart lacks %q", want)
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if sum.Bars != 3 || sum.Rows != 4 || sum.Delays != 0 || strings.Contains(text, "dashed") {
+		t.Errorf("summary %+v, or a legend of waits; want 3 bars on 4 rows, no waits", sum)
+	}
+	if job, slowdown := WorstJob(g); job != 2 || slowdown != 7.0/3 {
+		t.Errorf("WorstJob = %d, %v; want 2 (C), 7/3", job, slowdown)
+	}
+}
+
+// TestNamedResourcesChecked: with A named on processors 0-1, B named on
+// resources that A holds, or outside the group, or fewer than it holds, is
+// refused, naming the bar.
+func TestNamedResourcesChecked(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []int
+		want string
+	}{
+		{[]int{0, 1}, "job B on cluster c1 at tick 0: resource 0 is busy until tick 10"},
+		{[]int{3, 4}, "resource 4 is not one of the 4"},
+		{[]int{3}, "names 1 resources but holds 2"},
+	} {
+		g := jobsOnProcessors()
+		g.Bars[0].ResourceIDs = []int{0, 1}
+		g.Bars[1].ResourceIDs = tt.ids
+		_, err := Write(&bytes.Buffer{}, g, Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("resources %v: %v; want an error saying %q", tt.ids, err, tt.want)
 		}
 	}
 }

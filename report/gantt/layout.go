@@ -1,0 +1,107 @@
+package gantt
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/sweep-sched/sweep/model"
+)
+
+// chart is one drawing: its input and options, the layout and the bars
+// and delays culling kept, and the summary of what it shows.
+type chart struct {
+	g      model.Gantt
+	opts   Options
+	words  model.GanttWords
+	places []placement
+	sum    Summary
+
+	pxPerTick float64
+	// laneHeight is the height of one resource in pixels; bandTop is the
+	// top of each group's band, rowsOf its number of rows, and plotBottom
+	// the bottom of the last band.
+	laneHeight float64
+	bandTop    []float64
+	rowsOf     []int
+	plotBottom float64
+
+	bars   []bar
+	delays []delay
+}
+
+// newChart places the bars of g and sets the time window: opts' window,
+// up to the schedule's last finish when opts.ToTick is 0.
+func newChart(g model.Gantt, opts Options) (*chart, error) {
+	opts = opts.withDefaults()
+	places, err := placeBars(g)
+	if err != nil {
+		return nil, fmt.Errorf("drawing the schedule: %w", err)
+	}
+	sum := Summary{Tasks: len(g.Bars), FromTick: opts.FromTick, ToTick: opts.ToTick}
+	if sum.ToTick == 0 {
+		for _, b := range g.Bars {
+			sum.ToTick = max(sum.ToTick, b.FinishTick)
+		}
+	}
+	if sum.ToTick <= sum.FromTick {
+		return nil, fmt.Errorf("drawing the schedule: time window [%d, %d) is empty; want from < to", sum.FromTick, sum.ToTick)
+	}
+	c := &chart{g: g, opts: opts, words: wordsOf(g.Words), places: places, sum: sum}
+	c.pxPerTick = float64(opts.PlotWidthPx) / float64(sum.ToTick-sum.FromTick)
+	c.sum.ShortestDrawnTicks = opts.MinBarPx / c.pxPerTick
+	return c, nil
+}
+
+// wordsOf fills in the words a model left empty.
+func wordsOf(w model.GanttWords) model.GanttWords {
+	w.Bar = cmp.Or(w.Bar, "bar")
+	w.Resource = cmp.Or(w.Resource, "resource")
+	return w
+}
+
+// xOf is the horizontal position of tick.
+func (c *chart) xOf(tick int64) float64 {
+	return leftPx + float64(tick-c.sum.FromTick)*c.pxPerTick
+}
+
+// clip cuts the span from-to to the time window.
+func (c *chart) clip(from, to int64) (int64, int64) {
+	return max(from, c.sum.FromTick), min(to, c.sum.ToTick)
+}
+
+// inWindow reports whether bar b runs at some tick of the time window.
+func (c *chart) inWindow(b *model.GanttBar) bool {
+	return b.FinishTick > c.sum.FromTick && b.StartTick < c.sum.ToTick
+}
+
+// layOut sets the rows. Rows cover the resources used in the window
+// (resources are taken lowest first, so the unused ones are the highest),
+// every row standing for the same number of resources so that bar heights
+// compare across groups.
+func (c *chart) layOut() {
+	groups := c.g.Groups
+	shown := make([]int, len(groups))
+	for b := range c.g.Bars {
+		if c.inWindow(&c.g.Bars[b]) {
+			p := c.places[b]
+			shown[p.group] = max(shown[p.group], p.lastCore()+1)
+		}
+	}
+	totalShown := 0
+	for k := range shown {
+		shown[k] = max(shown[k], 1)
+		totalShown += shown[k]
+	}
+	c.sum.CoresPerRow = max(1, (totalShown+c.opts.MaxRows-1)/c.opts.MaxRows)
+	c.laneHeight = float64(rowPx) / float64(c.sum.CoresPerRow)
+	c.bandTop = make([]float64, len(groups))
+	c.rowsOf = make([]int, len(groups))
+	y := float64(topPx)
+	for k := range groups {
+		c.bandTop[k] = y
+		c.rowsOf[k] = (shown[k] + c.sum.CoresPerRow - 1) / c.sum.CoresPerRow
+		c.sum.Rows += c.rowsOf[k]
+		y += float64(c.rowsOf[k]*rowPx) + clusterGapPx
+	}
+	c.plotBottom = y - clusterGapPx
+}
