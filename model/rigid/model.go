@@ -16,13 +16,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // The fair-share policies of seed 003, for trace-month workloads.
@@ -215,16 +216,16 @@ func (s Settings) Policy(name string) backfill.Policy {
 // R without requested times is a manifest error); each cluster size of the
 // run then drops the jobs wider than it, once.
 type source struct {
-	canon    string          // the trace's hash, for cell ids
-	trace    *swf.RigidTrace // every job, whatever its width
-	months   []swf.Month
+	canon    string            // the trace's hash, for cell ids
+	trace    *rigidtrace.Trace // every job, whatever its width
+	months   []rigidtrace.Month
 	variants []rigid.Variant
 	own      []Policy
 }
 
 // unit is a cell's month and estimate variant.
 type unit struct {
-	month   swf.Month
+	month   rigidtrace.Month
 	variant rigid.Variant
 }
 
@@ -263,11 +264,11 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	if months.From == "" || months.To == "" {
 		return nil, fmt.Errorf("months: want both from and to, as YYYY-MM (to is included)")
 	}
-	from, err := swf.ParseMonth(months.From)
+	from, err := rigidtrace.ParseMonth(months.From)
 	if err != nil {
 		return nil, fmt.Errorf("months: from: %w", err)
 	}
-	to, err := swf.ParseMonth(months.To)
+	to, err := rigidtrace.ParseMonth(months.To)
 	if err != nil {
 		return nil, fmt.Errorf("months: to: %w", err)
 	}
@@ -275,7 +276,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	for m := from; !m.Start().After(to.Start()); {
 		rs.months = append(rs.months, m)
 		next := m.End()
-		m = swf.Month{Year: next.Year(), Month: next.Month()}
+		m = rigidtrace.Month{Year: next.Year(), Month: next.Month()}
 	}
 	if len(rs.months) == 0 {
 		return nil, fmt.Errorf("months: from %s comes after to %s", from, to)
@@ -301,7 +302,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	// One pass over the file: the reader parses what the hash reads. The
 	// width limit comes with each platform (rigidTraces).
 	h := sha256.New()
-	rs.trace, err = swf.NewRigidTrace(io.TeeReader(f, h), path, swf.RigidOptions{Procs: math.MaxInt})
+	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
@@ -373,7 +374,7 @@ func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.
 // prepared cuts a rigid source's trace to each cluster size once and
 // shares it among the cells of a run.
 type prepared struct {
-	all       *swf.RigidTrace
+	all       *rigidtrace.Trace
 	platforms map[string]*platform.Platform
 	policyRunner
 
@@ -383,11 +384,11 @@ type prepared struct {
 
 type rigidTrace struct {
 	once  sync.Once
-	trace *swf.RigidTrace
+	trace *rigidtrace.Trace
 	err   error
 }
 
-func (r *prepared) get(procs int) (*swf.RigidTrace, error) {
+func (r *prepared) get(procs int) (*rigidtrace.Trace, error) {
 	r.mu.Lock()
 	if r.bySize == nil {
 		r.bySize = map[int]*rigidTrace{}
