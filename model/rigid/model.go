@@ -26,20 +26,21 @@ import (
 	"github.com/sweep-sched/sweep/workload/swf"
 )
 
-// The fair-share policies of seed 003, for trace-month workloads.
+// The rigid model's built-in policies: the fair-share policies of
+// Vasupongayya's study (seed 003) and the fcfs-easy baseline.
 const (
 	PolicyRelShare   = "relshare"
 	PolicyFCFSEasy   = "fcfs-easy"
 	PolicyTradeoffFS = "tradeoff-fs"
 )
 
-// Version versions the rigid-job fair-share model of seed 003: part of
-// every rigid cell id.
+// Version versions the rigid model: part of every rigid cell id.
 const Version = "1"
 
-// Model is the rigid-job model of seed 003: an SWF trace replayed month by
-// month as rigid jobs on one cluster, under RelShare, Tradeoff-fs or FCFS
-// with EASY backfilling.
+// Model is the rigid model: the rigid jobs of an SWF trace replayed month
+// by month (or of a Batsim workload replayed whole) on one cluster, under
+// RelShare, Tradeoff-fs or FCFS with EASY backfilling, the policies of
+// Vasupongayya's fair-share study (seed 003), or a policy of one's own.
 type Model struct {
 	// Own are policies of the researcher's own module, offered beside
 	// the built-in ones.
@@ -48,11 +49,15 @@ type Model struct {
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
-	return "seed 003: rigid jobs of an SWF trace, month by month, under fair-share backfilling"
+	return "rigid jobs of an SWF trace, month by month, under fair-share backfilling (seed 003)"
 }
 func (Model) Version() string { return Version }
-func (Model) Section() string { return "fairshare" }
+func (Model) Section() string { return "rigid" }
 func (Model) UsesLoads() bool { return false }
+
+// SectionAliases keeps fairshare, the section's name before it was named
+// for the model, so that every manifest written with it runs unchanged.
+func (Model) SectionAliases() []string { return []string{"fairshare"} }
 
 func (m Model) Policies() []model.Policy {
 	out := []model.Policy{
@@ -101,9 +106,10 @@ type MonthRange struct {
 	To   string `yaml:"to"`   // YYYY-MM, included
 }
 
-// FairShareSpec sets the choices of the fair-share policies that the
-// design note makes named options (fairshare.md sections 3-4).
-type FairShareSpec struct {
+// SectionSpec is the manifest's rigid section (or fairshare, its alias):
+// the choices of the fair-share policies that the design note makes named
+// options (fairshare.md sections 3-4).
+type SectionSpec struct {
 	// Window is the RelShare usage window: tumbling (default, the
 	// calendar day from 00:00 UTC) or sliding (the last 24 hours).
 	Window string `yaml:"window"`
@@ -123,7 +129,7 @@ type FairShareSpec struct {
 	Budget *int `yaml:"budget"`
 }
 
-// Settings are a manifest's fair-share choices resolved.
+// Settings are a manifest's rigid section resolved.
 type Settings struct {
 	window     backfill.UsageWindow
 	allocation backfill.Allocation
@@ -134,10 +140,11 @@ type Settings struct {
 // Canonical renders the settings for cell ids.
 func (s Settings) Canonical() string { return s.canon }
 
-// ParseSettings resolves the fairshare section; a key left out and its
-// default written out give the same cells.
+// ParseSettings resolves the rigid section; a key left out and its
+// default written out give the same cells, and so do the section's two
+// names (Canonical leaves the name out).
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
-	var spec FairShareSpec
+	var spec SectionSpec
 	if section != nil {
 		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget"); err != nil {
 			return nil, err
@@ -403,7 +410,7 @@ func (r *prepared) get(procs int) (*rigidtrace.Trace, error) {
 	return t.trace, t.err
 }
 
-// Simulate runs one month of the trace under a fair-share policy.
+// Simulate runs one month of the trace under the cell's policy.
 func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	u := c.Unit.(unit)
 	trace, err := p.get(p.platforms[c.Platform].TotalCores())
@@ -423,7 +430,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 }
 
 // An Outcome is a rigid workload (one month of a trace, or a whole Batsim
-// workload) simulated under a fair-share policy.
+// workload) simulated under one of the rigid model's policies.
 type Outcome struct {
 	CellID   string
 	Period   int64 // the month as yyyymm; 0 for a whole workload
