@@ -307,7 +307,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	}
 	defer f.Close()
 	// One pass over the file: the reader parses what the hash reads. The
-	// width limit comes with each platform (rigidTraces).
+	// width limit comes with each platform (prepared.get).
 	h := sha256.New()
 	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if err != nil {
@@ -386,10 +386,11 @@ type prepared struct {
 	policyRunner
 
 	mu     sync.Mutex
-	bySize map[int]*rigidTrace
+	bySize map[int]*clusterTrace
 }
 
-type rigidTrace struct {
+// clusterTrace is the trace cut to one cluster size, once.
+type clusterTrace struct {
 	once  sync.Once
 	trace *rigidtrace.Trace
 	err   error
@@ -398,11 +399,11 @@ type rigidTrace struct {
 func (r *prepared) get(procs int) (*rigidtrace.Trace, error) {
 	r.mu.Lock()
 	if r.bySize == nil {
-		r.bySize = map[int]*rigidTrace{}
+		r.bySize = map[int]*clusterTrace{}
 	}
 	t := r.bySize[procs]
 	if t == nil {
-		t = &rigidTrace{}
+		t = &clusterTrace{}
 		r.bySize[procs] = t
 	}
 	r.mu.Unlock()
