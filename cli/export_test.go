@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // TestBatsimWorkloadExport runs a Batsim workload through a manifest and

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/gen/grid"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
 	gmoldable "github.com/sweep-sched/sweep/gen/moldable"
 	"github.com/sweep-sched/sweep/workload/dag"
 	mworkload "github.com/sweep-sched/sweep/workload/moldable"
@@ -128,7 +128,7 @@ func TestRunGenMoldable(t *testing.T) {
 }
 
 // TestGenCampaignPreset: `sweep gen` writes the campaign generator that
-// manifests accept (it used to refuse it), identical to grid.GenerateProfiles
+// manifests accept (it used to refuse it), identical to gcampaign.GenerateProfiles
 // with the same parameters, seed and instance.
 func TestGenCampaignPreset(t *testing.T) {
 	summary, data, err := runGenTo(t, "--preset", "ostrich2013/profiles", "--seed", "3", "--instance", "1",
@@ -136,9 +136,9 @@ func TestGenCampaignPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := grid.DefaultProfilesParams()
+	p := gcampaign.DefaultProfilesParams()
 	p.Jobs, p.Users, p.ShortUsers = 200, 4, 2
-	w, err := grid.GenerateProfiles(p, 3, 1)
+	w, err := gcampaign.GenerateProfiles(p, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestGenCampaignPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(data, want.Bytes()) {
-		t.Errorf("sweep gen wrote a different workload than grid.GenerateProfiles")
+		t.Errorf("sweep gen wrote a different workload than gcampaign.GenerateProfiles")
 	}
 	if wantSummary := fmt.Sprintf("4 users, %d campaigns, 200 jobs\n", len(w.Campaigns)); summary != wantSummary {
 		t.Errorf("summary %q; want %q", summary, wantSummary)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sweep-sched/sweep/model"
 )
 
 // runPolicies implements `sweep policies`: every model with its policies,
@@ -27,8 +29,12 @@ func (a *app) runPolicies(_ context.Context, args []string, stdout, stderr io.Wr
 		if gens := md.Generators(); len(gens) > 0 {
 			fmt.Fprintf(stdout, "  generators: %s\n", strings.Join(gens, ", "))
 		}
-		if s := md.Section(); s != "" {
-			fmt.Fprintf(stdout, "  settings:   the manifest's %s section\n", s)
+		if keys := model.SectionKeys(md); len(keys) > 0 {
+			fmt.Fprintf(stdout, "  settings:   the manifest's %s section", keys[0])
+			if len(keys) > 1 {
+				fmt.Fprintf(stdout, " (%s accepted as an alias)", strings.Join(keys[1:], ", "))
+			}
+			fmt.Fprintln(stdout)
 		}
 		for _, p := range md.Policies() {
 			fmt.Fprintf(stdout, "  %-12s %s\n", p.Name, p.Doc)

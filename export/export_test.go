@@ -11,8 +11,9 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/export"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // handSchedule: on 4 processors, A (2 procs) runs 0-10, B (2) 2-5, C (4,
@@ -101,14 +102,14 @@ func easyMonth(t *testing.T) (*rigid.Workload, *export.Schedule, []int) {
 	t.Helper()
 	path := kthTrace
 	if _, err := os.Stat(path); err != nil {
-		t.Logf("%s is absent; using the synthetic gen/swf/testdata/months.swf.txt", path)
-		path = "../gen/swf/testdata/months.swf.txt"
+		t.Logf("%s is absent; using the synthetic model/rigid/rigidtrace/testdata/months.swf.txt", path)
+		path = "../model/rigid/rigidtrace/testdata/months.swf.txt"
 	}
-	tr, err := swf.ReadRigid(path, swf.RigidOptions{})
+	tr, err := rigidtrace.Load(path, rigidtrace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	month, err := tr.Month(swf.Month{Year: 1996, Month: 10})
+	month, err := tr.Month(rigidtrace.Month{Year: 1996, Month: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func easyMonth(t *testing.T) (*rigid.Workload, *export.Schedule, []int) {
 }
 
 // TestSWFRoundTrip: an EASY schedule exported to SWF and read back by
-// gen/swf's reader gives the same jobs, submit times, run times,
+// workload/swf's reader gives the same jobs, submit times, run times,
 // processors and users, and the simulated waits.
 func TestSWFRoundTrip(t *testing.T) {
 	w, s, traceJob := easyMonth(t)

@@ -1,7 +1,7 @@
 // Package model is the seam between sweep's runner and its simulator
 // families, shaped like database/sql/driver or image.RegisterFormat under
 // their users. A Model (the grid DAG model of seed 004, the campaign model
-// of seeds 000/001, the rigid-job model of seed 003, the moldable-task
+// of seeds 000/001, the rigid model of seed 003, the moldable-task
 // model of seed 002) says which manifest workload entries it takes, which
 // policies it offers and which settings section it reads; it resolves an
 // entry into a Source, which expands into cells, refuses what cannot run
@@ -46,7 +46,8 @@ type Model interface {
 	// Policies lists the policies the model offers, in a stable order.
 	Policies() []Policy
 	// Section is the top-level manifest key of the model's settings
-	// ("network", "campaign", ...), or "" for none.
+	// ("network", "campaign", ...), or "" for none. A model may accept
+	// other keys for it too (SectionAliaser).
 	Section() string
 	// ParseSettings checks the model's section (nil when the manifest has
 	// none) and returns the settings with defaults filled in.
@@ -218,8 +219,10 @@ func (r *Registry) Register(m Model) error {
 		if old.Name() == m.Name() {
 			return fmt.Errorf("model %q registered twice", m.Name())
 		}
-		if s := m.Section(); s != "" && s == old.Section() {
-			return fmt.Errorf("model %q: section %q is model %q's", m.Name(), s, old.Name())
+		for _, s := range SectionKeys(m) {
+			if slices.Contains(SectionKeys(old), s) {
+				return fmt.Errorf("model %q: section %q is model %q's", m.Name(), s, old.Name())
+			}
 		}
 	}
 	seen := map[string]bool{}
@@ -284,13 +287,12 @@ func (r *Registry) PolicyNames() []string {
 	return names
 }
 
-// Sections lists the models' manifest sections.
+// Sections lists the top-level keys of the models' manifest sections,
+// aliases included (SectionKeys).
 func (r *Registry) Sections() []string {
 	var out []string
 	for _, m := range r.models {
-		if s := m.Section(); s != "" {
-			out = append(out, s)
-		}
+		out = append(out, SectionKeys(m)...)
 	}
 	return out
 }

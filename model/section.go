@@ -12,6 +12,29 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// A SectionAliaser is a Model whose settings section also answers to
+// other top-level keys: the names it had before a rename, so that every
+// manifest written with them runs unchanged and gives the same cells. A
+// manifest gives the section under one of its keys, not two.
+type SectionAliaser interface {
+	// SectionAliases lists the other keys of the model's section.
+	SectionAliases() []string
+}
+
+// SectionKeys returns the top-level manifest keys of m's section: its
+// Section, then its aliases; none for a model without a section.
+func SectionKeys(m Model) []string {
+	s := m.Section()
+	if s == "" {
+		return nil
+	}
+	keys := []string{s}
+	if a, ok := m.(SectionAliaser); ok {
+		keys = append(keys, a.SectionAliases()...)
+	}
+	return keys
+}
+
 // DecodeSection decodes a model's manifest section into v (a pointer to a
 // struct with yaml tags), refusing a key not listed with its line and the
 // valid keys: decoding inside a yaml.Node does not inherit a decoder's

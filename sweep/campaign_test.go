@@ -68,7 +68,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
 		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to open-loop workloads (grid); leave loads out"},
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
-		{"missing trace", "trace: ../../gen/swf/testdata/tiny.swf.txt", "trace: nosuch.swf", "trace: open "},
+		{"missing trace", "trace: ../../workload/swf/testdata/tiny.swf.txt", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},
 		{"job order", "platform: single:8", "platform: single:8\ncampaign: {job-order: edf}", `line 7: campaign: job-order "edf"; want spt, lpt or fifo`},
 		{"stretch base", "platform: single:8", "platform: single:8\ncampaign: {stretch-base: mean}", `stretch-base "mean"; want one of bound, bound-release, alone`},
@@ -94,7 +94,7 @@ func TestTraceReport(t *testing.T) {
 	var b strings.Builder
 	p.Write(&b)
 	want := []string{
-		"trace     workload head: ../gen/swf/testdata/tiny.swf.txt: 31 lines = 18 jobs + 1 dropped + 2 filtered + 10 comment + 0 blank",
+		"trace     workload head: ../workload/swf/testdata/tiny.swf.txt: 31 lines = 18 jobs + 1 dropped + 2 filtered + 10 comment + 0 blank",
 		"1      dropped   run time 0",
 		"2      filtered  submit time outside the window",
 		"1      repaired  allocated processors -1 or 0: requested used",

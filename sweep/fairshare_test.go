@@ -12,8 +12,8 @@ import (
 
 	arigid "github.com/sweep-sched/sweep/analysis/rigid"
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/report"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -64,7 +64,7 @@ func TestFairShareMonths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trace, err := swf.ReadRigid(kthTrace, swf.RigidOptions{Procs: 100})
+	trace, err := rigidtrace.Load(kthTrace, rigidtrace.Options{Procs: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestFairShareMonths(t *testing.T) {
 		if strings.HasSuffix(got.Column(table.Workload).Strings[i], "-R") {
 			variant = rigid.EstimateRequested
 		}
-		mw, err := trace.Month(swf.Month{Year: int(month / 100), Month: time.Month(month % 100)})
+		mw, err := trace.Month(rigidtrace.Month{Year: int(month / 100), Month: time.Month(month % 100)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -44,8 +45,9 @@ type Manifest struct {
 	// and a SectionsCheck validates them at load time.
 	Analysis *yaml.Node `yaml:"-"`
 	Expect   *yaml.Node `yaml:"-"`
-	// Sections are the models' own sections (network, campaign,
-	// fairshare, moldable, ...), each read by its model.
+	// Sections are the models' own sections (network, campaign, rigid or
+	// its alias fairshare, moldable, ...) under the keys the manifest
+	// wrote, each read by its model.
 	Sections map[string]*yaml.Node `yaml:"-"`
 	// Extra has the same sections, and analysis and expect, decoded, so
 	// that the canonical form (Hash) covers them.
@@ -420,9 +422,13 @@ func (m *Manifest) resolve() error {
 	}
 	m.settings = map[string]model.Settings{}
 	for _, md := range m.models.Models() {
-		settings, err := md.ParseSettings(m.Sections[md.Section()])
+		key, section, err := m.section(md)
 		if err != nil {
-			return fmt.Errorf("%s: %w", m.at(md.Section()), err)
+			return err
+		}
+		settings, err := md.ParseSettings(section)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.at(key), err)
 		}
 		m.settings[md.Name()] = settings
 	}
@@ -557,6 +563,31 @@ func (m *Manifest) checkSections() error {
 		}
 	}
 	return nil
+}
+
+// section returns md's settings section and the key the manifest gives
+// it under (its name or an alias, for messages); nil and the name when the
+// manifest has none. A manifest giving it under two keys is refused,
+// naming both.
+func (m *Manifest) section(md model.Model) (string, *yaml.Node, error) {
+	var given []string
+	for _, key := range model.SectionKeys(md) {
+		if _, ok := m.Sections[key]; ok {
+			given = append(given, key)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return md.Section(), nil, nil
+	case 1:
+		return given[0], m.Sections[given[0]], nil
+	}
+	slices.SortFunc(given, func(a, b string) int { return cmp.Compare(m.lines[a], m.lines[b]) })
+	for i, key := range given {
+		given[i] = m.at(key)
+	}
+	return "", nil, fmt.Errorf("%s: the %s model's settings twice (%s: is another name of %s:); give one of them",
+		strings.Join(given, " and "), md.Name(), strings.Join(model.SectionKeys(md)[1:], ":, "), md.Section())
 }
 
 // generators lists every generator preset of every model.

@@ -10,7 +10,8 @@ import (
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 
 	ec "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen/swf"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // replayRow is what TestTraceReplayOptions checks of a campaign.
@@ -59,22 +60,22 @@ func TestTraceReplayOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		opts    swf.Options
-		release swf.Release
+		release gcampaign.Release
 		loop    string
 		policy  string
 		want    []replayRow
 	}{
 		{"defaults", swf.Options{}, "", "", "fcfs", []replayRow{
 			{"u1#1", 0, 10, 10.0 / 6}, {"u2#1", 1, 4, 1}, {"u2#2", 9, 10, 1}, {"u1#2", 12, 14, 1}}},
-		{"defaults", swf.Options{}, swf.ReleasePerJob, ec.LoopClosed, "ostrich", []replayRow{
+		{"defaults", swf.Options{}, gcampaign.ReleasePerJob, ec.LoopClosed, "ostrich", []replayRow{
 			{"u1#1", 0, 10, 10.0 / 6}, {"u2#1", 1, 4, 1}, {"u2#2", 9, 10, 1}, {"u1#2", 12, 14, 1}}},
 		{"defaults", swf.Options{}, "", "", "log", []replayRow{
 			{"u1#1", 0, 8, 8.0 / 6}, {"u2#1", 1, 8, 7.0 / 3}, {"u2#2", 9, 10, 1}, {"u1#2", 10, 12, 1}}},
-		{"campaign release", swf.Options{}, swf.ReleaseCampaign, "", "fcfs", []replayRow{
+		{"campaign release", swf.Options{}, gcampaign.ReleaseCampaign, "", "fcfs", []replayRow{
 			{"u1#1", 0, 6, 1}, {"u2#1", 1, 8, 7.0 / 3}, {"u2#2", 9, 10, 1}, {"u1#2", 10, 12, 1}}},
-		{"campaign release", swf.Options{}, swf.ReleaseCampaign, "", "ostrich", []replayRow{
+		{"campaign release", swf.Options{}, gcampaign.ReleaseCampaign, "", "ostrich", []replayRow{
 			{"u1#1", 0, 10, 10.0 / 6}, {"u2#1", 1, 4, 1}, {"u2#2", 9, 10, 1}, {"u1#2", 12, 14, 1}}},
-		{"campaign release", swf.Options{}, swf.ReleaseCampaign, "", "log", []replayRow{
+		{"campaign release", swf.Options{}, gcampaign.ReleaseCampaign, "", "log", []replayRow{
 			{"u1#1", 0, 8, 8.0 / 6}, {"u2#1", 1, 8, 7.0 / 3}, {"u2#2", 9, 10, 1}, {"u1#2", 10, 12, 1}}},
 		{"open loop", swf.Options{}, "", ec.LoopOpen, "fcfs", []replayRow{
 			{"u1#1", 0, 10, 10.0 / 6}, {"u2#1", 1, 4, 1}, {"u2#2", 9, 10, 1}, {"u1#2", 10, 12, 1}}},
@@ -87,7 +88,7 @@ func TestTraceReplayOptions(t *testing.T) {
 		{"exclude user 2", swf.Options{ExcludeUsers: []int64{2}}, "", "", "fcfs", []replayRow{
 			{"u1#1", 0, 8, 8.0 / 6}, {"u1#2", 10, 12, 1}}},
 	} {
-		w, _, err := swf.LoadCampaigns("testdata/replay.swf.txt", tc.opts, tc.release)
+		w, _, err := gcampaign.LoadTrace("testdata/replay.swf.txt", tc.opts, tc.release)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func TestTraceReplayOptions(t *testing.T) {
 // stretch 8/6 with bound, exactly 1 with bound-release; alone (SPT list
 // schedule with the releases: 0-4, 2-8, 4-5) also takes 8: exactly 1.
 func TestBoundStaggeredSubmits(t *testing.T) {
-	w, _, err := swf.LoadCampaigns("testdata/replay.swf.txt", swf.Options{ExcludeUsers: []int64{2}}, swf.ReleasePerJob)
+	w, _, err := gcampaign.LoadTrace("testdata/replay.swf.txt", swf.Options{ExcludeUsers: []int64{2}}, gcampaign.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestZeroRunReplay(t *testing.T) {
 		{true, "ostrich", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 11, 13, 1}, {"u1#2", 20, 24, 4.0 / 3}}},
 		{true, "log", []replayRow{{"u1#1", 0, 5, 1}, {"u2#1", 1, 6, inf}, {"u2#2", 10, 12, 1}, {"u1#2", 20, 23, 1}}},
 	} {
-		w, _, err := swf.LoadCampaigns("testdata/zero.swf.txt", swf.Options{KeepZeroRun: tc.keep}, swf.ReleasePerJob)
+		w, _, err := gcampaign.LoadTrace("testdata/zero.swf.txt", swf.Options{KeepZeroRun: tc.keep}, gcampaign.ReleasePerJob)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,14 +12,15 @@ import (
 	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 
 	ec "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen/swf"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
 	wc "github.com/sweep-sched/sweep/workload/campaign"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 const lpcTrace = "../../../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz"
 
 // TestLPCEGEEWindow builds the seed 000 study (Dec 6 2004 - Jan 24 2005
-// included) and checks it against the counts of gen/swf's independent
+// included) and checks it against the counts of gen/campaign's independent
 // awk/Python pass (46,373 jobs, 36 users, 14,501 MAX-rule campaigns),
 // that the log replay completes every campaign where the log says, that
 // no job starts before its own submission and that no schedule beats the
@@ -32,7 +33,7 @@ func TestLPCEGEEWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the 46,373-job trace window")
 	}
-	w, _, err := swf.LoadCampaigns(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")}, swf.ReleasePerJob)
+	w, _, err := gcampaign.LoadTrace(lpcTrace, swf.Options{Window: swf.DateWindow("2004-12-06", "2005-01-25")}, gcampaign.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestTraceCampaignReleases(t *testing.T) {
 		{Number: 3, SubmitSeconds: 120, WaitSeconds: 0, RunSeconds: 2, AllocatedProcs: 1, User: 7},
 		{Number: 4, SubmitSeconds: 101, WaitSeconds: 12, RunSeconds: 1, AllocatedProcs: 1, User: 8},
 	}
-	w, err := swf.Campaigns(jobs, swf.ReleasePerJob)
+	w, err := gcampaign.FromJobs(jobs, gcampaign.ReleasePerJob)
 	if err != nil {
 		t.Fatal(err)
 	}

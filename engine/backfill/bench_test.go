@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -90,7 +90,7 @@ func BenchmarkTradeoffFSMonths(b *testing.B) {
 		{"sdsc", sdscTrace, 1152, "2000-08", rigid.EstimateRequested},
 		{"sdsc", sdscTrace, 1152, "2001-04", rigid.EstimateExact},
 	}
-	traces := map[string]*swf.RigidTrace{}
+	traces := map[string]*rigidtrace.Trace{}
 	for _, tt := range months {
 		tr := traces[tt.trace]
 		if tr == nil {
@@ -98,12 +98,12 @@ func BenchmarkTradeoffFSMonths(b *testing.B) {
 				b.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this (BenchmarkTradeoffFS runs a synthetic month meanwhile)", tt.trace)
 			}
 			var err error
-			if tr, err = swf.ReadRigid(tt.trace, swf.RigidOptions{Procs: tt.procs}); err != nil {
+			if tr, err = rigidtrace.Load(tt.trace, rigidtrace.Options{Procs: tt.procs}); err != nil {
 				b.Fatal(err)
 			}
 			traces[tt.trace] = tr
 		}
-		m, err := swf.ParseMonth(tt.month)
+		m, err := rigidtrace.ParseMonth(tt.month)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -37,11 +37,11 @@ func TestDeciderEASYIsBuiltin(t *testing.T) {
 	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
 		t.Logf("%s is absent: checking the worked examples only", kthTrace)
 	} else {
-		tr, err := swf.ReadRigid(kthTrace, swf.RigidOptions{})
+		tr, err := rigidtrace.Load(kthTrace, rigidtrace.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		mw, err := tr.Month(swf.Month{Year: 1996, Month: 10})
+		mw, err := tr.Month(rigidtrace.Month{Year: 1996, Month: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ type Placement uint8
 const (
 	// PlaceProcessors counts processors: a job fits when enough are free,
 	// wherever they are, and the schedule names no processor. The
-	// default, and the model of the design note.
+	// default: the rigid model as the design note fixes it.
 	PlaceProcessors Placement = iota
 	// PlaceContiguous gives every job a block of consecutive resource ids
 	// (0 to Procs-1), chosen as pybatsim 3.2.1's easyBackfill chooses

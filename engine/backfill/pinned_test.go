@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -70,7 +70,7 @@ func TestPinnedKTHMonths(t *testing.T) {
 	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent: download KTH-SP2-1996-2.1-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this (TestPinnedSyntheticMonth pins a synthetic month meanwhile)", kthTrace)
 	}
-	tr, err := swf.ReadRigid(kthTrace, swf.RigidOptions{})
+	tr, err := rigidtrace.Load(kthTrace, rigidtrace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestPinnedKTHMonths(t *testing.T) {
 		{"1997-01", rigid.EstimateRequested, map[string]string{"relshare": "6cc589b74dc6fcff", "conservative": "0e2176a1011e4f8f", "tradeoff-fs": "72ac4b5642eb13f5", "fcfs-easy": "2173f209f7fd40bc"}},
 	}
 	for _, tt := range tests {
-		m, err := swf.ParseMonth(tt.month)
+		m, err := rigidtrace.ParseMonth(tt.month)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +101,11 @@ func TestPinnedSDSCMonth(t *testing.T) {
 	if _, err := os.Stat(sdscTrace); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent: download SDSC-BLUE-2000-4.2-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", sdscTrace)
 	}
-	tr, err := swf.ReadRigid(sdscTrace, swf.RigidOptions{Procs: 1152})
+	tr, err := rigidtrace.Load(sdscTrace, rigidtrace.Options{Procs: 1152})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mw, err := tr.Month(swf.Month{Year: 2000, Month: 12})
+	mw, err := tr.Month(rigidtrace.Month{Year: 2000, Month: 12})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
-// Package backfill is the event simulator of rigid parallel jobs on one
-// cluster of identical processors (seed 003, design note fairshare.md):
+// Package backfill is the rigid model's event simulator: rigid parallel
+// jobs on one cluster of identical processors (design note fairshare.md,
+// after Vasupongayya's fair-share study, seed 003):
 // priority orders (fcfs, the RelShare fair-share order over a usage
 // window), allocation rules (strict head of queue, EASY and conservative
 // backfilling) and the Tradeoff-fs planner, a depth-bounded discrepancy
@@ -98,7 +99,7 @@ type Policy struct {
 	Decider Decider
 	// Placement and Pass are modelling options (options.go); their zero
 	// values, counting processors and one pass per instant, are the
-	// design note's model.
+	// rigid model's as the design note fixes it.
 	Placement Placement
 	Pass      Pass
 }

@@ -3,7 +3,7 @@
 // processors for the campaign workloads of package workload/campaign
 // (users who submit campaigns of independent sequential jobs in closed
 // loop), and OStrich's virtual fair-share schedule. The generator
-// ostrich2013/profiles is in gen, trace campaigns in gen/swf.
+// ostrich2013/profiles and the trace campaigns are in gen/campaign.
 //
 // # Mapping onto the engine
 //
@@ -23,7 +23,7 @@
 // ReleaseTicks becomes its task's release offset: the job is
 // submitted that long after its campaign. Synthetic campaigns keep the
 // campaign model (every offset 0: all jobs arrive with the campaign);
-// trace campaigns (gen/swf) release every job at its own recorded
+// trace campaigns (gen/campaign) release every job at its own recorded
 // submit time, so no policy runs a job before its user submitted it, and
 // a campaign keeps its first job's submit time as its submission.
 //

@@ -1,8 +1,8 @@
 // Package grid builds synthetic workloads: the job-size distributions,
 // DAG shapes, task attributes and load-ratio arrivals of seed 004's
 // Table 2 (DESIGN.md section 3, "Generators"), the named presets that
-// reproduce that table with every parameter overridable, and the campaign
-// generator ostrich2013/profiles of seed 001 (GenerateProfiles).
+// reproduce that table with every parameter overridable. The campaign
+// generator ostrich2013/profiles of seed 001 is gen/campaign's.
 //
 // A generated workload depends only on the root seed, the preset with its
 // parameters (in canonical form, see Params.Canonical) and the instance

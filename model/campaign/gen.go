@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sweep-sched/sweep/gen/grid"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
 	"github.com/sweep-sched/sweep/model"
 )
 
@@ -16,9 +16,9 @@ import (
 // closed loop, so there is no load ratio to set.
 func (Model) Generate(ctx context.Context, preset string, settings []string, seed uint64, instance int, arrivals model.Arrivals, out io.Writer) (string, error) {
 	if arrivals.Load > 0 {
-		return "", model.InputError{Err: fmt.Errorf("--load: %s is a closed-loop campaign workload, which has no load ratio", grid.ProfilesPreset)}
+		return "", model.InputError{Err: fmt.Errorf("--load: %s is a closed-loop campaign workload, which has no load ratio", gcampaign.ProfilesPreset)}
 	}
-	params := grid.DefaultProfilesParams()
+	params := gcampaign.DefaultProfilesParams()
 	for _, kv := range settings {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -34,7 +34,7 @@ func (Model) Generate(ctx context.Context, preset string, settings []string, see
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	w, err := grid.GenerateProfiles(params, seed, instance)
+	w, err := gcampaign.GenerateProfiles(params, seed, instance)
 	if err != nil {
 		return "", model.InputError{Err: err}
 	}

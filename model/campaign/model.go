@@ -16,14 +16,15 @@ import (
 
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
 	gridengine "github.com/sweep-sched/sweep/engine/grid"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
 	gridgen "github.com/sweep-sched/sweep/gen/grid"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
 	wcampaign "github.com/sweep-sched/sweep/workload/campaign"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // Version versions the campaign model of seeds 000/001: part of every
@@ -110,14 +111,14 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	return s, nil
 }
 
-func (Model) Generators() []string { return []string{gridgen.ProfilesPreset} }
+func (Model) Generators() []string { return []string{gcampaign.ProfilesPreset} }
 
 // Takes the campaign generator, and traces without months (trace months
 // are the rigid model's).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	_, months := w.Options["months"]
 	_, format := w.Options["format"]
-	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gridgen.ProfilesPreset)
+	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gcampaign.ProfilesPreset)
 }
 
 func (Model) Measures() []table.Measure {
@@ -146,7 +147,7 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 	if err := w.CheckOptions(); err != nil {
 		return nil, err
 	}
-	p := gridgen.DefaultProfilesParams()
+	p := gcampaign.DefaultProfilesParams()
 	if err := w.ApplySet(p.Set); err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func (Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, erro
 // or the one workload of a trace.
 type source struct {
 	canon    string // everything that defines the workload, for cell ids
-	profiles *gridgen.ProfilesParams
+	profiles *gcampaign.ProfilesParams
 	trace    *traceWorkload
 }
 
@@ -220,7 +221,7 @@ func traceSource(w *model.WorkloadSpec, path string) (*source, error) {
 	}
 	// One pass over the file: the reader parses what the hash reads.
 	h := sha256.New()
-	camp, report, err := swf.ReadCampaigns(io.TeeReader(f, h), path, replay.readerOptions(window), swf.Release(replay.Release))
+	camp, report, err := gcampaign.ReadTrace(io.TeeReader(f, h), path, replay.readerOptions(window), gcampaign.Release(replay.Release))
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
@@ -273,7 +274,7 @@ func (s *source) Prepare(ctx context.Context, c model.Cell, env model.Env) (mode
 	w := s.traceCampaigns()
 	if s.profiles != nil {
 		var err error
-		if w, err = gridgen.GenerateProfiles(*s.profiles, c.RootSeed, c.Instance); err != nil {
+		if w, err = gcampaign.GenerateProfiles(*s.profiles, c.RootSeed, c.Instance); err != nil {
 			return nil, fmt.Errorf("building %s instance %d: %w", c.Workload, c.Instance, err)
 		}
 	}

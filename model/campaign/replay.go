@@ -10,7 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	ecampaign "github.com/sweep-sched/sweep/engine/campaign"
-	"github.com/sweep-sched/sweep/gen/swf"
+	gcampaign "github.com/sweep-sched/sweep/gen/campaign"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // TraceReplay is how a trace workload is read and replayed (DESIGN.md
@@ -79,11 +80,11 @@ func (r *TraceReplay) normalised() (TraceReplay, error) {
 		n = *r
 		n.ExcludeUsers = slices.Clone(r.ExcludeUsers)
 	}
-	n.Release = cmp.Or(n.Release, string(swf.ReleasePerJob))
+	n.Release = cmp.Or(n.Release, string(gcampaign.ReleasePerJob))
 	n.Loop = cmp.Or(n.Loop, ecampaign.LoopClosed)
 	n.ZeroRun = cmp.Or(n.ZeroRun, zeroRunDrop)
-	if !slices.Contains(swf.Releases(), swf.Release(n.Release)) {
-		return n, fmt.Errorf("replay: release %q; want one of %v", n.Release, swf.Releases())
+	if !slices.Contains(gcampaign.Releases(), gcampaign.Release(n.Release)) {
+		return n, fmt.Errorf("replay: release %q; want one of %v", n.Release, gcampaign.Releases())
 	}
 	if !slices.Contains(ecampaign.Loops(), n.Loop) {
 		return n, fmt.Errorf("replay: loop %q; want one of %s", n.Loop, strings.Join(ecampaign.Loops(), ", "))

@@ -10,8 +10,8 @@ import (
 	"os"
 	"slices"
 
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -26,7 +26,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 	if options["month"] == "" {
 		return nil, model.InputError{Err: fmt.Errorf("%s: which month? give the option month=YYYY-MM (a trace is simulated a month at a time)", path)}
 	}
-	month, err := swf.ParseMonth(options["month"])
+	month, err := rigidtrace.ParseMonth(options["month"])
 	if err != nil {
 		return nil, model.InputError{Err: fmt.Errorf("month: %w", err)}
 	}
@@ -44,7 +44,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 	}
 	defer f.Close()
 	h := sha256.New()
-	trace, err := swf.NewRigidTrace(io.TeeReader(f, h), path, swf.RigidOptions{Procs: math.MaxInt})
+	trace, err := rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if err != nil {
 		return nil, model.InputError{Err: err}
 	}
@@ -59,6 +59,6 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 			return nil, model.InputError{Err: fmt.Errorf("estimate: %w", err)}
 		}
 	}
-	return &source{own: m.Own, trace: trace, months: []swf.Month{month}, variants: []rigid.Variant{v},
+	return &source{own: m.Own, trace: trace, months: []rigidtrace.Month{month}, variants: []rigid.Variant{v},
 		canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/sweep-sched/sweep/export"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // boundedSlowdownTauSeconds is the bounded slowdown's floor on the run

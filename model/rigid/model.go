@@ -16,29 +16,31 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
-// The fair-share policies of seed 003, for trace-month workloads.
+// The rigid model's built-in policies: the fair-share policies of
+// Vasupongayya's study (seed 003) and the fcfs-easy baseline.
 const (
 	PolicyRelShare   = "relshare"
 	PolicyFCFSEasy   = "fcfs-easy"
 	PolicyTradeoffFS = "tradeoff-fs"
 )
 
-// Version versions the rigid-job fair-share model of seed 003: part of
-// every rigid cell id.
+// Version versions the rigid model: part of every rigid cell id.
 const Version = "1"
 
-// Model is the rigid-job model of seed 003: an SWF trace replayed month by
-// month as rigid jobs on one cluster, under RelShare, Tradeoff-fs or FCFS
-// with EASY backfilling.
+// Model is the rigid model: the rigid jobs of an SWF trace replayed month
+// by month (or of a Batsim workload replayed whole) on one cluster, under
+// RelShare, Tradeoff-fs or FCFS with EASY backfilling, the policies of
+// Vasupongayya's fair-share study (seed 003), or a policy of one's own.
 type Model struct {
 	// Own are policies of the researcher's own module, offered beside
 	// the built-in ones.
@@ -47,11 +49,15 @@ type Model struct {
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
-	return "seed 003: rigid jobs of an SWF trace, month by month, under fair-share backfilling"
+	return "rigid jobs of an SWF trace, month by month, under fair-share backfilling (seed 003)"
 }
 func (Model) Version() string { return Version }
-func (Model) Section() string { return "fairshare" }
+func (Model) Section() string { return "rigid" }
 func (Model) UsesLoads() bool { return false }
+
+// SectionAliases keeps fairshare, the section's name before it was named
+// for the model, so that every manifest written with it runs unchanged.
+func (Model) SectionAliases() []string { return []string{"fairshare"} }
 
 func (m Model) Policies() []model.Policy {
 	out := []model.Policy{
@@ -100,9 +106,10 @@ type MonthRange struct {
 	To   string `yaml:"to"`   // YYYY-MM, included
 }
 
-// FairShareSpec sets the choices of the fair-share policies that the
-// design note makes named options (fairshare.md sections 3-4).
-type FairShareSpec struct {
+// SectionSpec is the manifest's rigid section (or fairshare, its alias):
+// the choices of the fair-share policies that the design note makes named
+// options (fairshare.md sections 3-4).
+type SectionSpec struct {
 	// Window is the RelShare usage window: tumbling (default, the
 	// calendar day from 00:00 UTC) or sliding (the last 24 hours).
 	Window string `yaml:"window"`
@@ -122,7 +129,7 @@ type FairShareSpec struct {
 	Budget *int `yaml:"budget"`
 }
 
-// Settings are a manifest's fair-share choices resolved.
+// Settings are a manifest's rigid section resolved.
 type Settings struct {
 	window     backfill.UsageWindow
 	allocation backfill.Allocation
@@ -133,10 +140,11 @@ type Settings struct {
 // Canonical renders the settings for cell ids.
 func (s Settings) Canonical() string { return s.canon }
 
-// ParseSettings resolves the fairshare section; a key left out and its
-// default written out give the same cells.
+// ParseSettings resolves the rigid section; a key left out and its
+// default written out give the same cells, and so do the section's two
+// names (Canonical leaves the name out).
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
-	var spec FairShareSpec
+	var spec SectionSpec
 	if section != nil {
 		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget"); err != nil {
 			return nil, err
@@ -215,16 +223,16 @@ func (s Settings) Policy(name string) backfill.Policy {
 // R without requested times is a manifest error); each cluster size of the
 // run then drops the jobs wider than it, once.
 type source struct {
-	canon    string          // the trace's hash, for cell ids
-	trace    *swf.RigidTrace // every job, whatever its width
-	months   []swf.Month
+	canon    string            // the trace's hash, for cell ids
+	trace    *rigidtrace.Trace // every job, whatever its width
+	months   []rigidtrace.Month
 	variants []rigid.Variant
 	own      []Policy
 }
 
 // unit is a cell's month and estimate variant.
 type unit struct {
-	month   swf.Month
+	month   rigidtrace.Month
 	variant rigid.Variant
 }
 
@@ -263,11 +271,11 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	if months.From == "" || months.To == "" {
 		return nil, fmt.Errorf("months: want both from and to, as YYYY-MM (to is included)")
 	}
-	from, err := swf.ParseMonth(months.From)
+	from, err := rigidtrace.ParseMonth(months.From)
 	if err != nil {
 		return nil, fmt.Errorf("months: from: %w", err)
 	}
-	to, err := swf.ParseMonth(months.To)
+	to, err := rigidtrace.ParseMonth(months.To)
 	if err != nil {
 		return nil, fmt.Errorf("months: to: %w", err)
 	}
@@ -275,7 +283,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	for m := from; !m.Start().After(to.Start()); {
 		rs.months = append(rs.months, m)
 		next := m.End()
-		m = swf.Month{Year: next.Year(), Month: next.Month()}
+		m = rigidtrace.Month{Year: next.Year(), Month: next.Month()}
 	}
 	if len(rs.months) == 0 {
 		return nil, fmt.Errorf("months: from %s comes after to %s", from, to)
@@ -299,9 +307,9 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 	}
 	defer f.Close()
 	// One pass over the file: the reader parses what the hash reads. The
-	// width limit comes with each platform (rigidTraces).
+	// width limit comes with each platform (prepared.get).
 	h := sha256.New()
-	rs.trace, err = swf.NewRigidTrace(io.TeeReader(f, h), path, swf.RigidOptions{Procs: math.MaxInt})
+	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
@@ -373,28 +381,29 @@ func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.
 // prepared cuts a rigid source's trace to each cluster size once and
 // shares it among the cells of a run.
 type prepared struct {
-	all       *swf.RigidTrace
+	all       *rigidtrace.Trace
 	platforms map[string]*platform.Platform
 	policyRunner
 
 	mu     sync.Mutex
-	bySize map[int]*rigidTrace
+	bySize map[int]*clusterTrace
 }
 
-type rigidTrace struct {
+// clusterTrace is the trace cut to one cluster size, once.
+type clusterTrace struct {
 	once  sync.Once
-	trace *swf.RigidTrace
+	trace *rigidtrace.Trace
 	err   error
 }
 
-func (r *prepared) get(procs int) (*swf.RigidTrace, error) {
+func (r *prepared) get(procs int) (*rigidtrace.Trace, error) {
 	r.mu.Lock()
 	if r.bySize == nil {
-		r.bySize = map[int]*rigidTrace{}
+		r.bySize = map[int]*clusterTrace{}
 	}
 	t := r.bySize[procs]
 	if t == nil {
-		t = &rigidTrace{}
+		t = &clusterTrace{}
 		r.bySize[procs] = t
 	}
 	r.mu.Unlock()
@@ -402,7 +411,7 @@ func (r *prepared) get(procs int) (*swf.RigidTrace, error) {
 	return t.trace, t.err
 }
 
-// Simulate runs one month of the trace under a fair-share policy.
+// Simulate runs one month of the trace under the cell's policy.
 func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	u := c.Unit.(unit)
 	trace, err := p.get(p.platforms[c.Platform].TotalCores())
@@ -423,7 +432,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 }
 
 // An Outcome is a rigid workload (one month of a trace, or a whole Batsim
-// workload) simulated under a fair-share policy.
+// workload) simulated under one of the rigid model's policies.
 type Outcome struct {
 	CellID   string
 	Period   int64 // the month as yyyymm; 0 for a whole workload

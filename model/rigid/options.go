@@ -17,7 +17,8 @@ import (
 // The modelling options of the EASY policies (fcfs-easy, relshare), as
 // policy parameters: {name: fcfs-easy, params: {placement: contiguous,
 // pass: per-event}} is pybatsim 3.2.1's easyBackfill job for job
-// (docs/batsim.md). Their defaults are the design note's model.
+// (docs/batsim.md). Their defaults are the rigid model as the design note
+// fixes it.
 const (
 	ParamPlacement = "placement"
 	ParamPass      = "pass"
@@ -80,7 +81,7 @@ func (s Settings) PolicyWith(name string, params map[string]string) (backfill.Po
 		}
 	}
 	if p.Placement == backfill.PlaceContiguous && p.Allocation != backfill.AllocEASY {
-		return p, fmt.Errorf("placement contiguous is for EASY backfilling, and the fairshare section sets backfill: conservative; drop one or the other")
+		return p, fmt.Errorf("placement contiguous is for EASY backfilling, and the manifest sets backfill: conservative; drop one or the other")
 	}
 	return p, nil
 }

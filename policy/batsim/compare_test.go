@@ -10,7 +10,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/placement"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -156,11 +156,11 @@ func traceMonth(t testing.TB, trace, month string) *rigid.Workload {
 	if _, err := os.Stat(trace); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this", trace)
 	}
-	tr, err := swf.ReadRigid(trace, swf.RigidOptions{})
+	tr, err := rigidtrace.Load(trace, rigidtrace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := swf.ParseMonth(month)
+	m, err := rigidtrace.ParseMonth(month)
 	if err != nil {
 		t.Fatal(err)
 	}

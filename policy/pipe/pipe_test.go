@@ -20,7 +20,7 @@ import (
 	"github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
 	gridgen "github.com/sweep-sched/sweep/gen/grid"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -46,11 +46,11 @@ func kthMonth(t testing.TB) *rigid.Workload {
 		t.Logf("%s is absent (download it from the Parallel Workloads Archive into ../shared/traces/): the hand-made fixture only", kthTrace)
 		return nil
 	}
-	tr, err := swf.ReadRigid(kthTrace, swf.RigidOptions{})
+	tr, err := rigidtrace.Load(kthTrace, rigidtrace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mw, err := tr.Month(swf.Month{Year: 1996, Month: 10})
+	mw, err := tr.Month(rigidtrace.Month{Year: 1996, Month: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

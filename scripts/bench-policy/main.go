@@ -11,13 +11,13 @@ import (
 	"os"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/policy/pipe"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 func main() {
-	tr, err := swf.ReadRigid(os.Getenv("KTH"), swf.RigidOptions{})
+	tr, err := rigidtrace.Load(os.Getenv("KTH"), rigidtrace.Options{})
 	if err != nil {
 		panic(err)
 	}

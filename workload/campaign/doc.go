@@ -3,8 +3,8 @@
 // sequential jobs in closed loop, with think times, per-job release
 // offsets and, for traces, each job's recorded start; and its JSON form.
 //
-// It is a leaf contract: gen builds synthetic campaign workloads, gen/swf
-// builds them from traces, engine/campaign schedules them and analysis
-// measures their stretch. DAG returns the plain DAG workload that the
-// simulator compiles.
+// It is a leaf contract: gen/campaign builds them, synthetic or from SWF
+// traces, engine/campaign schedules them and analysis measures their
+// stretch. DAG returns the plain DAG workload that the simulator
+// compiles.
 package campaign

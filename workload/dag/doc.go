@@ -3,8 +3,9 @@
 // architecture kinds, and their JSON file format (DESIGN.md section 6),
 // which `sweep gen` writes and `sweep simulate` reads.
 //
-// It is a leaf: the generators (gen, gen/swf) produce workloads and the
-// simulator (engine) compiles them, without depending on each other.
+// It is a leaf: the generators (gen/grid, gen/wfcommons) produce
+// workloads and the simulator (engine/grid) compiles them, without
+// depending on each other.
 // Validation locates every problem by job, task and field (Error) and
 // rejects values whose ticks or core-ticks would overflow 64 bits.
 package dag

@@ -2,7 +2,7 @@
 // policies of seed 003 (docs/fidelity.md#seed-003-table-ix-maximum-wait): which jobs
 // make Table IX's maximum wait, with their width, estimate and place in the month.
 // The cells of `sweep run` keep no job rows, so this replays the month with the same
-// packages (gen/swf, engine/backfill) and default options.
+// packages (model/rigid/rigidtrace, engine/backfill) and default options.
 //
 //	go run ./experiments/fidelity/maxwait -trace ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz \
 //	    -procs 1152 -month 2000-06 -top 5 [-tw-hours 48 | -tw-fcfs-max] [-budget 10000]
@@ -17,7 +17,7 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -34,11 +34,11 @@ func main() {
 	tradeoff.Planner.TwSeconds = *twHours * 3600
 	tradeoff.Planner.TwFCFSMax = *fcfsMax
 	tradeoff.Planner.BudgetPlacements = *budget
-	m, err := swf.ParseMonth(*month)
+	m, err := rigidtrace.ParseMonth(*month)
 	if err != nil {
 		log.Fatal(err)
 	}
-	t, err := swf.ReadRigid(*trace, swf.RigidOptions{Procs: *procs})
+	t, err := rigidtrace.Load(*trace, rigidtrace.Options{Procs: *procs})
 	if err != nil {
 		log.Fatal(err)
 	}

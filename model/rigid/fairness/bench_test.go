@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -16,7 +16,7 @@ import (
 // Tradeoff-fs with L = 10,000.
 func benchmarkKTHMonth(b *testing.B, v rigid.Variant, p backfill.Policy) {
 	tr := kthTraceOrSkip(b)
-	mw, err := tr.Month(swf.Month{Year: 1996, Month: 10})
+	mw, err := tr.Month(rigidtrace.Month{Year: 1996, Month: 10})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func BenchmarkKTHMonthTradeoffR(b *testing.B) {
 // -benchtime 1x.
 func BenchmarkKTHProbe(b *testing.B) {
 	tr := kthTraceOrSkip(b)
-	month := swf.Month{Year: 1996, Month: 10}
+	month := rigidtrace.Month{Year: 1996, Month: 10}
 	mw, err := tr.Month(month)
 	if err != nil {
 		b.Fatal(err)

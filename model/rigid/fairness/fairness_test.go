@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sweep-sched/sweep/gen/swf"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -140,11 +140,11 @@ func TestKTHTableI(t *testing.T) {
 	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s is absent: download KTH-SP2-1996-2.1-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", kthTrace)
 	}
-	tr, err := swf.ReadRigid(kthTrace, swf.RigidOptions{})
+	tr, err := rigidtrace.Load(kthTrace, rigidtrace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mw, err := tr.Month(swf.Month{Year: 1997, Month: 1})
+	mw, err := tr.Month(rigidtrace.Month{Year: 1997, Month: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,15 +157,15 @@ func TestKTHTableI(t *testing.T) {
 	// The demand percentages of the paper's Table I, truncated, and its
 	// highest-demand users (Table III).
 	months := []struct {
-		month   swf.Month
+		month   rigidtrace.Month
 		percent int
 		top     int64
 	}{
-		{swf.Month{Year: 1996, Month: 10}, 69, 3}, {swf.Month{Year: 1996, Month: 11}, 69, 6},
-		{swf.Month{Year: 1996, Month: 12}, 65, 6}, {swf.Month{Year: 1997, Month: 1}, 76, 15},
-		{swf.Month{Year: 1997, Month: 2}, 76, 84}, {swf.Month{Year: 1997, Month: 3}, 74, 84},
-		{swf.Month{Year: 1997, Month: 4}, 70, 14}, {swf.Month{Year: 1997, Month: 5}, 68, 67},
-		{swf.Month{Year: 1997, Month: 6}, 72, 29}, {swf.Month{Year: 1997, Month: 7}, 62, 67},
+		{rigidtrace.Month{Year: 1996, Month: 10}, 69, 3}, {rigidtrace.Month{Year: 1996, Month: 11}, 69, 6},
+		{rigidtrace.Month{Year: 1996, Month: 12}, 65, 6}, {rigidtrace.Month{Year: 1997, Month: 1}, 76, 15},
+		{rigidtrace.Month{Year: 1997, Month: 2}, 76, 84}, {rigidtrace.Month{Year: 1997, Month: 3}, 74, 84},
+		{rigidtrace.Month{Year: 1997, Month: 4}, 70, 14}, {rigidtrace.Month{Year: 1997, Month: 5}, 68, 67},
+		{rigidtrace.Month{Year: 1997, Month: 6}, 72, 29}, {rigidtrace.Month{Year: 1997, Month: 7}, 62, 67},
 	}
 	for _, want := range months {
 		mw, err := tr.Month(want.month)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
-	"github.com/sweep-sched/sweep/gen/swf"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -22,16 +22,16 @@ const kthTrace = "../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
 
 var kth struct {
 	once  sync.Once
-	trace *swf.RigidTrace
+	trace *rigidtrace.Trace
 	err   error
 }
 
-func kthTraceOrSkip(tb testing.TB) *swf.RigidTrace {
+func kthTraceOrSkip(tb testing.TB) *rigidtrace.Trace {
 	tb.Helper()
 	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
 		tb.Skipf("%s is absent: download KTH-SP2-1996-2.1-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", kthTrace)
 	}
-	kth.once.Do(func() { kth.trace, kth.err = swf.ReadRigid(kthTrace, swf.RigidOptions{}) })
+	kth.once.Do(func() { kth.trace, kth.err = rigidtrace.Load(kthTrace, rigidtrace.Options{}) })
 	if kth.err != nil {
 		tb.Fatal(kth.err)
 	}
@@ -42,21 +42,21 @@ func kthTraceOrSkip(tb testing.TB) *swf.RigidTrace {
 // dev, RelShare T, R, Tradeoff-fs T, R) and Table VI (running sums of
 // total |dev| in the same order).
 var paperKTH = []struct {
-	month   swf.Month
+	month   rigidtrace.Month
 	top     int64
 	topDev  [4]float64
 	running [4]float64
 }{
-	{swf.Month{Year: 1996, Month: 10}, 3, [4]float64{-7730, -6899, -156, -93}, [4]float64{23722, 23876, 11226, 12456}},
-	{swf.Month{Year: 1996, Month: 11}, 6, [4]float64{-203, -554, -1607, -1281}, [4]float64{45622, 47507, 26445, 27733}},
-	{swf.Month{Year: 1996, Month: 12}, 6, [4]float64{145, -669, -11, 394}, [4]float64{63754, 65695, 39754, 42806}},
-	{swf.Month{Year: 1997, Month: 1}, 15, [4]float64{1132, 1614, 230, 444}, [4]float64{82059, 86580, 52261, 56912}},
-	{swf.Month{Year: 1997, Month: 2}, 84, [4]float64{4878, 3996, 4311, 4858}, [4]float64{102119, 108646, 68986, 76068}},
-	{swf.Month{Year: 1997, Month: 3}, 84, [4]float64{4154, 4125, 354, 329}, [4]float64{125979, 136087, 85437, 92557}},
-	{swf.Month{Year: 1997, Month: 4}, 14, [4]float64{-1062, -383, -411, -284}, [4]float64{139846, 150409, 94788, 102476}},
-	{swf.Month{Year: 1997, Month: 5}, 67, [4]float64{-274, -450, -515, -677}, [4]float64{148431, 158745, 103636, 109483}},
-	{swf.Month{Year: 1997, Month: 6}, 29, [4]float64{-1451, -1411, 221, 220}, [4]float64{155120, 166703, 109049, 115794}},
-	{swf.Month{Year: 1997, Month: 7}, 67, [4]float64{-8, -78, 155, 118}, [4]float64{160202, 172427, 112956, 119368}},
+	{rigidtrace.Month{Year: 1996, Month: 10}, 3, [4]float64{-7730, -6899, -156, -93}, [4]float64{23722, 23876, 11226, 12456}},
+	{rigidtrace.Month{Year: 1996, Month: 11}, 6, [4]float64{-203, -554, -1607, -1281}, [4]float64{45622, 47507, 26445, 27733}},
+	{rigidtrace.Month{Year: 1996, Month: 12}, 6, [4]float64{145, -669, -11, 394}, [4]float64{63754, 65695, 39754, 42806}},
+	{rigidtrace.Month{Year: 1997, Month: 1}, 15, [4]float64{1132, 1614, 230, 444}, [4]float64{82059, 86580, 52261, 56912}},
+	{rigidtrace.Month{Year: 1997, Month: 2}, 84, [4]float64{4878, 3996, 4311, 4858}, [4]float64{102119, 108646, 68986, 76068}},
+	{rigidtrace.Month{Year: 1997, Month: 3}, 84, [4]float64{4154, 4125, 354, 329}, [4]float64{125979, 136087, 85437, 92557}},
+	{rigidtrace.Month{Year: 1997, Month: 4}, 14, [4]float64{-1062, -383, -411, -284}, [4]float64{139846, 150409, 94788, 102476}},
+	{rigidtrace.Month{Year: 1997, Month: 5}, 67, [4]float64{-274, -450, -515, -677}, [4]float64{148431, 158745, 103636, 109483}},
+	{rigidtrace.Month{Year: 1997, Month: 6}, 29, [4]float64{-1451, -1411, 221, 220}, [4]float64{155120, 166703, 109049, 115794}},
+	{rigidtrace.Month{Year: 1997, Month: 7}, 67, [4]float64{-8, -78, 155, 118}, [4]float64{160202, 172427, 112956, 119368}},
 }
 
 // paperMonthly de-accumulates column c of Table VI.
@@ -68,7 +68,7 @@ func paperMonthly(c int) []float64 {
 	return fairness.Differences(running)
 }
 
-func runMonth(tb testing.TB, tr *swf.RigidTrace, month swf.Month, v rigid.Variant, p backfill.Policy) (*fairness.Month, *backfill.Schedule) {
+func runMonth(tb testing.TB, tr *rigidtrace.Trace, month rigidtrace.Month, v rigid.Variant, p backfill.Policy) (*fairness.Month, *backfill.Schedule) {
 	tb.Helper()
 	mw, err := tr.Month(month)
 	if err != nil {

@@ -1,4 +1,4 @@
-package swf
+package campaign
 
 import (
 	"cmp"
@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/sweep-sched/sweep/workload/campaign"
+	workload "github.com/sweep-sched/sweep/workload/campaign"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // Release says when a replayed trace campaign's jobs are submitted.
@@ -29,8 +30,8 @@ const (
 // Releases lists the release modes, the default first.
 func Releases() []Release { return []Release{ReleasePerJob, ReleaseCampaign} }
 
-// Campaigns builds the campaign workload of a trace's jobs (seed 000
-// Sec. VI): campaigns per user by the MAX rule (DetectCampaigns),
+// FromJobs builds the campaign workload of a trace's jobs (seed 000
+// Sec. VI): campaigns per user by the MAX rule (Detect),
 // listed by submit time, then user, then first job number. Times are
 // rebased so that the earliest submit is tick 0. A campaign's submit time
 // is its first job's; its think time is the gap, in the log, between the
@@ -48,9 +49,9 @@ func Releases() []Release { return []Release{ReleasePerJob, ReleaseCampaign} }
 // The campaign model has sequential jobs only: a job with other than one
 // allocated processor is an error naming its line (LPC-EGEE has none after
 // the reader's drops). A job that ran 0 seconds (which the reader returns
-// only with Options.KeepZeroRun) is a job of 0 ticks: it adds no work,
+// only with swf.Options.KeepZeroRun) is a job of 0 ticks: it adds no work,
 // and a campaign of such jobs only has no work and an infinite stretch.
-func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
+func FromJobs(jobs []swf.Job, release Release) (*workload.Workload, error) {
 	if release != "" && !slices.Contains(Releases(), release) {
 		return nil, fmt.Errorf("campaign workload from SWF: release %q; want one of %v", release, Releases())
 	}
@@ -67,12 +68,12 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 			return nil, fmt.Errorf("SWF line %d (job %d): field \"run time\" = %d; want >= 0 seconds", j.Line, j.Number, j.RunSeconds)
 		}
 	}
-	found := DetectCampaigns(jobs)
+	found := Detect(jobs)
 	slices.SortStableFunc(found, func(a, b Campaign) int {
 		return cmp.Or(cmp.Compare(a.SubmitSeconds, b.SubmitSeconds), cmp.Compare(a.User, b.User),
 			cmp.Compare(jobs[a.JobIndices[0]].Number, jobs[b.JobIndices[0]].Number))
 	})
-	w := &campaign.Workload{}
+	w := &workload.Workload{}
 	userIndex := map[int64]int{}
 	lastFinish := map[int64]int64{}
 	var ids []int64
@@ -85,10 +86,10 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 	slices.Sort(ids)
 	for i, id := range ids {
 		userIndex[id] = i
-		w.Users = append(w.Users, campaign.User{ID: UserName(id)})
+		w.Users = append(w.Users, workload.User{ID: swf.UserName(id)})
 	}
 	for _, c := range found {
-		camp := campaign.Campaign{User: userIndex[c.User], SubmitTicks: c.SubmitSeconds - origin}
+		camp := workload.Campaign{User: userIndex[c.User], SubmitTicks: c.SubmitSeconds - origin}
 		if prev, ok := lastFinish[c.User]; ok {
 			camp.ThinkTicks = c.SubmitSeconds - prev
 		}
@@ -100,7 +101,7 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 			if release != ReleaseCampaign {
 				offset = j.SubmitSeconds - c.SubmitSeconds
 			}
-			camp.Jobs = append(camp.Jobs, campaign.Job{ID: strconv.FormatInt(j.Number, 10), ExecTicks: j.RunSeconds,
+			camp.Jobs = append(camp.Jobs, workload.Job{ID: strconv.FormatInt(j.Number, 10), ExecTicks: j.RunSeconds,
 				ReleaseTicks: offset, LogStartTicks: &start})
 		}
 		w.Campaigns = append(w.Campaigns, camp)
@@ -108,38 +109,33 @@ func Campaigns(jobs []Job, release Release) (*campaign.Workload, error) {
 	return w, nil
 }
 
-// LoadCampaigns reads the SWF log at path with opts (window, user filters) and
+// LoadTrace reads the SWF log at path with opts (window, user filters) and
 // returns its campaign workload with the given release mode and the
 // reader's report of dropped and repaired lines.
-func LoadCampaigns(path string, opts Options, release Release) (*campaign.Workload, Report, error) {
+func LoadTrace(path string, opts swf.Options, release Release) (*workload.Workload, swf.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, Report{}, fmt.Errorf("opening SWF log: %w", err)
+		return nil, swf.Report{}, fmt.Errorf("opening SWF log: %w", err)
 	}
 	defer f.Close()
-	return ReadCampaigns(f, path, opts, release)
+	return ReadTrace(f, path, opts, release)
 }
 
-// ReadCampaigns is LoadCampaigns on a log read from src, gzip-compressed or
+// ReadTrace is LoadTrace on a log read from src, gzip-compressed or
 // plain, named source in errors and in the report.
-func ReadCampaigns(src io.Reader, source string, opts Options, release Release) (*campaign.Workload, Report, error) {
-	r, err := newReader(src, source, opts)
+func ReadTrace(src io.Reader, source string, opts swf.Options, release Release) (*workload.Workload, swf.Report, error) {
+	r, err := swf.NewNamedReader(src, source, opts)
 	if err != nil {
-		return nil, Report{}, err
+		return nil, swf.Report{}, err
 	}
 	defer r.Close()
 	jobs, err := r.ReadAll()
 	if err != nil {
 		return nil, r.Report(), fmt.Errorf("reading %s: %w", source, err)
 	}
-	w, err := Campaigns(jobs, release)
+	w, err := FromJobs(jobs, release)
 	if err != nil {
 		return nil, r.Report(), fmt.Errorf("%s: %w", source, err)
 	}
 	return w, r.Report(), nil
 }
-
-// UserName is the name of SWF user id in workloads and result tables:
-// "u" and the id, so a trace's users are named alike in the campaigns
-// table (seeds 000/001) and the users table (seed 003).
-func UserName(id int64) string { return "u" + strconv.FormatInt(id, 10) }

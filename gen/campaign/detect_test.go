@@ -1,16 +1,18 @@
-package swf
+package campaign
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
-func TestDetectCampaigns(t *testing.T) {
-	job := func(number, user, submit, wait, run, procs int64) Job {
-		return Job{Number: number, User: user, SubmitSeconds: submit, WaitSeconds: wait, RunSeconds: run, AllocatedProcs: procs}
+func TestDetect(t *testing.T) {
+	job := func(number, user, submit, wait, run, procs int64) swf.Job {
+		return swf.Job{Number: number, User: user, SubmitSeconds: submit, WaitSeconds: wait, RunSeconds: run, AllocatedProcs: procs}
 	}
 	// Given out of order; index in the slice on the left.
-	jobs := []Job{
+	jobs := []swf.Job{
 		0: job(6, 1, 200, 0, 1, 4),   // finish 201
 		1: job(3, 1, 50, 0, 10, 1),   // finish 60
 		2: job(8, 0, 100, 0, 1, 1),   // finish 101
@@ -35,14 +37,14 @@ func TestDetectCampaigns(t *testing.T) {
 		{User: 1, JobIndices: []int{7, 4}, SubmitSeconds: 100, LogFinishSeconds: 114, WorkProcSeconds: 15},
 		{User: 1, JobIndices: []int{0}, SubmitSeconds: 200, LogFinishSeconds: 201, WorkProcSeconds: 4},
 	}
-	got := DetectCampaigns(jobs)
+	got := Detect(jobs)
 	if !slices.EqualFunc(got, want, func(a, b Campaign) bool {
 		return a.User == b.User && slices.Equal(a.JobIndices, b.JobIndices) && a.SubmitSeconds == b.SubmitSeconds &&
 			a.LogFinishSeconds == b.LogFinishSeconds && a.WorkProcSeconds == b.WorkProcSeconds
 	}) {
 		t.Errorf("campaigns\n got %+v\nwant %+v", got, want)
 	}
-	if got := DetectCampaigns(nil); len(got) != 0 {
+	if got := Detect(nil); len(got) != 0 {
 		t.Errorf("no jobs: %+v, want none", got)
 	}
 }

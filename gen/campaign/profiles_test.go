@@ -1,4 +1,4 @@
-package grid
+package campaign
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/workload/campaign"
+	workload "github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // TestGenerateProfilesStatistics checks seed 001's recipe on one default
@@ -34,7 +34,7 @@ func TestGenerateProfilesStatistics(t *testing.T) {
 	var sum, n [2]float64
 	jobs, shortCampaigns := 0, 0
 	for _, c := range w.Campaigns {
-		short := w.Users[c.User].Profile == campaign.ProfileShort
+		short := w.Users[c.User].Profile == workload.ProfileShort
 		lo, hi, k := int64(3600), int64(36000), 1
 		if short {
 			lo, hi, k = 1, 3600, 0
@@ -66,9 +66,9 @@ func TestGenerateProfilesStatistics(t *testing.T) {
 		t.Errorf("short users own %g of campaigns, want 0.5 +- %g", share, 5*math.Sqrt(0.25/nc))
 	}
 	for u, user := range w.Users {
-		want := campaign.ProfileLong
+		want := workload.ProfileLong
 		if u < 5 {
-			want = campaign.ProfileShort
+			want = workload.ProfileShort
 		}
 		if user.Profile != want {
 			t.Errorf("user %s profile %q, want %q", user.ID, user.Profile, want)

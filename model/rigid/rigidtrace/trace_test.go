@@ -1,4 +1,4 @@
-package swf
+package rigidtrace
 
 import (
 	"errors"
@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // kthTrace is the KTH SP2 log of seed 003 in the shared trace folder; it
 // is never copied into the repository.
-const kthTrace = "../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+const kthTrace = "../../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
 
-func readKTH(tb testing.TB) *RigidTrace {
+func readKTH(tb testing.TB) *Trace {
 	tb.Helper()
 	if _, err := os.Stat(kthTrace); errors.Is(err, fs.ErrNotExist) {
 		tb.Skipf("%s is absent: download KTH-SP2-1996-2.1-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", kthTrace)
 	}
-	tr, err := ReadRigid(kthTrace, RigidOptions{})
+	tr, err := Load(kthTrace, Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -40,8 +41,8 @@ func mustMonth(tb testing.TB, s string) Month {
 
 // The fixture's lines are hand-made so that each rule of the note's
 // section 1 fires once; the expected jobs follow from those rules.
-func TestRigidTraceRules(t *testing.T) {
-	tr, err := ReadRigid("testdata/months.swf.txt", RigidOptions{})
+func TestTraceRules(t *testing.T) {
+	tr, err := Load("testdata/months.swf.txt", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +55,11 @@ func TestRigidTraceRules(t *testing.T) {
 		got, want int
 	}{
 		{"reader jobs", rep.Read.Jobs, 9},
-		{"run 0 dropped", rep.Read.Count(ReasonRunZero), 1},
-		{"run -1 dropped", rep.Read.Count(ReasonRunUnknown), 1},
-		{"processors unknown dropped", rep.Read.Count(ReasonProcsUnknown), 1},
-		{"processors repaired", rep.Read.Count(ReasonProcsFromRequest), 1},
-		{"run clamped", rep.Read.Count(ReasonRunClamped), 1},
+		{"run 0 dropped", rep.Read.Count(swf.ReasonRunZero), 1},
+		{"run -1 dropped", rep.Read.Count(swf.ReasonRunUnknown), 1},
+		{"processors unknown dropped", rep.Read.Count(swf.ReasonProcsUnknown), 1},
+		{"processors repaired", rep.Read.Count(swf.ReasonProcsFromRequest), 1},
+		{"run clamped", rep.Read.Count(swf.ReasonRunClamped), 1},
 		{"wider than the cluster", rep.ProcsAboveCluster, 1},
 		{"request from run", rep.RequestFromRun, 1},
 		{"rigid jobs", rep.Jobs(), 8},
@@ -118,8 +119,8 @@ func TestRigidTraceRules(t *testing.T) {
 	}
 }
 
-func TestRigidTraceErrors(t *testing.T) {
-	tr, err := ReadRigid("testdata/months.swf.txt", RigidOptions{})
+func TestTraceErrors(t *testing.T) {
+	tr, err := Load("testdata/months.swf.txt", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,14 +132,14 @@ func TestRigidTraceErrors(t *testing.T) {
 		t.Errorf("ParseMonth(10/96): %v", err)
 	}
 	noRequest := "; UnixStartTime: 0\n; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
-	tr, err = NewRigidTrace(strings.NewReader(noRequest), "norequest.swf.txt", RigidOptions{})
+	tr, err = Read(strings.NewReader(noRequest), "norequest.swf.txt", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := tr.CheckRequestedTimes(); err == nil || !strings.Contains(err.Error(), "norequest.swf.txt: no job has a requested time (field 9") {
 		t.Errorf("CheckRequestedTimes: %v", err)
 	}
-	_, err = NewRigidTrace(strings.NewReader("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), "nomax.swf", RigidOptions{})
+	_, err = Read(strings.NewReader("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), "nomax.swf", Options{})
 	if err == nil || !strings.Contains(err.Error(), "nomax.swf: header has no MaxProcs") {
 		t.Errorf("log without MaxProcs: %v", err)
 	}
@@ -178,5 +179,20 @@ func TestKTHMonths(t *testing.T) {
 	t.Logf("KTH report:\n%s", tr.Report)
 	if _, err := tr.Month(Month{1998, time.January}); err == nil {
 		t.Error("KTH 1998-01 should be outside the trace")
+	}
+}
+
+// BenchmarkLoadSDSCBlue reads the largest trace of the fair-share study
+// (243,314 lines) as sweep run does, before its first cell: serial time
+// of that run.
+func BenchmarkLoadSDSCBlue(b *testing.B) {
+	const path = "../../../../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		b.Skipf("%s is absent: download SDSC-BLUE-2000-4.2-cln.swf.gz from the Parallel Workloads Archive into ../shared/traces/ to run this", path)
+	}
+	for b.Loop() {
+		if _, err := Load(path, Options{Procs: 1152}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

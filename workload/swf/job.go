@@ -97,3 +97,8 @@ func (j *Job) intFields() [FieldCount]*int64 {
 		&j.Partition, &j.PrecedingJob, &j.ThinkTimeSeconds,
 	}
 }
+
+// UserName is the name of SWF user id in workloads and result tables:
+// "u" and the id, so that a trace's users are named alike in the
+// campaign model's campaigns table and the rigid model's users table.
+func UserName(id int64) string { return "u" + strconv.FormatInt(id, 10) }

@@ -1,14 +1,16 @@
-package swf
+package campaign
 
 import (
 	"cmp"
 	"slices"
+
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // Campaign is one user's batch of overlapping jobs found by the MAX rule.
 type Campaign struct {
 	User int64
-	// JobIndices index the slice given to DetectCampaigns, ordered by
+	// JobIndices index the slice given to Detect, ordered by
 	// submit time, then job number, then index.
 	JobIndices []int
 	// SubmitSeconds is the first job's submit time.
@@ -19,11 +21,11 @@ type Campaign struct {
 	WorkProcSeconds int64
 }
 
-// DetectCampaigns splits each user's jobs into campaigns with the MAX rule
-// (see the package comment) and returns them ordered by user, then submit
+// Detect splits each user's jobs into campaigns with the MAX rule (see
+// the package comment) and returns them ordered by user, then submit
 // time, then first job number. Every job is in exactly one campaign; jobs
 // is not modified.
-func DetectCampaigns(jobs []Job) []Campaign {
+func Detect(jobs []swf.Job) []Campaign {
 	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i

@@ -1,7 +1,9 @@
-// Package swf owns reading workload logs in the Standard Workload Format
-// (SWF 2.2, Parallel Workloads Archive), detecting users' campaigns in
-// them and building campaign workloads from them (Campaigns,
-// LoadCampaigns).
+// Package swf reads workload logs in the Standard Workload Format (SWF
+// 2.2, Parallel Workloads Archive): the header, the jobs and a report of
+// every line dropped, filtered, repaired or noted. It is a format: it
+// imports only the standard library, and what a model makes of the jobs
+// lives with the model (the campaign model's MAX-rule campaigns in
+// gen/campaign, the rigid model's trace months in model/rigid/rigidtrace).
 //
 // # Reading
 //
@@ -53,12 +55,4 @@
 // offset in seconds; a log with neither cannot take a DateWindow. The
 // package embeds the IANA database (time/tzdata) so the answer does not
 // depend on the host.
-//
-// # Campaigns
-//
-// [DetectCampaigns] groups each user's jobs with the MAX rule of Emeras,
-// Pinheiro, Rzadca and Trystram (seed 000, after Feitelson): taking the
-// user's jobs by submit time, a job joins the current campaign when it is
-// submitted strictly before the latest finish time, in the log, of the
-// campaign's jobs (submit + wait + run); otherwise it opens a new one.
 package swf

@@ -1,4 +1,4 @@
-package swf
+package rigidtrace
 
 import (
 	"cmp"
@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // DefaultWarmUpSeconds is the warm-up of a trace month: the jobs of the
-// week before it (seed 003: "one-week warm up").
+// week before it (Vasupongayya's "one-week warm up").
 const DefaultWarmUpSeconds = 7 * 24 * 3600
 
-// RigidOptions chooses the cluster a log is replayed on.
-type RigidOptions struct {
+// Options chooses the cluster a log is replayed on.
+type Options struct {
 	// Procs is N, the cluster's processors; 0 takes the header's MaxProcs.
 	Procs int
 	// WarmUpSeconds is how long before a month its simulation starts; 0
@@ -27,15 +28,15 @@ type RigidOptions struct {
 	WarmUpSeconds int64
 }
 
-// RigidTrace is a whole SWF log read as rigid jobs under the rules of
-// seed 003 (design note fairshare.md, sections 1-2): every job with a run
+// Trace is a whole SWF log read as the rigid model's jobs (design note
+// fairshare.md, sections 1-2): every job with a run
 // time above 0 whatever its status, processors repaired from the request,
 // the run time clamped to the requested time, a missing request replaced
 // by the run time, and jobs wider than the cluster dropped. Read it once
 // and cut as many months from it as needed.
-type RigidTrace struct {
+type Trace struct {
 	Source string
-	Header Header
+	Header swf.Header
 	Procs  int
 	// WarmUpSeconds is the resolved warm-up of every month.
 	WarmUpSeconds int64
@@ -43,13 +44,13 @@ type RigidTrace struct {
 	Jobs []rigid.Job
 	// Lines holds the SWF line of each job of Jobs.
 	Lines  []int
-	Report RigidReport
+	Report Report
 }
 
-// RigidReport accounts for a RigidTrace: the reader's Report plus the two
+// Report accounts for a Trace: the SWF reader's report plus the two
 // rules of the rigid model, each with its count and first lines.
-type RigidReport struct {
-	Read Report
+type Report struct {
+	Read swf.Report
 	// ProcsAboveCluster counts jobs dropped because they ask for more
 	// processors than the cluster has: they could never run.
 	ProcsAboveCluster      int
@@ -61,22 +62,22 @@ type RigidReport struct {
 }
 
 // Jobs returns the number of jobs kept.
-func (r RigidReport) Jobs() int { return r.Read.Jobs - r.ProcsAboveCluster }
+func (r Report) Jobs() int { return r.Read.Jobs - r.ProcsAboveCluster }
 
 // String prints the reader's report followed by the rigid rules that
 // applied.
-func (r RigidReport) String() string {
+func (r Report) String() string {
 	var b strings.Builder
 	b.WriteString(r.Read.String())
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	rules := []struct {
 		count  int
-		action Action
+		action swf.Action
 		text   string
 		lines  []int
 	}{
-		{r.ProcsAboveCluster, Dropped, "processors above the cluster's", r.ProcsAboveClusterLines},
-		{r.RequestFromRun, Repaired, "requested time -1 or 0: run time used", r.RequestFromRunLines},
+		{r.ProcsAboveCluster, swf.Dropped, "processors above the cluster's", r.ProcsAboveClusterLines},
+		{r.RequestFromRun, swf.Repaired, "requested time -1 or 0: run time used", r.RequestFromRunLines},
 	}
 	for _, rule := range rules {
 		if rule.count == 0 {
@@ -100,28 +101,32 @@ func firstLines(lines []int, count int) string {
 	return strings.Join(s, " ")
 }
 
-// ReadRigid reads the SWF log at path as rigid jobs.
-func ReadRigid(path string, opts RigidOptions) (*RigidTrace, error) {
-	r, err := Open(path, Options{ClampRunToRequest: true})
+// readerOptions are the SWF reader's rules under the rigid model: the
+// run time clamped to the requested time, everything else the defaults.
+var readerOptions = swf.Options{ClampRunToRequest: true}
+
+// Load reads the SWF log at path as rigid jobs.
+func Load(path string, opts Options) (*Trace, error) {
+	r, err := swf.Open(path, readerOptions)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return readRigid(r, path, opts)
+	return read(r, path, opts)
 }
 
-// NewRigidTrace reads an SWF log from src as rigid jobs; source names it
-// in messages.
-func NewRigidTrace(src io.Reader, source string, opts RigidOptions) (*RigidTrace, error) {
-	r, err := newReader(src, source, Options{ClampRunToRequest: true})
+// Read reads an SWF log from src as rigid jobs; source names it in
+// messages.
+func Read(src io.Reader, source string, opts Options) (*Trace, error) {
+	r, err := swf.NewNamedReader(src, source, readerOptions)
 	if err != nil {
 		return nil, err
 	}
-	return readRigid(r, source, opts)
+	return read(r, source, opts)
 }
 
-func readRigid(r *Reader, source string, opts RigidOptions) (*RigidTrace, error) {
-	t := &RigidTrace{Source: source, Header: r.Header(), Procs: opts.Procs, WarmUpSeconds: opts.WarmUpSeconds}
+func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
+	t := &Trace{Source: source, Header: r.Header(), Procs: opts.Procs, WarmUpSeconds: opts.WarmUpSeconds}
 	if t.Procs == 0 {
 		if t.Header.MaxProcs <= 0 {
 			return nil, fmt.Errorf("%s: header has no MaxProcs: give the cluster's processors (option procs)", source)
@@ -147,7 +152,7 @@ func readRigid(r *Reader, source string, opts RigidOptions) (*RigidTrace, error)
 	for _, sj := range swfJobs {
 		if sj.AllocatedProcs > int64(t.Procs) {
 			rep.ProcsAboveCluster++
-			if len(rep.ProcsAboveClusterLines) < issuesKeptPerReason {
+			if len(rep.ProcsAboveClusterLines) < swf.IssuesKeptPerReason {
 				rep.ProcsAboveClusterLines = append(rep.ProcsAboveClusterLines, sj.Line)
 			}
 			continue
@@ -162,7 +167,7 @@ func readRigid(r *Reader, source string, opts RigidOptions) (*RigidTrace, error)
 		}
 		if j.RequestedSeconds <= 0 {
 			rep.RequestFromRun++
-			if len(rep.RequestFromRunLines) < issuesKeptPerReason {
+			if len(rep.RequestFromRunLines) < swf.IssuesKeptPerReason {
 				rep.RequestFromRunLines = append(rep.RequestFromRunLines, sj.Line)
 			}
 			j.RequestedSeconds = j.RunSeconds
@@ -234,7 +239,7 @@ var errNoHeaderStart = errors.New("header has no UnixStartTime, so calendar mont
 // Month cuts month m out of the trace. The workload shares the trace's
 // jobs (do not modify them). A month in which the log has no job is an
 // error naming the span the log covers.
-func (t *RigidTrace) Month(m Month) (MonthWorkload, error) {
+func (t *Trace) Month(m Month) (MonthWorkload, error) {
 	if t.Header.UnixStartTime < 0 {
 		return MonthWorkload{}, fmt.Errorf("%s: month %s: %w", t.Source, m, errNoHeaderStart)
 	}
@@ -280,7 +285,7 @@ func lowerBound(jobs []rigid.Job, seconds int64) int {
 // CheckRequestedTimes returns an error when variant R is asked of a log
 // in which no job has a requested time: every estimate would silently be
 // the run time.
-func (t *RigidTrace) CheckRequestedTimes() error {
+func (t *Trace) CheckRequestedTimes() error {
 	if len(t.Jobs) > 0 && t.Report.RequestFromRun == len(t.Jobs) {
 		return fmt.Errorf("%s: no job has a requested time (field 9 is -1 or 0 on every line): variant R needs them; use variant T", t.Source)
 	}
@@ -290,7 +295,7 @@ func (t *RigidTrace) CheckRequestedTimes() error {
 // ForCluster returns the trace replayed on a cluster of procs processors:
 // the jobs wider than it are dropped and counted in ProcsAboveCluster, the
 // others are shared with t (do not modify them).
-func (t *RigidTrace) ForCluster(procs int) (*RigidTrace, error) {
+func (t *Trace) ForCluster(procs int) (*Trace, error) {
 	if procs <= 0 {
 		return nil, fmt.Errorf("%s: cluster processors %d: want at least 1", t.Source, procs)
 	}
@@ -302,7 +307,7 @@ func (t *RigidTrace) ForCluster(procs int) (*RigidTrace, error) {
 	for i, j := range t.Jobs {
 		if j.Procs > procs {
 			out.Report.ProcsAboveCluster++
-			if len(out.Report.ProcsAboveClusterLines) < issuesKeptPerReason {
+			if len(out.Report.ProcsAboveClusterLines) < swf.IssuesKeptPerReason {
 				out.Report.ProcsAboveClusterLines = append(out.Report.ProcsAboveClusterLines, t.Lines[i])
 			}
 			continue

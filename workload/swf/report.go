@@ -133,9 +133,10 @@ func (i Issue) Error() string {
 	return s
 }
 
-// issuesKeptPerReason bounds the memory of a Report on a log where one
-// rule fires hundreds of thousands of times; the count stays exact.
-const issuesKeptPerReason = 5
+// IssuesKeptPerReason bounds the memory of a Report on a log where one
+// rule fires hundreds of thousands of times; the count stays exact. A
+// reader of SWF with rules of its own keeps as many first lines of each.
+const IssuesKeptPerReason = 5
 
 // Report accounts for every line a Reader has consumed.
 type Report struct {
@@ -145,7 +146,7 @@ type Report struct {
 	BlankLines   int
 	Jobs         int // jobs returned
 	counts       [numReasons]int
-	issues       []Issue // the first issuesKeptPerReason per reason, in line order
+	issues       []Issue // the first IssuesKeptPerReason per reason, in line order
 }
 
 // Count returns how many times reason r applied.
@@ -181,7 +182,7 @@ func (rep Report) Issues() []Issue {
 
 func (rep *Report) record(line int, r Reason, detail string) {
 	rep.counts[r]++
-	if rep.counts[r] <= issuesKeptPerReason {
+	if rep.counts[r] <= IssuesKeptPerReason {
 		rep.issues = append(rep.issues, Issue{Source: rep.Source, Line: line, Reason: r, Detail: detail})
 	}
 }

@@ -40,7 +40,7 @@ type Reader struct {
 // plain, and returns a Reader positioned at the first job. Errors and
 // issues name the source as "input".
 func NewReader(r io.Reader, opts Options) (*Reader, error) {
-	return newReader(r, "input", opts)
+	return NewNamedReader(r, "input", opts)
 }
 
 // Open opens the SWF log at path, gzip-compressed or plain. Close the
@@ -50,7 +50,7 @@ func Open(path string, opts Options) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening SWF log: %w", err)
 	}
-	r, err := newReader(f, path, opts)
+	r, err := NewNamedReader(f, path, opts)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -59,7 +59,9 @@ func Open(path string, opts Options) (*Reader, error) {
 	return r, nil
 }
 
-func newReader(src io.Reader, source string, opts Options) (*Reader, error) {
+// NewNamedReader is NewReader on a log that errors, issues and the report
+// name source, such as the path it was read from.
+func NewNamedReader(src io.Reader, source string, opts Options) (*Reader, error) {
 	r := &Reader{opts: opts, header: newHeader(), maxSubmit: math.MinInt64}
 	r.report.Source = source
 	buffered := bufio.NewReader(src)

@@ -92,7 +92,6 @@ func FuzzReader(f *testing.F) {
 		for _, j := range jobs {
 			checkJob(t, j, opts, from, to, rep.Lines)
 		}
-		checkCampaigns(t, jobs)
 	})
 }
 
@@ -129,30 +128,5 @@ func checkJob(t *testing.T, j Job, opts Options, from, to int64, lines int) {
 	back.Line, back.Notes = j.Line, j.Notes
 	if back != j {
 		t.Fatalf("round trip of %q gave %+v, want %+v", j.String(), back, j)
-	}
-}
-
-func checkCampaigns(t *testing.T, jobs []Job) {
-	t.Helper()
-	seen := make([]bool, len(jobs))
-	var last *Campaign
-	campaigns := DetectCampaigns(jobs)
-	for ci := range campaigns {
-		c := &campaigns[ci]
-		if last != nil && (c.User < last.User || c.User == last.User && c.SubmitSeconds < last.LogFinishSeconds) {
-			t.Fatalf("campaign %+v after %+v: out of order or overlapping", c, last)
-		}
-		for _, i := range c.JobIndices {
-			if seen[i] || jobs[i].User != c.User {
-				t.Fatalf("job index %d twice or in another user's campaign", i)
-			}
-			seen[i] = true
-		}
-		last = c
-	}
-	for i, s := range seen {
-		if !s {
-			t.Fatalf("job index %d in no campaign", i)
-		}
 	}
 }

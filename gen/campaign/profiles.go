@@ -1,4 +1,4 @@
-package grid
+package campaign
 
 import (
 	"fmt"
@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/workload/campaign"
+	"github.com/sweep-sched/sweep/gen/grid"
+	workload "github.com/sweep-sched/sweep/workload/campaign"
 )
 
 // ProfilesPreset is the name of the synthetic generator of seed 001.
@@ -146,27 +147,27 @@ func (p ProfilesParams) Canonical() string {
 }
 
 // GenerateProfiles builds instance number instance of p from the root
-// seed; the random stream is InstanceSeed(rootSeed, p.Canonical(),
+// seed; the random stream is grid.InstanceSeed(rootSeed, p.Canonical(),
 // instance). Draws, job by job: for every job but the first, a uniform
 // number that opens a new campaign when below NewCampaignProb; for a new
 // campaign, its owner uniform among the users; then the job's length,
 // uniform over its owner's range. Every campaign may be submitted at
 // tick 0: the closed loop alone spaces a user's campaigns.
-func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*campaign.Workload, error) {
+func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*workload.Workload, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if instance < 0 {
 		return nil, fmt.Errorf("generate %s: instance %d; want >= 0", ProfilesPreset, instance)
 	}
-	seed := InstanceSeed(rootSeed, p.Canonical(), instance)
+	seed := grid.InstanceSeed(rootSeed, p.Canonical(), instance)
 	rng := rand.New(rand.NewPCG(seed[0], seed[1]))
-	w := &campaign.Workload{Users: make([]campaign.User, p.Users)}
+	w := &workload.Workload{Users: make([]workload.User, p.Users)}
 	width := len(strconv.Itoa(p.Users))
 	for u := range w.Users {
-		w.Users[u] = campaign.User{ID: fmt.Sprintf("u%0*d", width, u+1), Profile: campaign.ProfileLong}
+		w.Users[u] = workload.User{ID: fmt.Sprintf("u%0*d", width, u+1), Profile: workload.ProfileLong}
 		if u < p.ShortUsers {
-			w.Users[u].Profile = campaign.ProfileShort
+			w.Users[u].Profile = workload.ProfileShort
 		}
 	}
 	seen := make([]bool, p.Users)
@@ -178,14 +179,14 @@ func GenerateProfiles(p ProfilesParams, rootSeed uint64, instance int) (*campaig
 				think = 0
 			}
 			seen[u] = true
-			w.Campaigns = append(w.Campaigns, campaign.Campaign{User: u, ThinkTicks: think})
+			w.Campaigns = append(w.Campaigns, workload.Campaign{User: u, ThinkTicks: think})
 		}
 		c := &w.Campaigns[len(w.Campaigns)-1]
 		lo, hi := p.LongMinTicks, p.LongMaxTicks
-		if w.Users[c.User].Profile == campaign.ProfileShort {
+		if w.Users[c.User].Profile == workload.ProfileShort {
 			lo, hi = p.ShortMinTicks, p.ShortMaxTicks
 		}
-		c.Jobs = append(c.Jobs, campaign.Job{ExecTicks: lo + rng.Int64N(hi-lo+1)})
+		c.Jobs = append(c.Jobs, workload.Job{ExecTicks: lo + rng.Int64N(hi-lo+1)})
 	}
 	return w, nil
 }
