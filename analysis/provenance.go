@@ -100,12 +100,39 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 	if err != nil {
 		return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
 	}
-	type session struct {
-		start   time.Time
-		last    time.Time
-		workers int
+	sessions := p.readPartMetadata(parts)
+	p.Sessions = len(sessions)
+	for _, s := range sessions {
+		p.Workers = max(p.Workers, s.workers)
 	}
-	sessions := map[string]*session{}
+	p.WallSeconds = coveredSeconds(sessions)
+	var cells cellStatuses
+	if len(parts) > 0 {
+		if cells, err = readCellStatuses(dir); err != nil {
+			return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
+		}
+	}
+	p.CellSeconds = cells.seconds
+	if planned != nil {
+		p.Workloads = cells.plannedProgress(planned)
+	} else {
+		p.Workloads = cells.progress()
+	}
+	return p, nil
+}
+
+// A runSession is the part files one session of a run wrote (a run, a
+// resume, a shard): its start, its last part file, its workers.
+type runSession struct {
+	start, last time.Time
+	workers     int
+}
+
+// readPartMetadata takes the experiment, manifest hash and versions from
+// the parts' metadata, and returns the sessions that recorded their
+// start, by start and shard.
+func (p *Provenance) readPartMetadata(parts []parquet.PartInfo) map[string]*runSession {
+	sessions := map[string]*runSession{}
 	for _, part := range parts {
 		md := part.Metadata
 		p.Experiment = cmp.Or(p.Experiment, md["sweep.experiment"])
@@ -123,7 +150,7 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 		key := md[table.RunStartedKey] + "|" + md["sweep.shard"]
 		s := sessions[key]
 		if s == nil {
-			s = &session{start: started}
+			s = &runSession{start: started}
 			sessions[key] = s
 		}
 		s.last = maxTime(s.last, info.ModTime())
@@ -131,15 +158,21 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 			s.workers = max(s.workers, n)
 		}
 	}
-	// The wall time is the length of the union of the sessions' spans:
-	// a resume adds its own, shards running at once count once.
-	var spans []session
+	slices.Sort(p.SweepVersions)
+	slices.Sort(p.ModelVersions)
+	return sessions
+}
+
+// coveredSeconds is the run's wall time: the length of the union of the
+// sessions' spans, from each start to its last part file. A resume adds
+// its own span; shards running at once count once.
+func coveredSeconds(sessions map[string]*runSession) float64 {
+	var spans []runSession
 	for _, s := range sessions {
-		p.Sessions++
-		p.Workers = max(p.Workers, s.workers)
 		spans = append(spans, *s)
 	}
-	slices.SortFunc(spans, func(a, b session) int { return a.start.Compare(b.start) })
+	slices.SortFunc(spans, func(a, b runSession) int { return a.start.Compare(b.start) })
+	var seconds float64
 	var covered time.Time
 	for _, s := range spans {
 		from := s.start
@@ -147,74 +180,93 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 			from = covered
 		}
 		if s.last.After(from) {
-			p.WallSeconds += s.last.Sub(from).Seconds()
+			seconds += s.last.Sub(from).Seconds()
 			covered = s.last
 		}
 	}
-	slices.Sort(p.SweepVersions)
-	slices.Sort(p.ModelVersions)
+	return seconds
+}
 
-	status := map[string]string{}
-	workloadOf := map[string]string{}
+// cellStatuses are the cells a run's rows record: each cell's status
+// (ok when any row is ok) and workload, the workloads in the order their
+// cells first appear, and the cells' simulation seconds summed.
+type cellStatuses struct {
+	status, workloadOf map[string]string
+	order              []string
+	seconds            float64
+}
+
+func readCellStatuses(dir string) (cellStatuses, error) {
+	cols, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.CellID, table.Workload, table.Status, table.WallMS})
+	if err != nil {
+		return cellStatuses{}, err
+	}
+	c := cellStatuses{status: map[string]string{}, workloadOf: map[string]string{}}
+	ids, workloads := cols.Column(table.CellID).Strings, cols.Column(table.Workload).Strings
+	statuses, walls := cols.Column(table.Status).Strings, cols.Column(table.WallMS).Int64s
+	for i, id := range ids {
+		c.seconds += float64(walls[i]) / 1000
+		// An ok row wins over a failed one: a retried cell keeps its
+		// old failed row in an older part file.
+		if c.status[id] != table.StatusOK {
+			c.status[id] = statuses[i]
+		}
+		if _, seen := c.workloadOf[id]; !seen {
+			c.workloadOf[id] = workloads[i]
+			if !slices.Contains(c.order, workloads[i]) {
+				c.order = append(c.order, workloads[i])
+			}
+		}
+	}
+	return c, nil
+}
+
+// plannedProgress counts the planned cells per workload, in the plan's
+// order: planned, done ok, recorded failed.
+func (c cellStatuses) plannedProgress(planned []PlannedCell) []WorkloadProgress {
 	var order []string
-	if len(parts) > 0 {
-		cols, _, err := parquet.ReadColumns(dir, table.Cells, []string{table.CellID, table.Workload, table.Status, table.WallMS})
-		if err != nil {
-			return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
-		}
-		ids, workloads := cols.Column(table.CellID).Strings, cols.Column(table.Workload).Strings
-		statuses, walls := cols.Column(table.Status).Strings, cols.Column(table.WallMS).Int64s
-		for i, id := range ids {
-			p.CellSeconds += float64(walls[i]) / 1000
-			// An ok row wins over a failed one: a retried cell keeps its
-			// old failed row in an older part file.
-			if status[id] != table.StatusOK {
-				status[id] = statuses[i]
-			}
-			if _, seen := workloadOf[id]; !seen {
-				workloadOf[id] = workloads[i]
-				if !slices.Contains(order, workloads[i]) && planned == nil {
-					order = append(order, workloads[i])
-				}
-			}
-		}
-	}
 	counts := map[string]*WorkloadProgress{}
-	count := func(workload string) *WorkloadProgress {
-		if counts[workload] == nil {
-			counts[workload] = &WorkloadProgress{Workload: workload}
+	for _, cell := range planned {
+		w := counts[cell.Workload]
+		if w == nil {
+			w = &WorkloadProgress{Workload: cell.Workload}
+			counts[cell.Workload] = w
+			order = append(order, cell.Workload)
 		}
-		return counts[workload]
+		w.Planned++
+		w.count(c.status[cell.ID])
 	}
-	if planned != nil {
-		for _, c := range planned {
-			if !slices.Contains(order, c.Workload) {
-				order = append(order, c.Workload)
-			}
-			w := count(c.Workload)
-			w.Planned++
-			switch status[c.ID] {
-			case table.StatusOK:
-				w.Done++
-			case table.StatusFailed:
-				w.Failed++
-			}
-		}
-	} else {
-		for id, st := range status {
-			w := count(workloadOf[id])
-			switch st {
-			case table.StatusOK:
-				w.Done++
-			case table.StatusFailed:
-				w.Failed++
-			}
-		}
+	return progressIn(order, counts)
+}
+
+// progress counts, without a plan, every cell with a row per workload, in
+// the order the workloads first appear.
+func (c cellStatuses) progress() []WorkloadProgress {
+	counts := map[string]*WorkloadProgress{}
+	for _, w := range c.order {
+		counts[w] = &WorkloadProgress{Workload: w}
 	}
+	for id, st := range c.status {
+		counts[c.workloadOf[id]].count(st)
+	}
+	return progressIn(c.order, counts)
+}
+
+func (w *WorkloadProgress) count(status string) {
+	switch status {
+	case table.StatusOK:
+		w.Done++
+	case table.StatusFailed:
+		w.Failed++
+	}
+}
+
+func progressIn(order []string, counts map[string]*WorkloadProgress) []WorkloadProgress {
+	var out []WorkloadProgress
 	for _, name := range order {
-		p.Workloads = append(p.Workloads, *count(name))
+		out = append(out, *counts[name])
 	}
-	return p, nil
+	return out
 }
 
 // A ProvenanceLine is one entry of the provenance block: Key names it in

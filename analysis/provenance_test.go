@@ -3,6 +3,8 @@ package analysis
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -72,5 +74,59 @@ func TestReadProvenance(t *testing.T) {
 		if md[k] != v {
 			t.Errorf("metadata %s = %q, want %q", k, md[k], v)
 		}
+	}
+}
+
+// TestCoveredSeconds: the wall time is the length of the union of the
+// sessions' spans (start to last part file), computed by hand for each
+// case.
+func TestCoveredSeconds(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	span := func(from, to int) *runSession {
+		return &runSession{start: t0.Add(time.Duration(from) * time.Second), last: t0.Add(time.Duration(to) * time.Second)}
+	}
+	tests := []struct {
+		name  string
+		spans []*runSession
+		want  float64
+	}{
+		{"no session", nil, 0},
+		{"one run", []*runSession{span(0, 90)}, 90},
+		{"a run and a resume an hour later", []*runSession{span(3600, 3630), span(0, 90)}, 120},
+		{"two shards overlapping: [3600, 3650]", []*runSession{span(3600, 3630), span(3610, 3650)}, 50},
+		{"a shard within another", []*runSession{span(0, 100), span(10, 50)}, 100},
+		{"two shards started together", []*runSession{span(0, 60), span(0, 30)}, 60},
+		{"last part before the start (clock skew): nothing", []*runSession{span(100, 90)}, 0},
+	}
+	for _, tc := range tests {
+		sessions := map[string]*runSession{}
+		for i, s := range tc.spans {
+			sessions[strconv.Itoa(i)] = s
+		}
+		if got := coveredSeconds(sessions); got != tc.want {
+			t.Errorf("%s: %v s, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestWorkloadProgress: without a plan every cell with a row counts
+// under its workload, in the order the workloads' cells first appear; a
+// cell is done when any of its rows is ok (a retried failure), failed
+// when its rows are all failed.
+func TestWorkloadProgress(t *testing.T) {
+	c := cellStatuses{
+		status:     map[string]string{"b0": "ok", "a0": "failed", "a1": "ok", "b1": "failed", "b2": "ok"},
+		workloadOf: map[string]string{"b0": "b", "a0": "a", "a1": "a", "b1": "b", "b2": "b"},
+		order:      []string{"b", "a"},
+	}
+	want := []WorkloadProgress{{"b", 2, 1, 0}, {"a", 1, 1, 0}}
+	if got := c.progress(); !reflect.DeepEqual(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
+	}
+	// With a plan, only the planned cells count, in the plan's order.
+	planned := []PlannedCell{{"a0", "a"}, {"a1", "a"}, {"a2", "a"}, {"c0", "c"}, {"b0", "b"}}
+	want = []WorkloadProgress{{"a", 1, 1, 3}, {"c", 0, 0, 1}, {"b", 1, 0, 1}}
+	if got := c.plannedProgress(planned); !reflect.DeepEqual(got, want) {
+		t.Errorf("planned: %+v, want %+v", got, want)
 	}
 }

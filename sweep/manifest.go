@@ -306,76 +306,137 @@ func (m *Manifest) normalise() error {
 }
 
 // checkFields checks each field on its own: names, counts, lists without
-// duplicates, known policies and options.
+// duplicates, known policies and options. The first rule broken, in this
+// order, is the error.
 func (m *Manifest) checkFields() error {
+	for _, rule := range []func() error{
+		m.checkExperiment, m.checkReplicates, m.checkPlatformsGiven, m.checkSections,
+		m.checkWorkloadsGiven, m.checkLoads, m.checkPolicies, m.checkLabels, m.checkExclusions,
+	} {
+		if err := rule(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Manifest) checkExperiment() error {
 	if !experimentName.MatchString(m.Experiment) {
 		return fmt.Errorf("%s: %q; want a name of letters, digits, '.', '_' or '-' (it names results/<experiment>/)", m.at("experiment"), m.Experiment)
 	}
+	return nil
+}
+
+func (m *Manifest) checkReplicates() error {
 	if m.Replicates < 0 {
 		return fmt.Errorf("%s: %d; want a whole number >= 1, or leave it out to run the experiment once", m.at("replicates"), m.Replicates)
 	}
+	return nil
+}
+
+func (m *Manifest) checkPlatformsGiven() error {
 	if len(m.Platforms) == 0 {
 		return fmt.Errorf("platform: missing; want a preset (%s) or a platform file", strings.Join(platform.Presets(), ", "))
 	}
-	if err := m.checkSections(); err != nil {
-		return err
-	}
+	return nil
+}
+
+func (m *Manifest) checkWorkloadsGiven() error {
 	if len(m.Workloads) == 0 {
 		return fmt.Errorf("workloads: missing; want at least one {generator: PRESET, instances: N} (presets: %s)", strings.Join(m.generators(), ", "))
 	}
-	seenLoad := map[float64]bool{}
+	return nil
+}
+
+// checkLoads checks that every load ratio is positive (and not absurdly
+// large) and listed once.
+func (m *Manifest) checkLoads() error {
+	seen := map[float64]bool{}
 	for _, l := range m.Loads {
 		if !(l > 0) || l > 1e6 {
 			return fmt.Errorf("%s: %v; every load ratio must be > 0 (1.0 = work arrives as fast as the platform can run it)", m.at("loads"), l)
 		}
-		if seenLoad[l] {
+		if seen[l] {
 			return fmt.Errorf("%s: %v listed twice", m.at("loads"), l)
 		}
-		seenLoad[l] = true
+		seen[l] = true
 	}
+	return nil
+}
+
+// checkPolicies checks that there are policies, each named once, and
+// each entry on its own (checkPolicy).
+func (m *Manifest) checkPolicies() error {
 	if len(m.Policies) == 0 {
 		return fmt.Errorf("policies: missing; valid policies: %s", strings.Join(m.models.PolicyNames(), ", "))
 	}
-	seenPolicy := map[string]bool{}
+	seen := map[string]bool{}
 	for _, spec := range m.Policies {
-		p := spec.Name
-		if p == "" {
+		if spec.Name == "" {
 			return fmt.Errorf("%s: an entry without a name; give name: NAME", m.at("policies"))
 		}
-		if seenPolicy[p] {
-			return fmt.Errorf("%s: %q listed twice", m.at("policies"), p)
+		if seen[spec.Name] {
+			return fmt.Errorf("%s: %q listed twice", m.at("policies"), spec.Name)
 		}
-		seenPolicy[p] = true
-		if spec.external() {
-			if spec.Policy != "" {
-				return fmt.Errorf("%s: policy %q: policy: names a model's policy to run under this name; a command or batsim entry is a policy of its own", m.at("policies"), p)
-			}
-			if err := m.checkExternal(spec); err != nil {
-				return fmt.Errorf("%s: policy %q: %w", m.at("policies"), p, err)
-			}
-			continue
-		}
-		if spec.Model != "" || spec.Timeout != "" {
-			return fmt.Errorf("%s: policy %q: model and timeout apply to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), p)
-		}
-		if spec.Policy != "" {
-			if _, owner, ok := m.models.Policy(p); ok {
-				return fmt.Errorf("%s: policy %q: the name is model %s's policy; give the variant of %s another name", m.at("policies"), p, owner.Name(), spec.Policy)
-			}
-			p = spec.Policy
-		}
-		policy, _, ok := m.models.Policy(p)
-		if !ok {
-			return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
-		}
-		if spec.Policy != "" && len(policy.Params) == 0 {
-			// Its cells would be the plain policy's under another name.
-			return fmt.Errorf("%s: policy %q: %s takes no parameters, so a variant of it would run the same cells; variants are for policies with parameters (sweep policies lists them)", m.at("policies"), spec.Name, p)
-		}
-		if err := checkParams(policy, spec.Params); err != nil {
-			return fmt.Errorf("%s: %w", m.at("policies"), err)
+		seen[spec.Name] = true
+		if err := m.checkPolicy(spec); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// checkPolicy checks one policies entry on its own.
+func (m *Manifest) checkPolicy(spec PolicySpec) error {
+	if spec.external() {
+		return m.checkExternalEntry(spec)
+	}
+	return m.checkModelPolicy(spec)
+}
+
+// checkExternalEntry checks an entry that defines a decision process
+// (command or batsim).
+func (m *Manifest) checkExternalEntry(spec PolicySpec) error {
+	if spec.Policy != "" {
+		return fmt.Errorf("%s: policy %q: policy: names a model's policy to run under this name; a command or batsim entry is a policy of its own", m.at("policies"), spec.Name)
+	}
+	if err := m.checkExternal(spec); err != nil {
+		return fmt.Errorf("%s: policy %q: %w", m.at("policies"), spec.Name, err)
+	}
+	return nil
+}
+
+// checkModelPolicy checks an entry that runs a model's policy, under its
+// own name or as a named variant: the policy exists, a variant's name is
+// not another policy's, and the parameters are the policy's.
+func (m *Manifest) checkModelPolicy(spec PolicySpec) error {
+	if spec.Model != "" || spec.Timeout != "" {
+		return fmt.Errorf("%s: policy %q: model and timeout apply to external policies (command or batsim); a built-in policy's model is its own", m.at("policies"), spec.Name)
+	}
+	p := spec.Name
+	if spec.Policy != "" {
+		if _, owner, ok := m.models.Policy(p); ok {
+			return fmt.Errorf("%s: policy %q: the name is model %s's policy; give the variant of %s another name", m.at("policies"), p, owner.Name(), spec.Policy)
+		}
+		p = spec.Policy
+	}
+	policy, _, ok := m.models.Policy(p)
+	if !ok {
+		return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+	}
+	if spec.Policy != "" && len(policy.Params) == 0 {
+		// Its cells would be the plain policy's under another name.
+		return fmt.Errorf("%s: policy %q: %s takes no parameters, so a variant of it would run the same cells; variants are for policies with parameters (sweep policies lists them)", m.at("policies"), spec.Name, p)
+	}
+	if err := checkParams(policy, spec.Params); err != nil {
+		return fmt.Errorf("%s: %w", m.at("policies"), err)
+	}
+	return nil
+}
+
+// checkLabels checks that no two workloads have the same label (the
+// labels name the cells).
+func (m *Manifest) checkLabels() error {
 	labels := map[string]int{}
 	for i, w := range m.Workloads {
 		if prev, dup := labels[w.Label]; dup {
@@ -383,24 +444,32 @@ func (m *Manifest) checkFields() error {
 		}
 		labels[w.Label] = i
 	}
+	return nil
+}
+
+// checkExclusions checks that every exclusion names something and only
+// workload labels, policies, loads and platforms of the manifest.
+func (m *Manifest) checkExclusions() error {
 	for i, x := range m.Exclude {
-		if x == (Exclusion{}) {
-			return fmt.Errorf("%s[%d]: empty; name at least one of workload, platform, policy, load", m.at("exclude"), i)
+		if err := m.checkExclusion(x); err != nil {
+			return fmt.Errorf("%s[%d]: %w", m.at("exclude"), i, err)
 		}
-		if x.Workload != "" {
-			if _, ok := labels[x.Workload]; !ok {
-				return fmt.Errorf("%s[%d]: workload %q is not a workload label of this manifest", m.at("exclude"), i, x.Workload)
-			}
-		}
-		if x.Policy != "" && !seenPolicy[x.Policy] {
-			return fmt.Errorf("%s[%d]: policy %q is not in policies", m.at("exclude"), i, x.Policy)
-		}
-		if x.Load != 0 && !seenLoad[x.Load] {
-			return fmt.Errorf("%s[%d]: load %v is not in loads", m.at("exclude"), i, x.Load)
-		}
-		if x.Platform != "" && !slices.Contains(m.Platforms, x.Platform) {
-			return fmt.Errorf("%s[%d]: platform %q is not in platforms", m.at("exclude"), i, x.Platform)
-		}
+	}
+	return nil
+}
+
+func (m *Manifest) checkExclusion(x Exclusion) error {
+	switch {
+	case x == (Exclusion{}):
+		return errors.New("empty; name at least one of workload, platform, policy, load")
+	case x.Workload != "" && !slices.ContainsFunc(m.Workloads, func(w model.WorkloadSpec) bool { return w.Label == x.Workload }):
+		return fmt.Errorf("workload %q is not a workload label of this manifest", x.Workload)
+	case x.Policy != "" && !slices.Contains(m.PolicyNames(), x.Policy):
+		return fmt.Errorf("policy %q is not in policies", x.Policy)
+	case x.Load != 0 && !slices.Contains(m.Loads, x.Load):
+		return fmt.Errorf("load %v is not in loads", x.Load)
+	case x.Platform != "" && !slices.Contains(m.Platforms, x.Platform):
+		return fmt.Errorf("platform %q is not in platforms", x.Platform)
 	}
 	return nil
 }

@@ -112,34 +112,82 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
-	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
+	plan, err := m.prepareOut(out, opts, sum)
 	if err != nil {
-		return sum, err
-	}
-	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return sum, fmt.Errorf("creating results directory: %w", err)
-	}
-	warnings, err := repair(out, plan, m.childTables())
-	sum.Warnings = warnings
-	if err != nil {
-		return sum, err
-	}
-	if err := m.saveCopy(out); err != nil {
 		return sum, err
 	}
 	if len(plan.ToRun) == 0 {
 		sum.Wall = time.Since(start)
 		return sum, nil
 	}
-
-	workers := opts.Jobs
-	if workers <= 0 {
-		// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
-		// the GOMAXPROCS variable, which NumCPU ignores.
-		workers = runtime.GOMAXPROCS(0)
+	sum.Workers = workerCount(opts.Jobs)
+	writer, err := newWriterPool(sum.Workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(),
+		m.runMetadata(plan, opts, start, sum.Workers), opts.Flush)
+	if err != nil {
+		return sum, err
 	}
-	sum.Workers = workers
+	r := &cellRun{m: m, opts: opts, layout: newRowLayout(m), cells: newDispatcher(plan.ToRun, m.prepare), writer: writer}
+	if opts.Progress != nil {
+		opts.Progress.Start(len(plan.ToRun))
+	}
+	stopProgress := r.reportProgress(ctx)
+	sum.Setup = time.Since(start)
+	runErr := r.runCells(ctx, min(sum.Workers, len(plan.ToRun)))
+	lastCell := time.Now()
+	pprof.SetGoroutineLabels(phaseLabels(ctx, "close"))
+	stopProgress()
+	closeErr := writer.close()
+	r.summarise(sum)
+	sum.Interrupted = ctx.Err() != nil
+	sum.Close = time.Since(lastCell)
+	sum.Wall = time.Since(start)
+	if opts.Progress != nil {
+		opts.Progress.Finish(sum.Ran, sum.Failed)
+	}
+	if closeErr != nil {
+		return sum, fmt.Errorf("saving results: %w", closeErr)
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return sum, runErr
+	}
+	return sum, nil
+}
+
+// prepareOut plans the run into out and readies the directory: created,
+// what a killed run left repaired, the manifest's copy saved. sum gets
+// the plan's counts and the repair's warnings.
+func (m *Manifest) prepareOut(out string, opts RunOptions, sum *Summary) (*Plan, error) {
+	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
+	if err != nil {
+		return nil, err
+	}
+	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("creating results directory: %w", err)
+	}
+	warnings, err := repair(out, plan, m.childTables())
+	sum.Warnings = warnings
+	if err != nil {
+		return nil, err
+	}
+	if err := m.saveCopy(out); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// workerCount is the number of cells simulated at once for --jobs jobs.
+func workerCount(jobs int) int {
+	if jobs > 0 {
+		return jobs
+	}
+	// GOMAXPROCS, not NumCPU: it follows a container's CPU quota and
+	// the GOMAXPROCS variable, which NumCPU ignores.
+	return runtime.GOMAXPROCS(0)
+}
+
+// runMetadata is the key-value metadata of the run's part files.
+func (m *Manifest) runMetadata(plan *Plan, opts RunOptions, start time.Time, workers int) map[string]string {
 	// RunStartedKey and WorkersKey let an analysis state the run's wall
 	// time (from this start to the session's last part file) and cores.
 	meta := map[string]string{
@@ -159,16 +207,24 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report
 	}
-	writer, err := newWriterPool(workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(), meta, opts.Flush)
-	if err != nil {
-		return sum, err
-	}
-	layout := newRowLayout(m)
-	cells := newDispatcher(plan.ToRun, m.prepare)
-	var done, failed, cellNanos, writerNanos atomic.Int64
-	if opts.Progress != nil {
-		opts.Progress.Start(len(plan.ToRun))
-	}
+	return meta
+}
+
+// A cellRun is the cells of a run being simulated by its workers and
+// written, with the workers' tallies.
+type cellRun struct {
+	m      *Manifest
+	opts   RunOptions
+	layout *rowLayout
+	cells  *dispatcher
+	writer *writerPool
+
+	done, failed, cellNanos, writerNanos atomic.Int64
+}
+
+// reportProgress starts flushing the writers when due and reporting
+// progress every half second, until the returned stop is called.
+func (r *cellRun) reportProgress(ctx context.Context) (stop func()) {
 	stopProgress := make(chan struct{})
 	var progressDone sync.WaitGroup
 	progressDone.Add(1)
@@ -182,71 +238,75 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 			case <-stopProgress:
 				return
 			case <-tick.C:
-				writer.maybeFlush()
-				if opts.Progress != nil {
-					opts.Progress.Update(int(done.Load()), int(failed.Load()))
+				r.writer.maybeFlush()
+				if r.opts.Progress != nil {
+					r.opts.Progress.Update(int(r.done.Load()), int(r.failed.Load()))
 				}
 			}
 		}
 	}()
+	return func() {
+		close(stopProgress)
+		progressDone.Wait()
+	}
+}
 
+// runCells simulates and writes the cells on workers goroutines until
+// every cell is done, ctx is done, or a worker fails.
+func (r *cellRun) runCells(ctx context.Context, workers int) error {
 	g, gctx := errgroup.WithContext(ctx)
-	defer context.AfterFunc(gctx, cells.Stop)()
+	defer context.AfterFunc(gctx, r.cells.Stop)()
 	computing, writing := phaseLabels(gctx, "cell"), phaseLabels(gctx, "write")
-	sum.Setup = time.Since(start)
-	for range min(workers, len(plan.ToRun)) {
+	for range workers {
 		g.Go(func() error {
 			for {
 				pprof.SetGoroutineLabels(computing)
-				t, ok := cells.Next(gctx)
+				t, ok := r.cells.Next(gctx)
 				if !ok {
 					return nil // done, or stopped: what is left runs on resume
 				}
-				began := time.Now()
-				row, children, err := runCell(gctx, m, layout, t, opts.beforeCell)
-				computed := time.Now()
-				cellNanos.Add(int64(t.PrepareTime + computed.Sub(began)))
-				if err != nil && gctx.Err() != nil {
-					return nil // interrupted, not failed: it runs again on resume
-				}
-				if err != nil {
-					row, children = failedRow(m, t.Cell, err), nil
-					failed.Add(1)
-				}
-				pprof.SetGoroutineLabels(writing)
-				werr := writer.append(row, children...)
-				writerNanos.Add(int64(time.Since(computed)))
-				if werr != nil {
-					return fmt.Errorf("writing results: %w", werr)
-				}
-				done.Add(1)
-				if err != nil && opts.FailFast {
-					return fmt.Errorf("cell %s failed: %w (--fail-fast)", t.Name(), err)
+				if interrupted, err := r.computeAndWrite(gctx, t, writing); interrupted || err != nil {
+					return err
 				}
 			}
 		})
 	}
-	runErr := g.Wait()
-	lastCell := time.Now()
-	pprof.SetGoroutineLabels(phaseLabels(ctx, "close"))
-	close(stopProgress)
-	progressDone.Wait()
-	closeErr := writer.close()
-	sum.Ran, sum.Failed = int(done.Load()), int(failed.Load())
-	sum.CellTime, sum.WriterTime = time.Duration(cellNanos.Load()), time.Duration(writerNanos.Load())
-	sum.Interrupted = ctx.Err() != nil
-	sum.Close = time.Since(lastCell)
-	sum.Wall = time.Since(start)
-	if opts.Progress != nil {
-		opts.Progress.Finish(sum.Ran, sum.Failed)
+	return g.Wait()
+}
+
+// computeAndWrite simulates one cell and writes its rows, or its failed row; it
+// returns an error that stops the run: the writer's, or the cell's under
+// FailFast. A cell interrupted by ctx writes nothing (it runs again on
+// resume) and stops its worker.
+func (r *cellRun) computeAndWrite(ctx context.Context, t task, writing context.Context) (interrupted bool, err error) {
+	began := time.Now()
+	row, children, err := runCell(ctx, r.m, r.layout, t, r.opts.beforeCell)
+	computed := time.Now()
+	r.cellNanos.Add(int64(t.PrepareTime + computed.Sub(began)))
+	if err != nil && ctx.Err() != nil {
+		return true, nil // interrupted, not failed
 	}
-	if closeErr != nil {
-		return sum, fmt.Errorf("saving results: %w", closeErr)
+	if err != nil {
+		row, children = failedRow(r.m, t.Cell, err), nil
+		r.failed.Add(1)
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return sum, runErr
+	pprof.SetGoroutineLabels(writing)
+	werr := r.writer.append(row, children...)
+	r.writerNanos.Add(int64(time.Since(computed)))
+	if werr != nil {
+		return false, fmt.Errorf("writing results: %w", werr)
 	}
-	return sum, nil
+	r.done.Add(1)
+	if err != nil && r.opts.FailFast {
+		return false, fmt.Errorf("cell %s failed: %w (--fail-fast)", t.Name(), err)
+	}
+	return false, nil
+}
+
+// summarise puts the workers' tallies into sum.
+func (r *cellRun) summarise(sum *Summary) {
+	sum.Ran, sum.Failed = int(r.done.Load()), int(r.failed.Load())
+	sum.CellTime, sum.WriterTime = time.Duration(r.cellNanos.Load()), time.Duration(r.writerNanos.Load())
 }
 
 // phaseLabels returns ctx with the profile label phase=name.

@@ -78,55 +78,120 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 	if window <= 0 {
 		window = DefaultStatusWindow
 	}
-	st := &Status{Out: out, Window: window}
+	pub, problems, err := readPublished(out)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Out: out, Window: window, Problems: problems}
+	var cells []Cell
+	if m != nil {
+		cells = m.Cells()
+		st.Total = len(cells)
+	}
+	for _, label := range shardLabels(pub.parts) {
+		st.Shards = append(st.Shards, pub.shardStatus(label, m, cells))
+	}
+	if m != nil {
+		st.countManifestCells(pub, cells)
+	} else {
+		st.countSettledCells(pub)
+	}
+	for _, shardEvents := range pub.events {
+		st.Rate += recentRate(shardEvents, now, window)
+	}
+	if m != nil && st.Rate > 0 {
+		st.ETA = time.Duration(float64(st.Remaining) / st.Rate * float64(time.Second))
+		st.HasETA = true
+	}
+	return st, nil
+}
+
+// published is what the cells parts of a results directory say: the row
+// that settles each cell, and per writer (shard label) its parts, its
+// newest publication and each part's time and rows.
+type published struct {
+	cells  map[string]*settledRow // by cell id
+	parts  map[string]int
+	last   map[string]time.Time
+	events map[string][]publication
+}
+
+// A settledRow is the row that settles a cell: its first ok row, or else
+// its last failed one in part order.
+type settledRow struct {
+	status, err, label string
+	name               string
+}
+
+// cellColumns are the columns of the cells table that the status reads.
+type cellColumns struct {
+	ids, status, errs, workload, platform, policy []string
+	instance                                      []int64
+	load                                          []float64
+}
+
+// readPublished reads the cells parts of out.
+func readPublished(out string) (*published, []parquet.Problem, error) {
 	set, problems, err := parquet.ReadColumns(out, table.Cells, []string{table.CellID, table.Status, table.Error, table.Workload, table.Instance, table.Load, table.Platform, table.Policy})
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", out, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", out, err)
 	}
-	st.Problems = problems
-
-	type rowInfo struct {
-		status, err, label string
-		name               string
+	pub := &published{cells: map[string]*settledRow{}, parts: map[string]int{}, last: map[string]time.Time{}, events: map[string][]publication{}}
+	if set == nil {
+		return pub, problems, nil
 	}
-	rows := map[string]*rowInfo{} // by cell id: the settling row
-	partsOf := map[string]int{}
-	last := map[string]time.Time{}
-	events := map[string][]publication{} // by shard label
-	if set != nil {
-		ids, status, errs := set.Column(table.CellID).Strings, set.Column(table.Status).Strings, set.Column(table.Error)
-		wl, inst, load := set.Column(table.Workload).Strings, set.Column(table.Instance).Int64s, set.Column(table.Load).Float64s
-		plat, pol := set.Column(table.Platform).Strings, set.Column(table.Policy).Strings
-		r := 0
-		for _, part := range set.Parts {
-			label := part.Metadata["sweep.shard"]
-			mtime, err := modTime(part.Path)
-			if err != nil {
-				return nil, err
-			}
-			partsOf[label]++
-			if mtime.After(last[label]) {
-				last[label] = mtime
-			}
-			if !mtime.IsZero() {
-				events[label] = append(events[label], publication{at: mtime, rows: int(part.Rows)})
-			}
-			for end := r + int(part.Rows); r < end; r++ {
-				prev := rows[ids[r]]
-				if prev != nil && prev.status == table.StatusOK {
-					continue // an ok row settles the cell
-				}
-				name := model.Cell{Workload: wl[r], Instance: int(inst[r]), Load: load[r], Platform: plat[r], Policy: pol[r]}.Name()
-				rows[ids[r]] = &rowInfo{status: status[r], err: errs.Strings[r], label: label, name: name}
-			}
+	col := func(name string) []string { return set.Column(name).Strings }
+	cols := cellColumns{ids: col(table.CellID), status: col(table.Status), errs: col(table.Error),
+		workload: col(table.Workload), platform: col(table.Platform), policy: col(table.Policy),
+		instance: set.Column(table.Instance).Int64s, load: set.Column(table.Load).Float64s}
+	r := 0
+	for _, part := range set.Parts {
+		label := part.Metadata["sweep.shard"]
+		if err := pub.addPart(label, part); err != nil {
+			return nil, nil, err
+		}
+		for end := r + int(part.Rows); r < end; r++ {
+			pub.settle(cols, r, label)
 		}
 	}
+	return pub, problems, nil
+}
 
-	// The shards to show: every shard of every count seen, and the other
-	// writers' labels ("all" for unsharded runs).
+// addPart counts a part of writer label and its publication time.
+func (pub *published) addPart(label string, part parquet.PartInfo) error {
+	mtime, err := modTime(part.Path)
+	if err != nil {
+		return err
+	}
+	pub.parts[label]++
+	if mtime.After(pub.last[label]) {
+		pub.last[label] = mtime
+	}
+	if !mtime.IsZero() {
+		pub.events[label] = append(pub.events[label], publication{at: mtime, rows: int(part.Rows)})
+	}
+	return nil
+}
+
+// settle takes row r, written by writer label, as its cell's settling
+// row unless an ok row settled the cell before.
+func (pub *published) settle(cols cellColumns, r int, label string) {
+	id := cols.ids[r]
+	if prev := pub.cells[id]; prev != nil && prev.status == table.StatusOK {
+		return
+	}
+	name := model.Cell{Workload: cols.workload[r], Instance: int(cols.instance[r]), Load: cols.load[r],
+		Platform: cols.platform[r], Policy: cols.policy[r]}.Name()
+	pub.cells[id] = &settledRow{status: cols.status[r], err: cols.errs[r], label: label, name: name}
+}
+
+// shardLabels are the shards to show, in name order: every shard of
+// every shard count seen (even one that has not published yet), and the
+// other writers' labels ("all" for unsharded runs).
+func shardLabels(parts map[string]int) []string {
 	counts := map[int]bool{}
 	var labels []string
-	for label := range partsOf {
+	for label := range parts {
 		if sh, ok := parseShardLabel(label); ok && sh.Count > 1 {
 			counts[sh.Count] = true
 			continue
@@ -139,67 +204,62 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 		}
 	}
 	sort.Strings(labels)
+	return labels
+}
 
-	var cells []Cell
-	if m != nil {
-		cells = m.Cells()
-		st.Total = len(cells)
-	}
-	for _, label := range labels {
-		s := ShardStatus{Label: label, Parts: partsOf[label], LastActivity: last[label]}
-		sh, isShard := parseShardLabel(label)
-		if m == nil || !isShard {
-			// Without the shard's cells, count what its writers settled.
-			for _, r := range rows {
-				if r.label == label {
-					s.count(r.status)
-				}
-			}
-		} else {
-			for _, c := range cells {
-				if !sh.contains(c) {
-					continue
-				}
-				s.Cells++
-				if r := rows[c.ID]; r != nil {
-					s.count(r.status)
-				}
-			}
-			s.Remaining = s.Cells - s.Done - s.Failed
-		}
-		st.Shards = append(st.Shards, s)
-	}
-
-	if m != nil {
-		for _, c := range cells {
-			r := rows[c.ID]
-			if r == nil {
-				continue
-			}
-			st.count(r.status)
-			if r.status != table.StatusOK {
-				st.FailedCells = append(st.FailedCells, FailedCell{Name: c.Name(), ID: c.ID, Shard: r.label, Error: r.err})
+// shardStatus counts the cells of the shard (or other writer) label: the
+// manifest's cells in the shard when both are known, else the cells its
+// writers settled (and its cells and remaining are unknown).
+func (pub *published) shardStatus(label string, m *Manifest, cells []Cell) ShardStatus {
+	s := ShardStatus{Label: label, Parts: pub.parts[label], LastActivity: pub.last[label]}
+	sh, isShard := parseShardLabel(label)
+	if m == nil || !isShard {
+		for _, r := range pub.cells {
+			if r.label == label {
+				s.count(r.status)
 			}
 		}
-		st.Remaining = st.Total - st.Done - st.Failed
-	} else {
-		for id, r := range rows {
-			st.count(r.status)
-			if r.status != table.StatusOK {
-				st.FailedCells = append(st.FailedCells, FailedCell{Name: r.name, ID: id, Shard: r.label, Error: r.err})
-			}
+		return s
+	}
+	for _, c := range cells {
+		if !sh.contains(c) {
+			continue
 		}
-		sort.Slice(st.FailedCells, func(i, j int) bool { return st.FailedCells[i].Name < st.FailedCells[j].Name })
+		s.Cells++
+		if r := pub.cells[c.ID]; r != nil {
+			s.count(r.status)
+		}
 	}
+	s.Remaining = s.Cells - s.Done - s.Failed
+	return s
+}
 
-	for _, shardEvents := range events {
-		st.Rate += recentRate(shardEvents, now, window)
+// countManifestCells counts the manifest's cells done and failed, and
+// lists the failed ones in manifest order.
+func (st *Status) countManifestCells(pub *published, cells []Cell) {
+	for _, c := range cells {
+		r := pub.cells[c.ID]
+		if r == nil {
+			continue
+		}
+		st.count(r.status)
+		if r.status != table.StatusOK {
+			st.FailedCells = append(st.FailedCells, FailedCell{Name: c.Name(), ID: c.ID, Shard: r.label, Error: r.err})
+		}
 	}
-	if m != nil && st.Rate > 0 {
-		st.ETA = time.Duration(float64(st.Remaining) / st.Rate * float64(time.Second))
-		st.HasETA = true
+	st.Remaining = st.Total - st.Done - st.Failed
+}
+
+// countSettledCells counts, without a manifest, every cell with a row,
+// and lists the failed ones in name order.
+func (st *Status) countSettledCells(pub *published) {
+	for id, r := range pub.cells {
+		st.count(r.status)
+		if r.status != table.StatusOK {
+			st.FailedCells = append(st.FailedCells, FailedCell{Name: r.name, ID: id, Shard: r.label, Error: r.err})
+		}
 	}
-	return st, nil
+	sort.Slice(st.FailedCells, func(i, j int) bool { return st.FailedCells[i].Name < st.FailedCells[j].Name })
 }
 
 // parseShardLabel inverts Shard.Label.

@@ -167,3 +167,61 @@ func TestRecentRate(t *testing.T) {
 		}
 	}
 }
+
+// TestShardLabels: every shard of every shard count seen is listed, even
+// one that has not published, beside the other writers' labels, in name
+// order; a label that only looks like a shard's ("s2of4", "s05of04") is
+// another writer's.
+func TestShardLabels(t *testing.T) {
+	tests := []struct {
+		name  string
+		parts map[string]int
+		want  []string
+	}{
+		{"nothing published", map[string]int{}, nil},
+		{"unsharded", map[string]int{"all": 3}, []string{"all"}},
+		{"one shard of four", map[string]int{"s03of04": 2}, []string{"s01of04", "s02of04", "s03of04", "s04of04"}},
+		{"two counts and an unsharded run", map[string]int{"s02of02": 1, "s01of03": 1, "all": 1},
+			[]string{"all", "s01of02", "s01of03", "s02of02", "s02of03", "s03of03"}},
+		{"not shard labels", map[string]int{"s2of4": 1, "s05of04": 1}, []string{"s05of04", "s2of4"}},
+	}
+	for _, tc := range tests {
+		if got := shardLabels(tc.parts); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSettle: a cell's first ok row settles it, whatever comes after;
+// until then its last failed row stands (a retry's error replaces the
+// first run's).
+func TestSettle(t *testing.T) {
+	type row struct{ status, err, label string }
+	ok, failed := "ok", "failed"
+	tests := []struct {
+		name string
+		rows []row
+		want settledRow
+	}{
+		{"failed, then ok on retry", []row{{failed, "e1", "s01of02"}, {ok, "", "all"}}, settledRow{status: ok, label: "all"}},
+		{"ok, then failed by another writer", []row{{ok, "", "s01of02"}, {failed, "e2", "all"}}, settledRow{status: ok, label: "s01of02"}},
+		{"ok twice: the first", []row{{ok, "", "s01of02"}, {ok, "", "all"}}, settledRow{status: ok, label: "s01of02"}},
+		{"failed twice: the last", []row{{failed, "e1", "s01of02"}, {failed, "e2", "all"}}, settledRow{status: failed, err: "e2", label: "all"}},
+	}
+	for _, tc := range tests {
+		var cols cellColumns
+		for _, r := range tc.rows {
+			cols.ids, cols.status, cols.errs = append(cols.ids, "c1"), append(cols.status, r.status), append(cols.errs, r.err)
+			cols.workload, cols.platform, cols.policy = append(cols.workload, "w"), append(cols.platform, "p"), append(cols.policy, "fifo")
+			cols.instance, cols.load = append(cols.instance, 1), append(cols.load, 0.9)
+		}
+		pub := &published{cells: map[string]*settledRow{}}
+		for i, r := range tc.rows {
+			pub.settle(cols, i, r.label)
+		}
+		tc.want.name = "w/i001/L0.9/p/fifo"
+		if got := pub.cells["c1"]; len(pub.cells) != 1 || *got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, *got, tc.want)
+		}
+	}
+}

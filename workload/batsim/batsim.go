@@ -69,37 +69,88 @@ type profileJSON struct {
 // Decode reads a Batsim workload and returns it as a validated rigid
 // workload named source, its jobs sorted by submit time then number.
 func Decode(r io.Reader, source string) (*rigid.Workload, error) {
+	f, err := decodeJSON(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	w, err := f.workload(source)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	w.SortJobs()
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// decodeJSON decodes the file's JSON, saying where it is malformed or of
+// the wrong type.
+func decodeJSON(r io.Reader) (*fileJSON, error) {
 	var f fileJSON
 	if err := json.NewDecoder(r).Decode(&f); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: malformed JSON at byte %d: %v", source, se.Offset, err)
+			return nil, fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: field %q at byte %d: got JSON %s, want %s", source, te.Field, te.Offset, te.Value, te.Type)
+			return nil, fmt.Errorf("field %q at byte %d: got JSON %s, want %s", te.Field, te.Offset, te.Value, te.Type)
 		}
-		return nil, fmt.Errorf("%s: malformed JSON: %w (want a Batsim workload {\"nb_res\": N, \"jobs\": [...], \"profiles\": {...}})", source, err)
+		return nil, fmt.Errorf("malformed JSON: %w (want a Batsim workload {\"nb_res\": N, \"jobs\": [...], \"profiles\": {...}})", err)
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", source, fmt.Sprintf(format, args...))
+	return &f, nil
+}
+
+// workload checks the decoded file and converts it, job by job, into a
+// rigid workload named source (its jobs in the file's order).
+func (f *fileJSON) workload(source string) (*rigid.Workload, error) {
+	if err := f.check(); err != nil {
+		return nil, err
 	}
-	if f.NbRes == nil {
-		return nil, fail(`field "nb_res": missing; want the number of resources (processors), an integer >= 1`)
-	}
-	if !whole(*f.NbRes) || *f.NbRes < 1 || *f.NbRes > math.MaxInt32 {
-		return nil, fail(`field "nb_res": %v; want an integer in [1, %d]`, *f.NbRes, math.MaxInt32)
-	}
-	if len(f.Jobs) == 0 {
-		return nil, fail(`field "jobs": no jobs; want at least one`)
+	ids, numeric, err := jobIDs(f.Jobs)
+	if err != nil {
+		return nil, err
 	}
 	w := &rigid.Workload{Name: source, Procs: int(*f.NbRes), Jobs: make([]rigid.Job, len(f.Jobs))}
-	ids := make([]string, len(f.Jobs))
-	numeric := true
+	delays := profileDelays{profiles: f.Profiles, seconds: make(map[string]int64, len(f.Profiles))}
 	for i := range f.Jobs {
-		id, isNumber, err := jobID(f.Jobs[i].ID)
+		run, err := checkJob(&f.Jobs[i], w.Procs, delays)
 		if err != nil {
-			return nil, fail("job %d field \"id\": %v", i, err)
+			return nil, fmt.Errorf("job %d (id %q) %w", i, ids[i], err)
+		}
+		w.Jobs[i] = convertJob(&f.Jobs[i], run)
+		w.Jobs[i].Number = int64(i + 1)
+		if numeric {
+			w.Jobs[i].Number, _ = strconv.ParseInt(ids[i], 10, 64)
+		}
+	}
+	return w, nil
+}
+
+// check checks the fields about the whole workload: nb_res and jobs.
+func (f *fileJSON) check() error {
+	if f.NbRes == nil {
+		return errors.New(`field "nb_res": missing; want the number of resources (processors), an integer >= 1`)
+	}
+	if !whole(*f.NbRes) || *f.NbRes < 1 || *f.NbRes > math.MaxInt32 {
+		return fmt.Errorf(`field "nb_res": %v; want an integer in [1, %d]`, *f.NbRes, math.MaxInt32)
+	}
+	if len(f.Jobs) == 0 {
+		return errors.New(`field "jobs": no jobs; want at least one`)
+	}
+	return nil
+}
+
+// jobIDs returns the jobs' ids as text, checked unique, and whether every
+// one is a whole number (then the ids are the jobs' numbers).
+func jobIDs(jobs []jobJSON) (ids []string, numeric bool, err error) {
+	ids = make([]string, len(jobs))
+	numeric = true
+	for i := range jobs {
+		id, isNumber, err := jobID(jobs[i].ID)
+		if err != nil {
+			return nil, false, fmt.Errorf("job %d field \"id\": %v", i, err)
 		}
 		ids[i] = id
 		numeric = numeric && isNumber
@@ -107,66 +158,111 @@ func Decode(r io.Reader, source string) (*rigid.Workload, error) {
 	seen := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if prev, dup := seen[id]; dup {
-			return nil, fail("job %d (id %q) field \"id\": duplicate of job %d; want unique ids", i, id, prev)
+			return nil, false, fmt.Errorf("job %d (id %q) field \"id\": duplicate of job %d; want unique ids", i, id, prev)
 		}
 		seen[id] = i
 	}
-	delays := make(map[string]int64, len(f.Profiles))
-	for i := range f.Jobs {
-		j := &f.Jobs[i]
-		jobFail := func(field, format string, args ...any) error {
-			return fail("job %d (id %q) field %q: %s", i, ids[i], field, fmt.Sprintf(format, args...))
-		}
-		rj := &w.Jobs[i]
-		rj.Number = int64(i + 1)
-		if numeric {
-			rj.Number, _ = strconv.ParseInt(ids[i], 10, 64)
-		}
-		switch {
-		case j.Subtime == nil:
-			return nil, jobFail("subtime", "missing; want the submission time in seconds")
-		case !(*j.Subtime >= 0 && *j.Subtime <= maxSeconds):
-			return nil, jobFail("subtime", "%v; want seconds in [0, %d]", *j.Subtime, int64(maxSeconds))
-		}
-		rj.SubmitSeconds = int64(math.Floor(*j.Subtime))
-		switch {
-		case j.Res == nil:
-			return nil, jobFail("res", "missing; want the number of resources requested, an integer >= 1")
-		case !whole(*j.Res) || *j.Res < 1 || *j.Res > *f.NbRes:
-			return nil, jobFail("res", "%v; want an integer in [1, %d] (nb_res)", *j.Res, w.Procs)
-		}
-		rj.Procs = int(*j.Res)
-		if j.Profile == nil {
-			return nil, jobFail("profile", "missing; want the name of a delay profile")
-		}
-		run, ok := delays[*j.Profile]
-		if !ok {
-			var err error
-			if run, err = delayOf(f.Profiles, *j.Profile); err != nil {
-				return nil, jobFail("profile", "%v", err)
-			}
-			delays[*j.Profile] = run
-		}
-		rj.RunSeconds, rj.RequestedSeconds = run, run
-		if wt := j.Walltime; wt != nil && *wt != -1 {
-			if !(*wt > 0 && *wt <= maxSeconds) {
-				return nil, jobFail("walltime", "%v; want seconds in (0, %d], or -1 (or no field) for none", *wt, int64(maxSeconds))
-			}
-			rj.RequestedSeconds = int64(math.Ceil(*wt))
-			rj.RunSeconds = min(run, rj.RequestedSeconds)
-		}
-		if j.UserID != nil {
-			if !whole(*j.UserID) || *j.UserID < 0 || *j.UserID > math.MaxInt32 {
-				return nil, jobFail("user_id", "%v; want an integer >= 0", *j.UserID)
-			}
-			rj.User = int64(*j.UserID)
-		}
+	return ids, numeric, nil
+}
+
+// badField is a job's field that is missing or out of range.
+func badField(field, format string, args ...any) error {
+	return fmt.Errorf("field %q: %s", field, fmt.Sprintf(format, args...))
+}
+
+// checkJob checks a job's fields, in the order its errors name them, and
+// returns its profile's run time (whole seconds).
+func checkJob(j *jobJSON, procs int, delays profileDelays) (runSeconds int64, err error) {
+	if err := checkSubtime(j.Subtime); err != nil {
+		return 0, err
 	}
-	w.SortJobs()
-	if err := w.Validate(); err != nil {
-		return nil, err
+	if err := checkRes(j.Res, procs); err != nil {
+		return 0, err
 	}
-	return w, nil
+	if j.Profile == nil {
+		return 0, badField("profile", "missing; want the name of a delay profile")
+	}
+	runSeconds, err = delays.of(*j.Profile)
+	if err != nil {
+		return 0, badField("profile", "%v", err)
+	}
+	if err := checkWalltime(j.Walltime); err != nil {
+		return 0, err
+	}
+	return runSeconds, checkUserID(j.UserID)
+}
+
+func checkSubtime(subtime *float64) error {
+	switch {
+	case subtime == nil:
+		return badField("subtime", "missing; want the submission time in seconds")
+	case !(*subtime >= 0 && *subtime <= maxSeconds):
+		return badField("subtime", "%v; want seconds in [0, %d]", *subtime, int64(maxSeconds))
+	}
+	return nil
+}
+
+func checkRes(res *float64, procs int) error {
+	switch {
+	case res == nil:
+		return badField("res", "missing; want the number of resources requested, an integer >= 1")
+	case !whole(*res) || *res < 1 || *res > float64(procs):
+		return badField("res", "%v; want an integer in [1, %d] (nb_res)", *res, procs)
+	}
+	return nil
+}
+
+// checkWalltime accepts no walltime, -1 (none), or a positive time.
+func checkWalltime(walltime *float64) error {
+	if wt := walltime; wt != nil && *wt != -1 && !(*wt > 0 && *wt <= maxSeconds) {
+		return badField("walltime", "%v; want seconds in (0, %d], or -1 (or no field) for none", *wt, int64(maxSeconds))
+	}
+	return nil
+}
+
+func checkUserID(userID *float64) error {
+	if u := userID; u != nil && (!whole(*u) || *u < 0 || *u > math.MaxInt32) {
+		return badField("user_id", "%v; want an integer >= 0", *u)
+	}
+	return nil
+}
+
+// convertJob converts a checked job whose profile runs runSeconds into a
+// rigid job, rounding as the package comment says; its number is left to
+// the caller.
+func convertJob(j *jobJSON, runSeconds int64) rigid.Job {
+	job := rigid.Job{
+		SubmitSeconds: int64(math.Floor(*j.Subtime)),
+		Procs:         int(*j.Res),
+		RunSeconds:    runSeconds, RequestedSeconds: runSeconds,
+	}
+	if wt := j.Walltime; wt != nil && *wt != -1 {
+		job.RequestedSeconds = int64(math.Ceil(*wt))
+		job.RunSeconds = min(runSeconds, job.RequestedSeconds)
+	}
+	if j.UserID != nil {
+		job.User = int64(*j.UserID)
+	}
+	return job
+}
+
+// profileDelays gives the run time of the delay profiles by name, each
+// profile read once.
+type profileDelays struct {
+	profiles map[string]json.RawMessage
+	seconds  map[string]int64
+}
+
+func (d profileDelays) of(name string) (int64, error) {
+	if run, ok := d.seconds[name]; ok {
+		return run, nil
+	}
+	run, err := delayOf(d.profiles, name)
+	if err != nil {
+		return 0, err
+	}
+	d.seconds[name] = run
+	return run, nil
 }
 
 // jobID returns a job id's text and whether it is a whole number >= 0.

@@ -100,3 +100,69 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldErrors breaks, one at a time, each rule of the file's and the
+// jobs' fields that TestBadWorkloads leaves out, on testdata/small.json,
+// and checks the whole message: the file, the job (its position and id),
+// the field, what it got and what would be valid.
+func TestFieldErrors(t *testing.T) {
+	data, err := os.ReadFile("testdata/small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(data)
+	for _, tc := range []struct{ name, old, new, want string }{
+		{"truncated", `"profiles"`, `"profiles`,
+			`bad.json: malformed JSON at byte 459: invalid character '\n' in string literal`},
+		{"no resources", `"nb_res": 8`, `"nb_res": 0`, `bad.json: field "nb_res": 0; want an integer in [1, 2147483647]`},
+		{"fractional resources", `"nb_res": 8`, `"nb_res": 8.5`, `bad.json: field "nb_res": 8.5; want an integer in [1, 2147483647]`},
+		{"no jobs", `"jobs": [`, `"jobs": [], "other": [`, `bad.json: field "jobs": no jobs; want at least one`},
+		{"no id", `"id": 2, `, ``, `bad.json: job 1 field "id": missing; want a unique job id (string or integer)`},
+		{"empty id", `"id": 2`, `"id": ""`, `bad.json: job 1 field "id": empty; want a unique job id`},
+		{"negative id", `"id": 2`, `"id": -2`, `bad.json: job 1 field "id": -2; want a string or an integer >= 0`},
+		{"fractional id", `"id": 2`, `"id": 2.5`, `bad.json: job 1 field "id": 2.5; want a string or an integer >= 0`},
+		{"id neither string nor number", `"id": 2`, `"id": [2]`, `bad.json: job 1 field "id": [2]; want a string or an integer`},
+		{"no res", `"res": 8, `, ``,
+			`bad.json: job 1 (id "2") field "res": missing; want the number of resources requested, an integer >= 1`},
+		{"no profile", `, "profile": "d20.25"`, ``,
+			`bad.json: job 2 (id "3") field "profile": missing; want the name of a delay profile`},
+		{"subtime beyond 2^53", `"subtime": 10.7`, `"subtime": 1e16`,
+			`bad.json: job 1 (id "2") field "subtime": 1e+16; want seconds in [0, 9007199254740992]`},
+		{"negative user", `"user_id": 3`, `"user_id": -3`, `bad.json: job 1 (id "2") field "user_id": -3; want an integer >= 0`},
+		{"fractional user", `"user_id": 3`, `"user_id": 3.5`, `bad.json: job 1 (id "2") field "user_id": 3.5; want an integer >= 0`},
+	} {
+		if !strings.Contains(good, tc.old) {
+			t.Fatalf("%s: the fixture lacks %q", tc.name, tc.old)
+		}
+		_, err := Decode(strings.NewReader(strings.Replace(good, tc.old, tc.new, 1)), "bad.json")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+	const empty = `bad.json: malformed JSON: EOF (want a Batsim workload {"nb_res": N, "jobs": [...], "profiles": {...}})`
+	if _, err := Decode(strings.NewReader(""), "bad.json"); err == nil || err.Error() != empty {
+		t.Errorf("empty file:\n got %v\nwant %s", err, empty)
+	}
+}
+
+// TestIDsAndRounding: an id "01" is not the whole number 1 as Batsim
+// writes it, so the jobs are numbered by position; subtime 2.9 is second
+// 2 (rounded down), walltime 7.1 requests 8 s (up), and a delay of 3.5
+// runs 4 s, within the walltime; the second job's delay (4 s) is cut to
+// its walltime of 2 s.
+func TestIDsAndRounding(t *testing.T) {
+	text := `{"nb_res": 4, "profiles": {"p": {"type": "delay", "delay": 3.5}},
+	 "jobs": [{"id": "01", "subtime": 2.9, "walltime": 7.1, "res": 3, "profile": "p", "user_id": 12},
+	          {"id": 5, "subtime": 1, "walltime": 2, "res": 4, "profile": "p"}]}`
+	w, err := Decode(strings.NewReader(text), "round.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []rigid.Job{
+		{Number: 2, SubmitSeconds: 1, Procs: 4, RunSeconds: 2, RequestedSeconds: 2},
+		{Number: 1, User: 12, SubmitSeconds: 2, Procs: 3, RunSeconds: 4, RequestedSeconds: 8},
+	}
+	if w.Procs != 4 || !reflect.DeepEqual(w.Jobs, want) {
+		t.Errorf("got %d procs,\n%+v\nwant 4,\n%+v", w.Procs, w.Jobs, want)
+	}
+}
