@@ -123,7 +123,7 @@ func (Model) Takes(w *model.WorkloadSpec) bool {
 func (Model) Measures() []table.Measure {
 	measures := grid.Model{}.Measures()
 	for _, c := range CampaignColumns() {
-		measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer, Better: c.Better})
+		measures = append(measures, c.Measure)
 	}
 	return measures
 }

@@ -96,7 +96,7 @@ func (m Model) Takes(w *model.WorkloadSpec) bool {
 func (Model) Measures() []table.Measure {
 	var out []table.Measure
 	for _, c := range MetricColumns() {
-		out = append(out, table.Measure{Name: c.Name, Integer: c.Integer, Better: c.Better})
+		out = append(out, c.Measure)
 	}
 	return out
 }
