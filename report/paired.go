@@ -27,6 +27,10 @@ type Paired struct {
 	Claims []fidelity.Claim
 	// Provenance opens the page; nil for none.
 	Provenance *analysis.Provenance
+	// Measures shows every ranked measure's dominance table and means,
+	// and its box plot on the page: the comparison of a model without a
+	// study (ComparePaired).
+	Measures bool
 }
 
 // problems returns the unreadable part files of every table read: cells,

@@ -121,6 +121,10 @@ type page struct {
 	CampaignFigures []figure
 	NoCampaignRows  bool
 
+	// MeasureFigures are the box plots of the measures of a model
+	// without a study (Paired.Measures).
+	MeasureFigures []figure
+
 	// FairShare says the run is of fair-share cells (seed 003), whose
 	// FairShareFigures are per-user dev bars; NoUserRows says that it did
 	// not record the users table.
@@ -215,6 +219,11 @@ func build(run Paired, files *figureFiles) (*page, error) {
 		return nil, err
 	}
 	p.Notes = notes.String()
+	if run.Measures {
+		if err := addMeasureFigures(p, r, files); err != nil {
+			return nil, err
+		}
+	}
 	p.DAG = run.Grid != nil
 	if !p.DAG {
 		return p, nil

@@ -45,6 +45,9 @@ func Print(w io.Writer, run Paired) error {
 		p.line("")
 		printFigures(r, p, run.Campaign, workload)
 	}
+	if run.Measures {
+		printMeasures(r, p, expect)
+	}
 	return p.err
 }
 

@@ -339,7 +339,7 @@ func Compare(dir string, r *analysis.Result) (*Comparisons, []parquet.Problem, e
 	cells := map[string]*analysis.Cell{}
 	for _, g := range r.Pairing.Groups {
 		for _, c := range g.Cells {
-			if c.Campaign {
+			if isCampaign(r, c) {
 				cells[c.ID] = c
 			}
 		}

@@ -101,6 +101,20 @@ func (Model) Measures() []table.Measure {
 	return out
 }
 
+// Reference is seed 004's reference, PSLR (model.Referenced).
+func (Model) Reference() string { return "pslr" }
+
+// Rebase says that cumulative completion is taken at each cell's makespan
+// (model.Rebased): the analysis puts a pair group's cells on one base with
+// RebaseCumulativeCompletion.
+func (Model) Rebase() model.Rebase { return CumulativeCompletionRebase() }
+
+// CumulativeCompletionRebase is the model.Rebase of cumulative completion,
+// which the campaign model's cells carry too.
+func CumulativeCompletionRebase() model.Rebase {
+	return model.Rebase{Measure: "cumulative_completion", Base: "makespan", Weight: "volume_total", Func: RebaseCumulativeCompletion}
+}
+
 func (Model) Tables(rec model.Record) []store.Schema {
 	var out []store.Schema
 	if rec.Jobs {

@@ -1,0 +1,30 @@
+package model
+
+// The optional interfaces below tell the paired analysis (`sweep analyze`
+// compares a run's cells across policies on their model's Measures) what
+// it must know of a model beyond its measures. They carry data only: a
+// model imports no analysis.
+
+// A Referenced model names the policy its cells' paired comparison takes
+// as the reference by default, such as the grid's PSLR (seed 004) or the
+// campaign model's OStrich (seeds 000 and 001).
+type Referenced interface {
+	Reference() string
+}
+
+// A Rebased model has a measure taken at a base of each cell's own, which
+// the paired analysis puts on one base per group of paired cells before
+// comparing them: the grid's cumulative completion, taken at each cell's
+// makespan.
+type Rebased interface {
+	Rebase() Rebase
+}
+
+// Rebase names a measure taken at a cell's own base: Base is the integer
+// measure that holds the cell's base, Weight the integer measure the value
+// grows by per unit of base, and Func converts a value from one base to
+// another.
+type Rebase struct {
+	Measure, Base, Weight string
+	Func                  func(value float64, fromBase, toBase, weight int64) float64
+}
