@@ -12,9 +12,9 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/grid"
-	mgrid "github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -496,8 +496,8 @@ func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (chart, error
 	// A margin of a factor 1.5 keeps the lines off the frame and gives a
 	// range even when every value is equal (gonum's log ticks need one).
 	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
-	p.X.Min, p.X.Max = 0.5, mgrid.DecileCount+0.5
-	deciles := make([]float64, mgrid.DecileCount)
+	p.X.Min, p.X.Max = 0.5, table.DecileCount+0.5
+	deciles := make([]float64, table.DecileCount)
 	for i := range deciles {
 		deciles[i] = float64(i + 1)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/analysistest"
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func analyzeComparedRun(t *testing.T) (*analysis.Result, *Result, analysis.Expectations) {
@@ -153,7 +153,7 @@ func TestPairedSampleStatistics(t *testing.T) {
 			var kept []float64
 			var exact1, outliers int
 			for _, i := range indices {
-				if s := stretch[i]; s <= mcampaign.OutlierStretch {
+				if s := stretch[i]; s <= table.CampaignOutlierStretch {
 					kept = append(kept, s)
 					if s == 1 {
 						exact1++

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A Figure is one of the papers' figures of merit of a campaign study: a
@@ -56,7 +56,7 @@ func (f FigureRow) HasOurs() bool { return f.N > 0 }
 // isCampaign reports whether c carries campaign summaries: its campaigns
 // measure is not null.
 func isCampaign(r *analysis.Result, c *analysis.Cell) bool {
-	m := r.Column(mcampaign.CampaignsColumn)
+	m := r.Column(table.CampaignCount)
 	return m >= 0 && !math.IsNaN(c.Values[m])
 }
 

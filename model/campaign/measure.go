@@ -14,15 +14,6 @@ import (
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
-// OutlierStretch is the stretch above which seed 000 leaves a
-// campaign out of its figures and statistics ("stretches of more than
-// 1000").
-const OutlierStretch = 1000
-
-// CampaignsColumn is the campaign column that is null for cells without
-// campaigns; it tells campaign cells from DAG cells.
-const CampaignsColumn = "campaigns"
-
 // A CampaignRow measures one campaign of one schedule: a row of the
 // optional `campaigns` Parquet table (the runner adds cell_id).
 type CampaignRow struct {
@@ -199,7 +190,7 @@ func BoundReleaseFlowTicks(c *campaign.Campaign, m int) int64 {
 }
 
 // A CampaignSummary holds the papers' figures of merit for one schedule.
-// Trimmed statistics leave out campaigns with stretch > OutlierStretch, as
+// Trimmed statistics leave out campaigns with stretch > table.CampaignOutlierStretch, as
 // seed 000 does. Quantiles interpolate linearly between order statistics
 // (Hyndman-Fan type 7, the default of R and NumPy). A mean over users of a
 // profile is NaN when the workload has no such user. A campaign without
@@ -213,7 +204,7 @@ type CampaignSummary struct {
 	StretchMean  float64
 	StretchMax   float64
 	Over20Share  float64 // fraction of campaigns with stretch > 20 (seed 001)
-	OutlierShare float64 // fraction with stretch > OutlierStretch
+	OutlierShare float64 // fraction with stretch > table.CampaignOutlierStretch
 	TrimmedMean  float64 // seed 000's mean stretch
 	// Trimmed20Mean and Trimmed100Mean are the mean stretch of the
 	// campaigns with stretch <= 20 and <= 100: the trimmed mean at stricter
@@ -271,7 +262,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 		} else {
 			sum100 += r.Stretch
 		}
-		if r.Stretch > OutlierStretch {
+		if r.Stretch > table.CampaignOutlierStretch {
 			outliers++
 		} else {
 			trimmed = append(trimmed, r.Stretch)
@@ -329,20 +320,20 @@ type CampaignColumn struct {
 // runner adds them to the cells table of a manifest with campaign
 // workloads; each call returns a new slice. Shares are fractions from 0 to
 // 1; "trimmed" statistics leave out the campaigns with stretch >
-// OutlierStretch, as seed 000 does.
+// table.CampaignOutlierStretch, as seed 000 does.
 func CampaignColumns() []CampaignColumn {
 	f := func(name, unit string, better table.Direction, doc string, value func(*CampaignSummary) float64) CampaignColumn {
 		return CampaignColumn{Measure: table.Measure{Name: name, Unit: unit, Better: better, Doc: doc}, Float: value}
 	}
 	lower, higher := table.LowerIsBetter, table.HigherIsBetter
 	return []CampaignColumn{
-		{Measure: table.Measure{Name: CampaignsColumn, Integer: true, Unit: "campaigns", Better: table.Descriptive, Doc: "campaigns of the workload"},
+		{Measure: table.Measure{Name: table.CampaignCount, Integer: true, Unit: "campaigns", Better: table.Descriptive, Doc: "campaigns of the workload"},
 			Int:   func(s *CampaignSummary) int64 { return s.Campaigns },
 			Float: func(s *CampaignSummary) float64 { return float64(s.Campaigns) }},
 		f("campaign_stretch_mean", "ratio", lower, "mean campaign stretch", func(s *CampaignSummary) float64 { return s.StretchMean }),
 		f("campaign_stretch_max", "ratio", lower, "largest campaign stretch", func(s *CampaignSummary) float64 { return s.StretchMax }),
 		f("campaign_stretch_over20_share", "fraction", lower, "campaigns with stretch > 20", func(s *CampaignSummary) float64 { return s.Over20Share }),
-		f("campaign_stretch_outlier_share", "fraction", lower, "campaigns with stretch > OutlierStretch", func(s *CampaignSummary) float64 { return s.OutlierShare }),
+		f("campaign_stretch_outlier_share", "fraction", lower, "campaigns with stretch above the outlier cut, table.CampaignOutlierStretch", func(s *CampaignSummary) float64 { return s.OutlierShare }),
 		f("campaign_stretch_trimmed_mean", "ratio", lower, "mean stretch without outliers", func(s *CampaignSummary) float64 { return s.TrimmedMean }),
 		f("campaign_stretch_trimmed20_mean", "ratio", lower, "mean stretch of the campaigns with stretch <= 20", func(s *CampaignSummary) float64 { return s.Trimmed20Mean }),
 		f("campaign_stretch_trimmed100_mean", "ratio", lower, "mean stretch of the campaigns with stretch <= 100", func(s *CampaignSummary) float64 { return s.Trimmed100Mean }),

@@ -139,11 +139,14 @@ func JobsSchema() store.Schema {
 // per populated decile of job volume (seed 004's Fig. 7), so that the
 // analysis needs no job rows.
 const (
-	Decile       = "decile" // 1 (smallest jobs) .. 10
+	Decile       = "decile" // 1 (smallest jobs) .. DecileCount
 	DecileJobs   = "jobs"
 	DecileSLRSum = "slr_sum"
 	DecileSLRMax = "slr_max"
 )
+
+// DecileCount is the number of volume classes of Fig. 7 of seed 004.
+const DecileCount = 10
 
 // VolumeDecilesSchema returns the volume_deciles table.
 func VolumeDecilesSchema() store.Schema {
@@ -165,6 +168,17 @@ const (
 	CampaignWork       = "work"
 	CampaignStretch    = "stretch"
 )
+
+// CampaignCount is the campaign model's measure of a cell's campaigns in
+// the cells table, null for cells without campaigns: it tells campaign
+// cells from DAG cells.
+const CampaignCount = "campaigns"
+
+// CampaignOutlierStretch is the stretch above which seed 000 leaves a
+// campaign out of its figures and statistics ("stretches of more than
+// 1000"): the campaign measures named trimmed leave them out, and so do
+// the analysis and the report.
+const CampaignOutlierStretch = 1000
 
 // CampaignsSchema returns the campaigns table.
 func CampaignsSchema() store.Schema {
