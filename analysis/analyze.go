@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -72,6 +73,9 @@ type Result struct {
 	// Columns are the measures of Cell.Values: those of Measures.Columns
 	// the cells table has.
 	Columns []table.Measure
+	// Rebase is the measure re-based per pair group (Measures.Rebase),
+	// nil for none.
+	Rebase *model.Rebase
 	// Policies are the policies of the successful cells: the reference,
 	// then seed 004's table order, then the rest by name.
 	Policies []string
@@ -118,6 +122,9 @@ func Analyze(dir string, settings Settings, measures Measures) (*Result, error) 
 		return nil, err
 	}
 	r := compare(pairing, settings, columns, measures.PolicyOrder)
+	if rebaseColumn >= 0 {
+		r.Rebase = measures.Rebase
+	}
 	r.compareReplicates(columns)
 	r.Problems = problems
 	return r, nil

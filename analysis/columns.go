@@ -31,7 +31,7 @@ type Measures struct {
 // MeasuresOf returns the measures of models for their paired comparison,
 // in the models' order, each measure once (the campaign model has every
 // grid measure), with the models' references and rebase
-// (model.Referenced, model.Rebased).
+// (model.Referenced, else a model's first policy; model.Rebased).
 func MeasuresOf(models ...model.Model) Measures {
 	var m Measures
 	for _, md := range models {
@@ -40,8 +40,8 @@ func MeasuresOf(models ...model.Model) Measures {
 				m.Columns = append(m.Columns, c)
 			}
 		}
-		if r, ok := md.(model.Referenced); ok && !slices.Contains(m.References, r.Reference()) {
-			m.References = append(m.References, r.Reference())
+		if ref := referenceOf(md); ref != "" && !slices.Contains(m.References, ref) {
+			m.References = append(m.References, ref)
 		}
 		if r, ok := md.(model.Rebased); ok && m.Rebase == nil {
 			rebase := r.Rebase()
@@ -49,6 +49,18 @@ func MeasuresOf(models ...model.Model) Measures {
 		}
 	}
 	return m
+}
+
+// referenceOf returns the policy a model's cells are compared with by
+// default: the one it names (model.Referenced), else its first.
+func referenceOf(md model.Model) string {
+	if r, ok := md.(model.Referenced); ok {
+		return r.Reference()
+	}
+	if policies := md.Policies(); len(policies) > 0 {
+		return policies[0].Name
+	}
+	return ""
 }
 
 func columnNames(columns []table.Measure) []string {

@@ -7,7 +7,8 @@ package model
 
 // A Referenced model names the policy its cells' paired comparison takes
 // as the reference by default, such as the grid's PSLR (seed 004) or the
-// campaign model's OStrich (seeds 000 and 001).
+// campaign model's OStrich (seeds 000 and 001); a model that does not is
+// compared with its first policy.
 type Referenced interface {
 	Reference() string
 }

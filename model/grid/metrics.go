@@ -303,6 +303,14 @@ type MetricColumn struct {
 	Float func(*ScheduleMetrics) float64
 }
 
+// Names of the measures that a cell's cumulative completion is re-based
+// with (CumulativeCompletionRebase).
+const (
+	MeasureMakespan             = "makespan"
+	MeasureCumulativeCompletion = "cumulative_completion"
+	MeasureVolumeTotal          = "volume_total"
+)
+
 // MetricColumns returns the columns of ScheduleMetrics in the order of
 // DESIGN.md section 6, followed by the descriptive volume_total and jobs.
 // Each call returns a new slice, so callers may modify it.
@@ -318,11 +326,11 @@ func MetricColumns() []MetricColumn {
 	}
 	lower, higher := table.LowerIsBetter, table.HigherIsBetter
 	return []MetricColumn{
-		integer("makespan", "ticks", lower, "last finish, from tick 0", func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
+		integer(MeasureMakespan, "ticks", lower, "last finish, from tick 0", func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
 		float("flow", "jobs per tick", higher, "jobs / makespan", func(m *ScheduleMetrics) float64 { return m.Flow }),
 		float("utilisation", "fraction", higher, "volume / (makespan x cores)", func(m *ScheduleMetrics) float64 { return m.Utilisation }),
 		integer("peak_in_flight", "jobs", lower, "most jobs started and not finished at once", func(m *ScheduleMetrics) int64 { return m.PeakInFlight }),
-		float("cumulative_completion", "tick x core-ticks", higher, "sum over jobs of (1 + base - finish) x volume",
+		float(MeasureCumulativeCompletion, "tick x core-ticks", higher, "sum over jobs of (1 + base - finish) x volume",
 			func(m *ScheduleMetrics) float64 { return m.CumulativeCompletion }),
 		float("slr_mean", "ratio", lower, "mean schedule length ratio (response / critical path)", func(m *ScheduleMetrics) float64 { return m.SLRMean }),
 		float("slr_max", "ratio", lower, "worst-case SLR", func(m *ScheduleMetrics) float64 { return m.SLRMax }),
@@ -333,7 +341,7 @@ func MetricColumns() []MetricColumn {
 		float("speedup_mean", "cores", higher, "mean speedup (volume / response)", func(m *ScheduleMetrics) float64 { return m.SpeedupMean }),
 		float("speedup_min", "cores", higher, "smallest speedup", func(m *ScheduleMetrics) float64 { return m.SpeedupMin }),
 		float("speedup_sd", "cores", lower, "sample SD of speedup", func(m *ScheduleMetrics) float64 { return m.SpeedupSD }),
-		integer("volume_total", "core-ticks", table.Descriptive, "sum of job volumes", func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
+		integer(MeasureVolumeTotal, "core-ticks", table.Descriptive, "sum of job volumes", func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
 		integer("jobs", "jobs", table.Descriptive, "jobs of the workload", func(m *ScheduleMetrics) int64 { return m.Jobs }),
 	}
 }

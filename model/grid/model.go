@@ -112,7 +112,7 @@ func (Model) Rebase() model.Rebase { return CumulativeCompletionRebase() }
 // CumulativeCompletionRebase is the model.Rebase of cumulative completion,
 // which the campaign model's cells carry too.
 func CumulativeCompletionRebase() model.Rebase {
-	return model.Rebase{Measure: "cumulative_completion", Base: "makespan", Weight: "volume_total", Func: RebaseCumulativeCompletion}
+	return model.Rebase{Measure: MeasureCumulativeCompletion, Base: MeasureMakespan, Weight: MeasureVolumeTotal, Func: RebaseCumulativeCompletion}
 }
 
 func (Model) Tables(rec model.Record) []store.Schema {
