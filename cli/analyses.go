@@ -58,7 +58,7 @@ func (a *app) analyzeModels(ctx context.Context, name, dir string, flags analysi
 		}
 	}
 	if len(unbound) > 0 {
-		if err := report.ComparePaired(run); err != nil {
+		if err := report.ComparePaired(run, unbound...); err != nil {
 			return nil, err
 		}
 	}

@@ -50,6 +50,14 @@ func (toyModel) Measures() []table.Measure {
 	}
 }
 
+// Figures asks the report for the sum's boxes and the makespan's means.
+func (toyModel) Figures() []model.Figure {
+	return []model.Figure{
+		{Kind: model.BoxByPolicy, Measure: "toy_sum_completion"},
+		{Kind: model.MeanByLoad, Measure: "toy_makespan", Title: "toy makespan by load"},
+	}
+}
+
 func (toyModel) NewSource(w *model.WorkloadSpec, _ model.Env) (model.Source, error) {
 	return toySource{}, w.CheckOptions()
 }
@@ -118,7 +126,7 @@ policies: [toy-spt, toy-lpt]
 // TestToyModel: a model registered only here runs, analyses and reports
 // with the built-in studies, none of which is its: `sweep analyze` writes
 // and prints the paired tables of its ranked measures against its first
-// policy, `sweep report` a page with their box plots. By hand (2 machines): n = 2, 3, 4, 5 jobs
+// policy, `sweep report` a page with the figures it asks for. By hand (2 machines): n = 2, 3, 4, 5 jobs
 // give makespans 2, 4, 6, 9 shortest first and 2, 3, 5, 8 longest first
 // (e.g. n = 3 longest first: 3 on one machine, 2 then 1 on the other, all
 // done at 3), sums of ends 3, 7, 13, 22 and 3, 8, 17, 31. So toy-spt is
@@ -181,9 +189,12 @@ func TestToyModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"toy_makespan by policy", "toy_sum_completion by policy", "Measures by policy", "Dominance over the last end"} {
+	for _, want := range []string{"toy_sum_completion by policy", "toy makespan by load", "Measures by policy", "Dominance over the last end"} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("report page lacks %q", want)
 		}
+	}
+	if bytes.Contains(page, []byte("toy_makespan by policy")) {
+		t.Error("report page has a figure the model did not ask for")
 	}
 }

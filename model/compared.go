@@ -29,3 +29,31 @@ type Rebase struct {
 	Measure, Base, Weight string
 	Func                  func(value float64, fromBase, toBase, weight int64) float64
 }
+
+// A Figured model names the figures of its measures that `sweep report`
+// draws for a run of its cells when no study is bound to it (a study
+// draws its paper's); a model that is not Figured gets a box plot of each
+// ranked measure.
+type Figured interface {
+	Figures() []Figure
+}
+
+// A Figure is one figure of one measure.
+type Figure struct {
+	Kind    FigureKind
+	Measure string // a name among the model's Measures
+	Title   string
+}
+
+// FigureKind is what a Figure draws.
+type FigureKind int
+
+// The kinds of Figure.
+const (
+	// BoxByPolicy draws one box per policy over every cell (every load
+	// pooled when there are several).
+	BoxByPolicy FigureKind = iota
+	// MeanByLoad draws the measure's mean against the load, one line per
+	// policy, with 95% confidence intervals.
+	MeanByLoad
+)

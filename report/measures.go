@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store/table"
 )
@@ -45,32 +47,56 @@ func printMeasures(r *analysis.Result, p *printer, expect analysis.Expectations)
 	}
 }
 
-// addMeasureFigures adds a box plot per policy of each ranked measure: over
-// every cell when the run has several loads, else over the one load's.
-func addMeasureFigures(p *page, r *analysis.Result, files *figureFiles) error {
-	pooled := len(r.Loads) > 1
-	for _, m := range ranked(r) {
-		pl := newPlot()
-		pl.Y.Label.Text = measureLabel(m)
-		pl.X.Label.Text = "policy (every cell of every load and workload)"
-		var boxes []stats.Box
-		var names []string
-		for _, box := range r.Boxes {
-			if box.Metric == m.Name && box.Pooled == pooled {
-				boxes = append(boxes, box.Box)
-				names = append(names, box.Policy)
-			}
+// addMeasureFigures draws the figures of the measures of models without a
+// study (Paired.Figures); a figure of a measure the run lacks is left out.
+func addMeasureFigures(p *page, r *analysis.Result, figures []model.Figure, files *figureFiles) error {
+	for _, f := range figures {
+		m := r.Column(f.Measure)
+		if m < 0 {
+			continue
 		}
-		if err := addBoxes(pl, boxes, names, names); err != nil {
-			return fmt.Errorf("%s: %w", m.Name, err)
+		measure := r.Columns[m]
+		var ch chart
+		var err error
+		title := f.Title
+		switch f.Kind {
+		case model.MeanByLoad:
+			title = cmp.Or(title, "mean "+measure.Name+" by load, with 95% confidence intervals")
+			ch, err = meanByLoad(r, measure.Name, "mean "+measureLabel(measure), "measure-"+measure.Name+"-by-load")
+		default:
+			title = cmp.Or(title, measure.Name+" by policy")
+			ch, err = measureBoxes(r, measure)
 		}
-		readableTicks(&pl.Y)
-		title := m.Name + " by policy"
-		svg, err := files.add(chart{name: "measure-" + m.Name, plot: pl})
 		if err != nil {
 			return fmt.Errorf("%s: %w", title, err)
 		}
-		p.MeasureFigures = append(p.MeasureFigures, figure{Title: title, SVG: svg, File: "measure-" + m.Name})
+		svg, err := files.add(ch)
+		if err != nil {
+			return fmt.Errorf("%s: %w", title, err)
+		}
+		p.MeasureFigures = append(p.MeasureFigures, figure{Title: title, SVG: svg, File: ch.name})
 	}
 	return nil
+}
+
+// measureBoxes draws a box per policy of measure: over every cell when
+// the run has several loads, else over the one load's.
+func measureBoxes(r *analysis.Result, measure table.Measure) (chart, error) {
+	pooled := len(r.Loads) > 1
+	pl := newPlot()
+	pl.Y.Label.Text = measureLabel(measure)
+	pl.X.Label.Text = "policy (every cell of every load and workload)"
+	var boxes []stats.Box
+	var names []string
+	for _, box := range r.Boxes {
+		if box.Metric == measure.Name && box.Pooled == pooled {
+			boxes = append(boxes, box.Box)
+			names = append(names, box.Policy)
+		}
+	}
+	if err := addBoxes(pl, boxes, names, names); err != nil {
+		return chart{}, err
+	}
+	readableTicks(&pl.Y)
+	return chart{name: "measure-" + measure.Name, plot: pl}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
 )
 
@@ -28,9 +29,10 @@ type Paired struct {
 	// Provenance opens the page; nil for none.
 	Provenance *analysis.Provenance
 	// Measures shows every ranked measure's dominance table and means,
-	// and its box plot on the page: the comparison of a model without a
-	// study (ComparePaired).
+	// and Figures on the page: the comparison of models without a study
+	// (ComparePaired).
 	Measures bool
+	Figures  []model.Figure
 }
 
 // problems returns the unreadable part files of every table read: cells,

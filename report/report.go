@@ -220,7 +220,7 @@ func build(run Paired, files *figureFiles) (*page, error) {
 	}
 	p.Notes = notes.String()
 	if run.Measures {
-		if err := addMeasureFigures(p, r, files); err != nil {
+		if err := addMeasureFigures(p, r, run.Figures, files); err != nil {
 			return nil, err
 		}
 	}
@@ -260,7 +260,7 @@ func build(run Paired, files *figureFiles) (*page, error) {
 			return nil, err
 		}
 	}
-	ch, err := meanByLoad(r)
+	ch, err := meanByLoad(r, "slr_max", "mean worst-case SLR (ratio)", "fig09-mean-worst-case-slr-by-load")
 	if err != nil {
 		return nil, fmt.Errorf("Fig. 9: %w", err)
 	}
@@ -384,22 +384,23 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names, policies []string) error {
 	return nil
 }
 
-// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR,
+// meanByLoad draws one line per policy of the mean of metric by load (Fig.
+// 9: worst-case SLR) on a y axis labelled label, as the chart called name,
 // with the 95% confidence interval of the table beside it as bars; the
 // policies are spread a little along x so that equal means stay visible.
 // Means spanning decades take a log axis, on which an interval reaching
 // below the axis is cut there (the caption says so).
-func meanByLoad(r *analysis.Result) (chart, error) {
+func meanByLoad(r *analysis.Result, metric, label, name string) (chart, error) {
 	p := newPlot()
 	p.X.Label.Text = "load ratio (offered work / platform capacity)"
-	p.Y.Label.Text = "mean worst-case SLR (ratio)"
+	p.Y.Label.Text = label
 	legend := plot.NewLegend()
 	lowestMean, highestMean, highest := math.Inf(1), math.Inf(-1), math.Inf(-1)
 	spread := spreadStep(r.Loads) / float64(2*max(1, len(r.Policies)))
 	series := make([]errorPoints, len(r.Policies))
 	for i, policy := range r.Policies {
 		for _, load := range r.Loads {
-			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+			if m, ok := r.FindByLoad(metric, policy, load); ok {
 				low, high := m.Mean, m.Mean
 				if !math.IsNaN(m.Low) && !math.IsNaN(m.High) {
 					low, high = m.Low, m.High
@@ -428,7 +429,7 @@ func meanByLoad(r *analysis.Result) (chart, error) {
 		}
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
-	return chart{name: "fig09-mean-worst-case-slr-by-load", plot: p, legend: &legend}, nil
+	return chart{name: name, plot: p, legend: &legend}, nil
 }
 
 // spreadStep returns the smallest gap between consecutive xs (1 for

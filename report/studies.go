@@ -11,6 +11,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/analysis/moldable"
 	"github.com/sweep-sched/sweep/analysis/rigid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
@@ -164,14 +165,33 @@ func (CampaignStudy) Analyze(run *Run) error {
 
 // ComparePaired adds the paired comparison of the measures of models
 // without a study: a dominance table and the means of each ranked measure
-// (Paired.Measures), and a box plot of each on the page.
-func ComparePaired(run *Run) error {
+// in the text, and on the page the figures the models ask for
+// (model.Figured), else a box plot of each ranked measure.
+func ComparePaired(run *Run, models ...model.Model) error {
 	s, err := run.Paired()
 	if err != nil {
 		return err
 	}
 	s.Measures = true
+	for _, m := range models {
+		s.Figures = append(s.Figures, figuresOf(m)...)
+	}
 	return nil
+}
+
+// figuresOf returns the figures of a model's measures: those it asks for,
+// else a box plot per policy of each ranked measure.
+func figuresOf(m model.Model) []model.Figure {
+	if f, ok := m.(model.Figured); ok {
+		return f.Figures()
+	}
+	var out []model.Figure
+	for _, ms := range m.Measures() {
+		if ms.Better != table.Descriptive {
+			out = append(out, model.Figure{Kind: model.BoxByPolicy, Measure: ms.Name})
+		}
+	}
+	return out
 }
 
 // Probe returns the bindings of a run that recorded no models (written
