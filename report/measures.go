@@ -11,12 +11,13 @@ import (
 	"github.com/sweep-sched/sweep/store/table"
 )
 
-// ranked returns the measures of r that have a better direction.
-func ranked(r *analysis.Result) []table.Measure {
+// ranked returns the measures among of that r compares and that have a
+// better direction.
+func ranked(r *analysis.Result, of []table.Measure) []table.Measure {
 	var out []table.Measure
-	for _, m := range r.Columns {
-		if m.Better != table.Descriptive {
-			out = append(out, m)
+	for _, m := range of {
+		if i := r.Column(m.Name); i >= 0 && r.Columns[i].Better != table.Descriptive {
+			out = append(out, r.Columns[i])
 		}
 	}
 	return out
@@ -31,11 +32,11 @@ func measureLabel(m table.Measure) string {
 	return fmt.Sprintf("%s (%s, %s)", m.Name, m.Unit, m.Better)
 }
 
-// printMeasures prints, for each ranked measure of a model without a
-// study, its dominance table (with any paper values of the manifest) and
-// its means by load.
-func printMeasures(r *analysis.Result, p *printer, expect analysis.Expectations) {
-	for _, m := range ranked(r) {
+// printMeasures prints, for each ranked measure of models without a study,
+// its dominance table (with any paper values of the manifest) and its
+// means by load.
+func printMeasures(r *analysis.Result, p *printer, measures []table.Measure, expect analysis.Expectations) {
+	for _, m := range ranked(r, measures) {
 		title := "Dominance"
 		if m.Doc != "" {
 			title += " over " + m.Doc

@@ -9,6 +9,7 @@ import (
 	"github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Paired is what the text and HTML reports of a run whose cells are
@@ -28,10 +29,10 @@ type Paired struct {
 	Claims []fidelity.Claim
 	// Provenance opens the page; nil for none.
 	Provenance *analysis.Provenance
-	// Measures shows every ranked measure's dominance table and means,
-	// and Figures on the page: the comparison of models without a study
-	// (ComparePaired).
-	Measures bool
+	// Measures are the measures of models without a study
+	// (ComparePaired), whose dominance tables and means the text shows,
+	// and Figures their figures on the page.
+	Measures []table.Measure
 	Figures  []model.Figure
 }
 

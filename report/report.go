@@ -219,7 +219,7 @@ func build(run Paired, files *figureFiles) (*page, error) {
 		return nil, err
 	}
 	p.Notes = notes.String()
-	if run.Measures {
+	if len(run.Measures) > 0 {
 		if err := addMeasureFigures(p, r, run.Figures, files); err != nil {
 			return nil, err
 		}

@@ -172,8 +172,8 @@ func ComparePaired(run *Run, models ...model.Model) error {
 	if err != nil {
 		return err
 	}
-	s.Measures = true
 	for _, m := range models {
+		s.Measures = append(s.Measures, m.Measures()...)
 		s.Figures = append(s.Figures, figuresOf(m)...)
 	}
 	return nil

@@ -45,9 +45,7 @@ func Print(w io.Writer, run Paired) error {
 		p.line("")
 		printFigures(r, p, run.Campaign, workload)
 	}
-	if run.Measures {
-		printMeasures(r, p, expect)
-	}
+	printMeasures(r, p, run.Measures, expect)
 	return p.err
 }
 
