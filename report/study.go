@@ -63,8 +63,8 @@ type Section interface {
 // report's page.
 type GanttCell struct {
 	Policy, CellID string
-	// Measure is the measure the cell is the worst of, Value its value
-	// there.
+	// Measure says, for the chart's title, what the cell is the worst
+	// in ("worst-case SLR"), Value its value there.
 	Measure string
 	Value   float64
 	// TicksPerHour scales the chart's time axis: the model's ticks in an
