@@ -9,16 +9,12 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
 )
-
-// paperPolicyOrder is the order of policies in seed 004's tables (with the
-// reference first); other policies follow in name order.
-var paperPolicyOrder = []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
 
 // Scope is the load a row summarises: one load, or all loads pooled. Load
 // 0 is the closed loop of campaign workloads, which have no load; its rows
@@ -74,9 +70,12 @@ type Result struct {
 	// Loads are the loads of the successful cells, ascending; 0 stands for
 	// the cells without a load (campaign workloads, in closed loop).
 	Loads []float64
-	// Columns are the columns of Cell.Values: MetricColumns, then
-	// CampaignColumns when the cells table has them.
-	Columns []ValueColumn
+	// Columns are the measures of Cell.Values: those of Measures.Columns
+	// the cells table has.
+	Columns []table.Measure
+	// Rebase is the measure re-based per pair group (Measures.Rebase),
+	// nil for none.
+	Rebase *model.Rebase
 	// Policies are the policies of the successful cells: the reference,
 	// then seed 004's table order, then the rest by name.
 	Policies []string
@@ -101,57 +100,61 @@ type Result struct {
 	ByLoad      []ByLoadRow
 }
 
-// Analyze reads the cells of the results directory dir and compares them
-// across policies with the given settings (see Settings.WithDefaults).
-func Analyze(dir string, settings Settings) (*Result, error) {
+// Analyze reads the cells of the results directory dir and compares their
+// measures across policies with the given settings (see
+// Settings.WithDefaults).
+func Analyze(dir string, settings Settings, measures Measures) (*Result, error) {
 	settings = settings.WithDefaults()
 	if err := settings.Validate(); err != nil {
 		return nil, fmt.Errorf("analysis settings: %w", err)
 	}
-	cells, problems, err := ReadCells(dir)
+	cells, columns, problems, err := ReadCells(dir, measures)
 	if err != nil {
 		return nil, err
 	}
-	settings.Reference = campaignReference(cells, settings.Reference)
-	pairing, err := PairCells(cells, settings.Reference, settings.BaseTicks)
+	settings.Reference = modelReference(cells, settings.Reference, measures.References)
+	rebaseColumn := -1
+	if measures.Rebase != nil {
+		rebaseColumn = slices.IndexFunc(columns, func(c table.Measure) bool { return c.Name == measures.Rebase.Measure })
+	}
+	pairing, err := PairCells(cells, settings.Reference, settings.BaseTicks, measures.Rebase, rebaseColumn)
 	if err != nil {
 		return nil, err
 	}
-	columns := valueColumns(len(cells[0].Values) > len(grid.MetricColumns()))
-	r := compare(pairing, settings, columns)
+	r := compare(pairing, settings, columns, measures.PolicyOrder)
+	if rebaseColumn >= 0 {
+		r.Rebase = measures.Rebase
+	}
 	r.compareReplicates(columns)
 	r.Problems = problems
 	return r, nil
 }
 
-// DefaultCampaignReference is the reference of a campaign run whose
-// manifest leaves the default reference (pslr), which campaign runs lack:
-// seeds 000 and 001 compare every policy with OStrich.
-const DefaultCampaignReference = "ostrich"
-
-// campaignReference returns DefaultCampaignReference when reference is the
-// default, no cell has it and some cell carries campaign summaries, and
+// modelReference returns the first of the models' references that some
+// cell has when reference is the default and no cell has it (a campaign
+// run compares every policy with OStrich, seeds 000 and 001), and
 // otherwise reference.
-func campaignReference(cells []Cell, reference string) string {
+func modelReference(cells []Cell, reference string, references []string) string {
 	if reference != DefaultReference {
 		return reference
 	}
-	campaign := false
-	for _, c := range cells {
-		if c.Policy == reference {
-			return reference
-		}
-		campaign = campaign || c.Campaign
+	has := func(policy string) bool {
+		return slices.ContainsFunc(cells, func(c Cell) bool { return c.Policy == policy })
 	}
-	if campaign {
-		return DefaultCampaignReference
+	if has(reference) {
+		return reference
+	}
+	for _, r := range references {
+		if has(r) {
+			return r
+		}
 	}
 	return reference
 }
 
 // compare computes the statistics tables of a pairing whose cell values
-// are columns.
-func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result {
+// are columns, with the policies in order after the reference.
+func compare(pairing *Pairing, settings Settings, columns []table.Measure, order []string) *Result {
 	r := &Result{Settings: settings, Pairing: pairing, Columns: columns}
 	policySet := map[string]bool{}
 	for _, g := range pairing.Groups {
@@ -170,10 +173,10 @@ func compare(pairing *Pairing, settings Settings, columns []ValueColumn) *Result
 			if p == settings.Reference {
 				return -1
 			}
-			if i := slices.Index(paperPolicyOrder, p); i >= 0 {
+			if i := slices.Index(order, p); i >= 0 {
 				return i
 			}
-			return len(paperPolicyOrder)
+			return len(order)
 		}
 		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
 	})
@@ -241,7 +244,7 @@ type comparisonSlot struct {
 	rank                      RankTestRow
 }
 
-func (c *comparisonSlot) compute(groups []Group, reference string, metric ValueColumn) {
+func (c *comparisonSlot) compute(groups []Group, reference string, metric table.Measure) {
 	values := policyValues(groups, c.scope, c.policy, c.metric)
 	var err error
 	c.box, err = stats.BoxPlot(values)

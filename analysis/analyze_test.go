@@ -16,14 +16,27 @@ import (
 
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
+// testMeasures are the measures of the fixtures' models, with seed 004's
+// order of policies (its Tables 3 and 4; analysis/grid.PolicyOrder, which
+// this package's tests cannot import).
+func testMeasures() Measures {
+	m := MeasuresOf(analysistest.Models()...)
+	m.PolicyOrder = []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
+	return m
+}
+
+// ccColumn is cumulative completion's index in the fixtures' values.
+var ccColumn = slices.IndexFunc(testMeasures().Columns, func(m table.Measure) bool { return m.Name == "cumulative_completion" })
+
 func TestPairCells(t *testing.T) {
-	cells, problems, err := ReadCells(analysistest.SmallRunDir(t))
+	cells, _, problems, err := ReadCells(analysistest.SmallRunDir(t), testMeasures())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
-	pairing, err := PairCells(cells, "pslr", nil)
+	pairing, err := PairCells(cells, "pslr", nil, testMeasures().Rebase, ccColumn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +71,9 @@ func TestPairCells(t *testing.T) {
 	}
 
 	// A fixed base of 20: pslr 500 + 10x100 = 1500.
-	cells, _, _ = ReadCells(analysistest.SmallRunDir(t))
+	cells, _, _, _ = ReadCells(analysistest.SmallRunDir(t), testMeasures())
 	base := int64(20)
-	pairing, err = PairCells(cells, "pslr", &base)
+	pairing, err = PairCells(cells, "pslr", &base, testMeasures().Rebase, ccColumn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +86,8 @@ func TestPairCells(t *testing.T) {
 	dup[1].Instance, dup[1].ID = 0, "pslr-dup"
 	dir := t.TempDir()
 	analysistest.WriteCells(t, dir, dup)
-	cells, _, _ = ReadCells(dir)
-	if _, err := PairCells(cells, "pslr", nil); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
+	cells, _, _, _ = ReadCells(dir, testMeasures())
+	if _, err := PairCells(cells, "pslr", nil, testMeasures().Rebase, ccColumn); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
 		t.Errorf("duplicate cells: error %v; want one naming pslr-1.0-0 and pslr-dup", err)
 	}
 }
@@ -89,14 +102,14 @@ func TestRetriedCellCountsOnce(t *testing.T) {
 		Values: map[string]float64{"slr_max": 7, "slr_mean": 3.5, "cumulative_completion": 500}}
 	again := analysistest.SmallRun()[0]
 	analysistest.WriteCellsPart(t, dir, "retry", nil, []analysistest.Cell{retried, again})
-	cells, problems, err := ReadCells(dir)
+	cells, _, problems, err := ReadCells(dir, testMeasures())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
 	if len(cells) != len(analysistest.SmallRun()) {
 		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(analysistest.SmallRun()))
 	}
-	pairing, err := PairCells(cells, "pslr", nil)
+	pairing, err := PairCells(cells, "pslr", nil, testMeasures().Rebase, ccColumn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +122,13 @@ func TestRetriedCellCountsOnce(t *testing.T) {
 }
 
 func TestReadCellsEmpty(t *testing.T) {
-	if _, _, err := ReadCells(t.TempDir()); !errors.Is(err, ErrNoCells) {
+	if _, _, _, err := ReadCells(t.TempDir(), testMeasures()); !errors.Is(err, ErrNoCells) {
 		t.Errorf("empty directory: error %v; want ErrNoCells", err)
 	}
 }
 
 func TestAnalyzeSmallRun(t *testing.T) {
-	r, err := Analyze(analysistest.SmallRunDir(t), Settings{})
+	r, err := Analyze(analysistest.SmallRunDir(t), Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +272,7 @@ func TestAnalyzeSmallRun(t *testing.T) {
 
 func TestWriteTables(t *testing.T) {
 	dir := analysistest.SmallRunDir(t)
-	r, err := Analyze(dir, Settings{})
+	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +409,7 @@ func containsAll(s string, parts ...string) bool {
 // x 3 = 0.3985255216793269, then 0.7048327646991336 x 2 capped at 1, then 1.
 // Wilcoxon: 0.10880943004054568 x 3 = 0.32642829012163704, then 1, 1.
 func TestAnalyzeHolm(t *testing.T) {
-	r, err := Analyze(analysistest.SmallRunDir(t), Settings{Adjust: AdjustHolm})
+	r, err := Analyze(analysistest.SmallRunDir(t), Settings{Adjust: AdjustHolm}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +461,7 @@ func TestWriteDirOutliersAndOrder(t *testing.T) {
 	dir := t.TempDir()
 	order := []string{"srtf", "lrtf", "pslr"}
 	analysistest.WriteCellsInOrder(t, dir, order, cells)
-	r, err := Analyze(dir, Settings{})
+	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}

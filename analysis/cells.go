@@ -7,9 +7,7 @@ import (
 	"math"
 	"slices"
 
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
-	"github.com/sweep-sched/sweep/model/grid"
-
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -36,17 +34,12 @@ type Cell struct {
 	Policy   string
 	Failed   bool
 	Error    string
-	// Values holds the metrics in MetricColumns order and then, when the
-	// table has them, in CampaignColumns order; integer columns converted;
-	// NaN where the table has a null.
+	// Values holds the measures of the comparison (Result.Columns), integer
+	// columns converted, NaN where the table has a null.
 	Values []float64
-	// Campaign reports that the cell carries campaign summaries (its
-	// campaigns column is not null).
-	Campaign bool
-	// MakespanTicks and VolumeTotalCoreTicks are exact, for re-basing
-	// cumulative completion.
-	MakespanTicks        int64
-	VolumeTotalCoreTicks int64
+	// Base and Weight are the cell's Measures.Rebase base and weight,
+	// exact.
+	Base, Weight int64
 }
 
 // PairKey identifies the cells that differ only by policy, and so are
@@ -84,35 +77,53 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 
 // ReadCells reads the cells table of the results directory dir, in cell
 // id order (whatever the number of workers that wrote it, so that sums
-// over the cells keep their bits). Part files
-// that cannot be read are returned as problems and contribute no cells. It
-// returns ErrNoCells (wrapped) when there is no row, and an error naming the
-// cell when a status is neither "ok" nor "failed" or an ok cell lacks its
-// makespan or volume.
-//
-// The campaign summary columns (CampaignColumns) are read when every part
-// file has them, as in a run of a manifest with campaign workloads. The
-// replicate column is read part by part (see readReplicates), since a
+// over the cells keep their bits), with the columns of measures that every
+// part file has, which it returns. Part files that cannot be read are
+// returned as problems and contribute no cells. It returns ErrNoCells
+// (wrapped) when there is no row, and an error naming the cell when a
+// status is neither "ok" nor "failed" or an ok cell lacks the base or
+// weight of measures.Rebase. A row null in every measure is another
+// model's cell (a rigid or moldable workload in a mixed run), left out.
+// The replicate column is read part by part (see readReplicates), since a
 // directory may mix parts written before replicates existed with newer
 // ones.
-func ReadCells(dir string) ([]Cell, []parquet.Problem, error) {
-	metrics := valueColumns(true)
+func ReadCells(dir string, measures Measures) ([]Cell, []table.Measure, []parquet.Problem, error) {
+	present, err := parquet.CommonColumns(dir, table.Cells)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("reading cells: %w", err)
+	}
+	var metrics []table.Measure
+	for _, m := range measures.Columns {
+		if len(present) == 0 || slices.Contains(present, m.Name) {
+			metrics = append(metrics, m)
+		}
+	}
 	set, problems, err := parquet.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
 	if err != nil {
-		// A run without campaign workloads has no campaign columns; any
-		// other problem shows again without them.
-		metrics = valueColumns(false)
-		set, problems, err = parquet.ReadColumns(dir, table.Cells, append(slices.Clone(cellColumns), columnNames(metrics)...))
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading cells: %w", err)
+		return nil, nil, nil, fmt.Errorf("reading cells: %w", err)
 	}
 	if set.Rows == 0 {
-		return nil, problems, fmt.Errorf("reading cells of %s: %w", dir, ErrNoCells)
+		return nil, nil, problems, fmt.Errorf("reading cells of %s: %w", dir, ErrNoCells)
 	}
 	if err := set.SortRows(table.CellID); err != nil {
-		return nil, nil, fmt.Errorf("reading cells of %s: %w", dir, err)
+		return nil, nil, nil, fmt.Errorf("reading cells of %s: %w", dir, err)
 	}
+	cells, err := cellsOf(dir, set, metrics, measures.Rebase)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	replicates, err := readReplicates(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for i := range cells {
+		cells[i].Replicate = replicates[cells[i].ID]
+	}
+	return oneRowPerCell(cells), metrics, problems, nil
+}
+
+// cellsOf returns the cells of the rows of set with the measures metrics.
+func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase *model.Rebase) ([]Cell, error) {
 	col := func(name string, want store.Type) (*parquet.ColumnData, error) {
 		c := set.Column(name)
 		if c.Type != want {
@@ -145,33 +156,32 @@ func ReadCells(dir string) ([]Cell, []parquet.Problem, error) {
 		columnErr = cmp.Or(columnErr, err)
 	}
 	if columnErr != nil {
-		return nil, nil, columnErr
+		return nil, columnErr
 	}
-	makespan := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "makespan" })]
-	volume := metricData[slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == "volume_total" })]
-	campaigns := slices.IndexFunc(metrics, func(m ValueColumn) bool { return m.Name == mcampaign.CampaignsColumn })
+	var base, weight *parquet.ColumnData
+	if rebase != nil {
+		if base, weight = set.Column(rebase.Base), set.Column(rebase.Weight); base == nil || weight == nil {
+			return nil, fmt.Errorf("reading cells of %s: no column %q or %q to re-base %s", dir, rebase.Base, rebase.Weight, rebase.Measure)
+		}
+	}
 
 	cells := make([]Cell, 0, set.Rows)
 	for r := range set.Rows {
 		if statuses[r] == table.StatusOK && allNull(metricData, r) {
-			// A cell of another model (a rigid or moldable workload in
-			// a mixed run) has none of these measures: its own
-			// analysis reads it.
-			continue
+			continue // another model's cell: its own analysis reads it
 		}
-		cells = append(cells, Cell{})
-		c := &cells[len(cells)-1]
-		*c = Cell{
+		cells = append(cells, Cell{
 			ID: ids[r], Workload: workloads[r], Generator: generators[r], Instance: instances.Int64s[r],
 			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
 			Values: make([]float64, len(metrics)),
-		}
+		})
+		c := &cells[len(cells)-1]
 		switch statuses[r] {
 		case table.StatusOK:
 		case table.StatusFailed:
 			c.Failed = true
 		default:
-			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status %q; want ok or failed", dir, c.ID, statuses[r])
+			return nil, fmt.Errorf("reading cells of %s: cell %s: status %q; want ok or failed", dir, c.ID, statuses[r])
 		}
 		for i, data := range metricData {
 			switch {
@@ -183,20 +193,15 @@ func ReadCells(dir string) ([]Cell, []parquet.Problem, error) {
 				c.Values[i] = data.Float64s[r]
 			}
 		}
-		if !c.Failed && (makespan.IsNull(r) || volume.IsNull(r)) {
-			return nil, nil, fmt.Errorf("reading cells of %s: cell %s: status ok but makespan or volume_total is null", dir, c.ID)
+		if rebase == nil {
+			continue
 		}
-		c.MakespanTicks, c.VolumeTotalCoreTicks = makespan.Int64s[r], volume.Int64s[r]
-		c.Campaign = campaigns >= 0 && !metricData[campaigns].IsNull(r)
+		if !c.Failed && (base.IsNull(r) || weight.IsNull(r)) {
+			return nil, fmt.Errorf("reading cells of %s: cell %s: status ok but %s or %s is null", dir, c.ID, rebase.Base, rebase.Weight)
+		}
+		c.Base, c.Weight = base.Int64s[r], weight.Int64s[r]
 	}
-	replicates, err := readReplicates(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range cells {
-		cells[i].Replicate = replicates[cells[i].ID]
-	}
-	return oneRowPerCell(cells), problems, nil
+	return cells, nil
 }
 
 // allNull reports whether row r is null in every column.
@@ -248,14 +253,14 @@ type Pairing struct {
 	Unpaired []string
 }
 
-// PairCells groups the successful cells by pair key. Cumulative completion
-// (stored at each cell's own makespan) is re-based in place to baseTicks when
-// it is given, otherwise to the largest makespan of the cell's group, so
-// every policy of a group is measured at one base (DESIGN.md section 3). It
-// returns an error naming both cells when two successful cells share a pair
-// key and a policy.
-func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, error) {
-	ccIndex := slices.IndexFunc(grid.MetricColumns(), func(m grid.MetricColumn) bool { return m.Name == "cumulative_completion" })
+// PairCells groups the successful cells by pair key. The measure of
+// rebase (in column rebaseColumn of Cell.Values; nil for none), stored at
+// each cell's own base, is re-based in place to baseTicks when it is given,
+// otherwise to the largest base of the cell's group, so every policy of a
+// group is measured at one base (the grid's cumulative completion,
+// DESIGN.md section 3). It returns an error naming both cells when two
+// successful cells share a pair key and a policy.
+func PairCells(cells []Cell, reference string, baseTicks *int64, rebase *model.Rebase, rebaseColumn int) (*Pairing, error) {
 	byKey := map[PairKey]*Group{}
 	var keys []PairKey
 	pairing := &Pairing{}
@@ -282,13 +287,15 @@ func PairCells(cells []Cell, reference string, baseTicks *int64) (*Pairing, erro
 		g := byKey[key]
 		base := int64(0)
 		for _, c := range g.Cells {
-			base = max(base, c.MakespanTicks)
+			base = max(base, c.Base)
 		}
 		if baseTicks != nil {
 			base = *baseTicks
 		}
 		for _, c := range g.Cells {
-			c.Values[ccIndex] = grid.RebaseCumulativeCompletion(c.Values[ccIndex], c.MakespanTicks, base, c.VolumeTotalCoreTicks)
+			if rebase != nil && rebaseColumn >= 0 {
+				c.Values[rebaseColumn] = rebase.Func(c.Values[rebaseColumn], c.Base, base, c.Weight)
+			}
 			_, hasReference := g.Cells[reference]
 			if c.Policy != reference && !hasReference || c.Policy == reference && len(g.Cells) == 1 {
 				pairing.Unpaired = append(pairing.Unpaired, c.ID)

@@ -1,39 +1,78 @@
 package analysis
 
 import (
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
-	"github.com/sweep-sched/sweep/model/grid"
+	"slices"
+
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
-// A ValueColumn is a numeric column of the cells table that the analysis
-// compares across policies: a metric of MetricColumns or a campaign
-// summary of CampaignColumns.
-type ValueColumn struct {
-	Name    string
-	Integer bool // stored as int64
-	Better  table.Direction
+// Measures says what the paired comparison of a run compares: the measures
+// of the models whose cells it compares, as their models declare them
+// (model.Model.Measures), and what else of them it must know. The caller
+// takes them from the registry, so that the analysis knows no model.
+type Measures struct {
+	// Columns are the candidate measures, in table order; ReadCells keeps
+	// those every part file of the cells table has (a run without
+	// campaign workloads has no campaign columns).
+	Columns []table.Measure
+	// Rebase, when set, is a measure taken at a base of each cell's own,
+	// which PairCells puts on one base per pair group.
+	Rebase *model.Rebase
+	// PolicyOrder is the order of policies in the tables after the
+	// reference (a paper's); other policies follow in name order.
+	PolicyOrder []string
+	// References are the policies the models compare others with by
+	// default: when the settings keep DefaultReference and no cell has
+	// it, the first of them that some cell has is the reference.
+	References []string
 }
 
-// valueColumns returns MetricColumns as value columns, followed by
-// CampaignColumns when campaign is set: the order of Cell.Values.
-func valueColumns(campaign bool) []ValueColumn {
-	var columns []ValueColumn
-	for _, m := range grid.MetricColumns() {
-		columns = append(columns, ValueColumn{Name: m.Name, Integer: m.Integer, Better: m.Better})
-	}
-	if campaign {
-		for _, c := range mcampaign.CampaignColumns() {
-			columns = append(columns, ValueColumn{Name: c.Name, Integer: c.Integer, Better: c.Better})
+// MeasuresOf returns the measures of models for their paired comparison,
+// in the models' order, each measure once (the campaign model has every
+// grid measure), with the models' references and rebase
+// (model.Referenced, else a model's first policy; model.Rebased).
+func MeasuresOf(models ...model.Model) Measures {
+	var m Measures
+	for _, md := range models {
+		for _, c := range md.Measures() {
+			if !slices.ContainsFunc(m.Columns, func(o table.Measure) bool { return o.Name == c.Name }) {
+				m.Columns = append(m.Columns, c)
+			}
+		}
+		if ref := referenceOf(md); ref != "" && !slices.Contains(m.References, ref) {
+			m.References = append(m.References, ref)
+		}
+		if r, ok := md.(model.Rebased); ok && m.Rebase == nil {
+			rebase := r.Rebase()
+			m.Rebase = &rebase
 		}
 	}
-	return columns
+	return m
 }
 
-func columnNames(columns []ValueColumn) []string {
+// referenceOf returns the policy a model's cells are compared with by
+// default: the one it names (model.Referenced), else its first.
+func referenceOf(md model.Model) string {
+	if r, ok := md.(model.Referenced); ok {
+		return r.Reference()
+	}
+	if policies := md.Policies(); len(policies) > 0 {
+		return policies[0].Name
+	}
+	return ""
+}
+
+func columnNames(columns []table.Measure) []string {
 	names := make([]string, len(columns))
 	for i, c := range columns {
 		names[i] = c.Name
 	}
 	return names
+}
+
+// Column returns the index in Cell.Values of the measure called name, or
+// -1.
+func (r *Result) Column(name string) int {
+	return slices.IndexFunc(r.Columns, func(c table.Measure) bool { return c.Name == name })
 }

@@ -112,7 +112,7 @@ func TestExpectationsValuesErrors(t *testing.T) {
 		{"expect:\n  valuez: {}\n", `line 2: expect: unknown key "valuez"`},
 	}
 	for _, tt := range tests {
-		_, _, err := ParseManifestSections([]byte(tt.manifest), "m.yaml")
+		_, _, err := ParseManifestSections([]byte(tt.manifest), "m.yaml", testMeasures().Columns...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("manifest\n%s: error %v; want one containing %q", tt.manifest, err, tt.want)
 		}

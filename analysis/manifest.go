@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/store/table"
 
 	"gopkg.in/yaml.v3"
@@ -102,10 +101,22 @@ func (s *Settings) UnmarshalYAML(node *yaml.Node) error {
 	return nil
 }
 
+// SectionsCheck returns the check of a manifest's analysis and expect
+// sections against the measures of the registry's models: a
+// sweep.SectionsCheck, which the commands pass to the manifest loader,
+// since the runner does not read these sections.
+func SectionsCheck(measures []table.Measure) func(analysis, expect *yaml.Node, policies []string) error {
+	return func(analysis, expect *yaml.Node, policies []string) error {
+		if err := CheckSections(analysis, expect, policies); err != nil || expect == nil {
+			return err
+		}
+		return checkMetrics(expect, measures)
+	}
+}
+
 // CheckSections validates a manifest's analysis and expect sections (nil
 // when absent) against its policies: the reference must be one of them.
-// It is a sweep.SectionsCheck, which the commands pass to the manifest
-// loader, since the runner does not read these sections.
+// The metrics of the expect section are SectionsCheck's to check.
 func CheckSections(analysis, expect *yaml.Node, policies []string) error {
 	var s Settings
 	if analysis != nil {
@@ -144,9 +155,9 @@ func CheckSections(analysis, expect *yaml.Node, policies []string) error {
 //	    lpc-egee:
 //	      campaign_stretch_trimmed_mean: "ostrich < log"
 //
-// Dominance and nonsignificant metrics must be ranked columns of
-// MetricColumns; percentages lie in [0, 100]; loads are positive. Values
-// metrics are columns of MetricColumns or CampaignColumns.
+// Dominance and nonsignificant metrics must be ranked measures of the
+// run's models; percentages lie in [0, 100]; loads are positive. Values
+// metrics are any of their measures (checkMetrics).
 type Expectations struct {
 	Dominance      map[string]map[string]map[float64]float64 `yaml:"dominance"`
 	Nonsignificant map[string]map[string][]float64           `yaml:"nonsignificant"`
@@ -229,9 +240,6 @@ func checkMetricPolicyMap(section string, node *yaml.Node, check func(*yaml.Node
 	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		metric := node.Content[i]
-		if !isRankedMetric(metric.Value) {
-			return fmt.Errorf("line %d: expect.%s: unknown metric %q; valid metrics: %s", metric.Line, section, metric.Value, strings.Join(rankedMetricNames(), ", "))
-		}
 		policies := node.Content[i+1]
 		if policies.Kind != yaml.MappingNode {
 			return fmt.Errorf("line %d: expect.%s.%s: want a mapping of policy names", policies.Line, section, metric.Value)
@@ -283,31 +291,61 @@ func checkLoad(node *yaml.Node) error {
 	return nil
 }
 
-func isRankedMetric(name string) bool {
-	return slices.Contains(rankedMetricNames(), name)
-}
-
-// rankedMetricNames returns the metrics that have a better direction.
-func rankedMetricNames() []string {
-	var names []string
-	for _, c := range grid.MetricColumns() {
-		if c.Better != table.Descriptive {
-			names = append(names, c.Name)
+// checkMetrics checks that the metrics an expect section names are
+// measures of the run's models: ranked ones for dominance and
+// nonsignificant, any for values and orderings. The section's shape is
+// checked already (Expectations.UnmarshalYAML).
+func checkMetrics(expect *yaml.Node, measures []table.Measure) error {
+	var ranked, all []string
+	for _, m := range measures {
+		all = append(all, m.Name)
+		if m.Better != table.Descriptive {
+			ranked = append(ranked, m.Name)
 		}
 	}
-	return names
+	for i := 0; i+1 < len(expect.Content); i += 2 {
+		section, node := expect.Content[i].Value, expect.Content[i+1]
+		switch section {
+		case "dominance", "nonsignificant":
+			for j := 0; j+1 < len(node.Content); j += 2 {
+				if metric := node.Content[j]; !slices.Contains(ranked, metric.Value) {
+					return fmt.Errorf("line %d: expect.%s: unknown metric %q; valid metrics: %s", metric.Line, section, metric.Value, strings.Join(ranked, ", "))
+				}
+			}
+		case "values", "orderings":
+			for j := 0; j+1 < len(node.Content); j += 2 {
+				workload, metrics := node.Content[j].Value, node.Content[j+1]
+				for k := 0; k+1 < len(metrics.Content); k += 2 {
+					if metric := metrics.Content[k]; !slices.Contains(all, metric.Value) {
+						return fmt.Errorf("line %d: expect.%s.%s: unknown metric %q; valid metrics: %s", metric.Line, section, workload, metric.Value, strings.Join(all, ", "))
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // ParseManifestSections extracts the `analysis` and `expect` sections of a
 // manifest, ignoring its other keys (the full manifest is the sweep
-// package's to check). name is used in errors, which carry the line. Zero
-// settings take their defaults; a missing section is empty.
-func ParseManifestSections(data []byte, name string) (Settings, Expectations, error) {
+// package's to check), and checks that the metrics the expect section
+// names are among measures when measures are given. name is used in
+// errors, which carry the line. Zero settings take their defaults; a
+// missing section is empty.
+func ParseManifestSections(data []byte, name string, measures ...table.Measure) (Settings, Expectations, error) {
 	var sections struct {
 		Analysis Settings     `yaml:"analysis"`
 		Expect   Expectations `yaml:"expect"`
 	}
+	var nodes struct {
+		Expect yaml.Node `yaml:"expect"`
+	}
 	err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&sections)
+	if err == nil && measures != nil {
+		if err = yaml.NewDecoder(bytes.NewReader(data)).Decode(&nodes); err == nil {
+			err = checkMetrics(&nodes.Expect, measures)
+		}
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return Settings{}, Expectations{}, fmt.Errorf("%s: %w", name, err)
 	}

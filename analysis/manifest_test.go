@@ -70,7 +70,7 @@ func TestParseManifestSectionsErrors(t *testing.T) {
 		{"bad load", "expect:\n  nonsignificant:\n    slr_max:\n      srtf: [0.8, high]\n", `expect.nonsignificant.slr_max.srtf: line 4: load "high"; want a positive load ratio`},
 	}
 	for _, tt := range tests {
-		_, _, err := ParseManifestSections([]byte(tt.manifest), "m.yaml")
+		_, _, err := ParseManifestSections([]byte(tt.manifest), "m.yaml", testMeasures().Columns...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v; want it to contain %q", tt.name, err, tt.want)
 		}

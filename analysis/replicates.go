@@ -51,7 +51,7 @@ func (s SpreadRow) Contains(paper float64) (inRange, inInterval bool) {
 // compareReplicates fills r.Replicates, r.ByReplicate and r.Spread when
 // the pairing holds more than one replicate: every per-load comparison of
 // a ranked metric, recomputed within each replicate.
-func (r *Result) compareReplicates(columns []ValueColumn) {
+func (r *Result) compareReplicates(columns []table.Measure) {
 	for _, g := range r.Pairing.Groups {
 		if !slices.Contains(r.Replicates, g.Key.Replicate) {
 			r.Replicates = append(r.Replicates, g.Key.Replicate)

@@ -13,7 +13,7 @@ import (
 
 func TestAnalyzeReplicates(t *testing.T) {
 	dir := analysistest.ReplicatedRunDir(t)
-	r, err := Analyze(dir, Settings{})
+	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 		second = append(second, c)
 	}
 	analysistest.WriteCellsPart(t, dir, "new", nil, second)
-	r, err := Analyze(dir, Settings{})
+	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/report"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // analysisFlags are the flags `sweep analyze` and `sweep report` share; they
@@ -68,9 +68,10 @@ func parseDirArgs(fs *flag.FlagSet, args []string) (string, error) {
 }
 
 // compareRun reads the results directory dir (with its manifest.yaml when
-// present) and compares its cells across policies; note receives remarks
-// for the user.
-func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysis.Result, analysis.Expectations, error) {
+// present, whose expect section names measures among known) and compares
+// its cells across policies on measures; note receives remarks for the
+// user.
+func compareRun(name, dir string, flags analysisFlags, note io.Writer, measures analysis.Measures, known []table.Measure) (*analysis.Result, analysis.Expectations, error) {
 	info, err := os.Stat(dir)
 	if err != nil || !info.IsDir() {
 		return nil, analysis.Expectations{}, usageError{fmt.Errorf("%s: %s is not a directory; give the results directory of a `sweep run`", name, dir)}
@@ -84,7 +85,7 @@ func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysi
 	case err != nil:
 		return nil, expect, fmt.Errorf("%s: %w", name, err)
 	default:
-		settings, expect, err = analysis.ParseManifestSections(data, manifest)
+		settings, expect, err = analysis.ParseManifestSections(data, manifest, known...)
 		if err != nil {
 			return nil, expect, usageError{fmt.Errorf("%s: %w", name, err)}
 		}
@@ -104,7 +105,7 @@ func compareRun(name, dir string, flags analysisFlags, note io.Writer) (*analysi
 	if err := settings.WithDefaults().Validate(); err != nil {
 		return nil, expect, usageError{fmt.Errorf("%s: %w", name, err)}
 	}
-	r, err := analysis.Analyze(dir, settings)
+	r, err := analysis.Analyze(dir, settings, measures)
 	if errors.Is(err, analysis.ErrNoCells) {
 		return nil, expect, usageError{fmt.Errorf("%s: %w; cells/*.parquet is empty or missing: run `sweep run` first", name, err)}
 	}
@@ -138,14 +139,14 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	claims, err := run.claims()
+	claims, err := runClaims(run)
 	if err != nil {
 		return err
 	}
 	var tables []analysis.Table
 	writes := false
-	for _, s := range run.sections {
-		if t := s.tables(); t != nil {
+	for _, s := range run.Sections() {
+		if t := s.Tables(); t != nil {
 			tables, writes = append(tables, t...), true
 		}
 	}
@@ -154,16 +155,16 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	var paths []string
 	if writes {
-		if paths, err = analysis.WriteDir(dir, run.provenance.WithMetadata(tables)); err != nil {
+		if paths, err = analysis.WriteDir(dir, run.Provenance.WithMetadata(tables)); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}
-	if err := report.PrintProvenance(stdout, run.provenance); err != nil {
+	if err := report.PrintProvenance(stdout, run.Provenance); err != nil {
 		return fmt.Errorf("sweep analyze: %w", err)
 	}
-	for _, s := range run.sections {
+	for _, s := range run.Sections() {
 		fmt.Fprintln(stdout)
-		if err := s.print(stdout); err != nil {
+		if err := s.Print(stdout); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}
@@ -180,81 +181,4 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
 	return nil
-}
-
-// analysisRun is the analysis of one results directory: the sections the
-// models of the run contributed, in registry order.
-type analysisRun struct {
-	name, dir string
-	flags     analysisFlags
-	note      io.Writer
-	// probed says that the run recorded no models (analysis.ModelsKey),
-	// so that they were told from its columns.
-	probed   bool
-	sections []section
-	// provenance opens every output.
-	provenance *analysis.Provenance
-	// paired is the section of the grid and campaign models, which share
-	// one comparison of the cells; nil until one of them asks for it.
-	paired *pairedSection
-}
-
-// A section is what one analysis contributes to `sweep analyze` (text and
-// tables) and `sweep report` (a page).
-type section interface {
-	print(w io.Writer) error
-	// tables returns the section's analysis tables; nil for a section
-	// that writes none.
-	tables() []analysis.Table
-	// claims returns the papers' claims the section checks, with the
-	// status the data gives.
-	claims() []fidelity.Claim
-	// page writes DIR/report/index.html, with claims, and returns its
-	// path.
-	page(ctx context.Context, gantts bool, claims []fidelity.Claim) (string, error)
-}
-
-// analyzeModels runs the analysis of each model of the results directory
-// dir: the models its cells part files record, else (a run written before
-// they recorded them) the models told from its columns.
-func (a *app) analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*analysisRun, error) {
-	run := &analysisRun{name: name, dir: dir, flags: flags, note: note}
-	models, recorded, err := analysis.RecordedModels(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if run.provenance, err = a.runProvenance(dir, *flags.partial); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	// A directory without cells is left to the analyses, which say to
-	// run first.
-	if done, failed, _ := run.provenance.Totals(); done+failed > 0 && len(run.provenance.Incomplete()) > 0 && !*flags.partial {
-		return nil, unfinishedError(name, dir, run.provenance)
-	}
-	if !recorded {
-		run.probed = true
-		if models, err = probeModels(run); err != nil {
-			return nil, err
-		}
-	}
-	for _, m := range modelAnalyses {
-		if !slices.Contains(models, m.model) {
-			continue
-		}
-		if err := m.analyze(run); err != nil {
-			return nil, err
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	for _, model := range models {
-		if !slices.ContainsFunc(modelAnalyses, func(m modelAnalysis) bool { return m.model == model }) {
-			fmt.Fprintf(note, "%s: no analysis for model %q; its cells are left out\n", name, model)
-		}
-	}
-	if len(run.sections) == 0 {
-		return nil, usageError{fmt.Errorf("%s: %s records the models %q, none of which has an analysis", name, dir, models)}
-	}
-	return run, nil
 }

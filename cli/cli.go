@@ -1,13 +1,13 @@
 // Package cli is sweep's command line as a library: Main runs the `sweep`
-// command with a registry of models, so that a researcher's own program
-// (with policies of its own, see model/rigid.Policy and model/grid.Order)
-// is the whole sweep tool:
+// command with a registry of models and the studies bound to them, so
+// that a researcher's own program (with policies or models of its own, see
+// package model/builtin) is the whole sweep tool:
 //
 //	func main() {
 //		ctx, stop := cli.InterruptContext()
 //		defer stop()
-//		reg := builtin.Registry(rigid.Model{Own: ...}, grid.Model{Own: ...})
-//		os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, reg))
+//		reg := builtin.Registry(ownModels...)
+//		os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, reg, studies.Builtin()...))
 //	}
 //
 // Usage:
@@ -38,6 +38,7 @@ import (
 	"syscall"
 
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/report"
 )
 
 // A command is one `sweep` subcommand.
@@ -47,8 +48,11 @@ type command struct {
 }
 
 // app is what the commands share: the registry of models the program
-// was built with.
-type app struct{ models *model.Registry }
+// was built with and the studies bound to them.
+type app struct {
+	models  *model.Registry
+	studies []report.Binding
+}
 
 func (a *app) commands() []command {
 	return []command{
@@ -112,10 +116,13 @@ func InterruptContext() (context.Context, context.CancelFunc) {
 }
 
 // Main runs the sweep command line args (without the program name) with
-// the models of reg and returns the exit status: 0 success, 1 a failure
-// while working, 2 bad input, 130 interrupted.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *model.Registry) int {
-	cmds := (&app{models: reg}).commands()
+// the models of reg and the studies bound to them, and returns the exit
+// status: 0 success, 1 a failure while working, 2 bad input, 130
+// interrupted. `sweep analyze` and `sweep report` run the study bound to
+// each model of a run (the built-in ones are package studies'), and
+// compare the measures of a model without one across policies.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *model.Registry, studies ...report.Binding) int {
+	cmds := (&app{models: reg, studies: studies}).commands()
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: sweep COMMAND [flags]\n\ncommands:")
 		for _, c := range cmds {

@@ -56,7 +56,7 @@ func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Wr
 func writeExport(outcome model.Outcome, md model.Model, format, path string, stdout io.Writer) error {
 	e, ok := outcome.(model.Exporter)
 	if !ok {
-		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet", md.Name())}
+		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet: the model's outcomes have no ExportSchedule", md.Name())}
 	}
 	s, err := e.ExportSchedule()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
+	"github.com/sweep-sched/sweep/studies"
 )
 
 // TestMixedModels: one manifest with a rigid trace month and a grid
@@ -21,7 +22,7 @@ func TestMixedModels(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	reg := builtin.Registry()
-	if code := Main(context.Background(), []string{"run", "../sweep/testdata/mixed.yaml", "--out", out}, &stdout, &stderr, reg); code != 0 {
+	if code := Main(context.Background(), []string{"run", "../sweep/testdata/mixed.yaml", "--out", out}, &stdout, &stderr, reg, studies.Builtin()...); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
 	cells, _, err := parquet.ReadColumns(out, table.Cells, []string{table.Workload, "makespan", table.FairMonth})
@@ -38,7 +39,7 @@ func TestMixedModels(t *testing.T) {
 		}
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"analyze", out}, &stdout, &stderr, reg); code != 0 {
+	if code := Main(context.Background(), []string{"analyze", out}, &stdout, &stderr, reg, studies.Builtin()...); code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"reference pslr, alpha 0.05; 2 pair groups, 2 policies, 1 load", "tiny: waits (hours) and mean bounded slowdown"} {

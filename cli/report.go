@@ -12,8 +12,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/grid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/report"
 	"github.com/sweep-sched/sweep/report/gantt"
@@ -44,22 +42,22 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if run.paired != nil {
-		run.paired.ganttFull = *ganttFull
+	if *gantts {
+		run.Gantts = func(ctx context.Context, worst []report.GanttCell) ([]report.GanttLink, error) {
+			return worstGantts(ctx, a.models, dir, worst, *ganttFull, stderr)
+		}
 	}
 	// The report is one page: the first section's. Sections of the other
 	// models of a mixed run are printed by `sweep analyze`.
-	if len(run.sections) > 1 {
-		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(run.sections))
+	sections := run.Sections()
+	if len(sections) > 1 {
+		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(sections))
 	}
-	if run.paired != nil {
-		run.paired.models = a.models
-	}
-	claims, err := run.claims()
+	claims, err := runClaims(run)
 	if err != nil {
 		return err
 	}
-	path, err := run.sections[0].page(ctx, *gantts, claims)
+	path, err := sections[0].Page(ctx, claims)
 	if err != nil {
 		return fmt.Errorf("sweep report: %w", err)
 	}
@@ -67,21 +65,17 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	return nil
 }
 
-// gridTicksPerHour is 3600: seed 004's tick is one second (its work is in
-// core-seconds).
-const gridTicksPerHour = 3600
-
 // fullGanttBars bounds the bars of a whole-schedule chart (--gantt-full).
 const fullGanttBars = 20000
 
-// worstGantts simulates each policy's worst cell (largest worst-case SLR)
-// of the results directory dir again, checks it against its stored row,
+// worstGantts simulates each policy's worst cell (as the run's study
+// picked it) of the results directory dir again, checks it against its stored row,
 // and draws it as DIR/report/gantt-<policy>.svg: by default the window
 // around the life of the cell's worst job (largest SLR), that job in red
 // among the others in grey; with full, the whole schedule. A directory whose
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
-func worstGantts(ctx context.Context, models *model.Registry, dir string, r *analysis.Result, full bool, note io.Writer) ([]report.GanttLink, error) {
+func worstGantts(ctx context.Context, models *model.Registry, dir string, worst []report.GanttCell, full bool, note io.Writer) ([]report.GanttLink, error) {
 	p, err := (&app{models: models}).newReplayer(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
@@ -91,15 +85,14 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, r *ana
 		return nil, err
 	}
 	// The worst cells are simulated again and drawn at once; their links
-	// and notes keep the order of WorstCells.
-	worst := grid.WorstCells(r, "slr_max")
+	// and notes keep the order of worst.
 	links := make([]*report.GanttLink, len(worst))
 	notes := make([]bytes.Buffer, len(worst))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, w := range worst {
 		g.Go(func() error {
-			cell, replayed, _, err := p.replay(ctx, w.Cell.ID)
+			cell, replayed, _, err := p.replay(ctx, w.CellID)
 			if err != nil {
 				return err
 			}
@@ -109,13 +102,13 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, r *ana
 			}
 			file := "gantt-" + w.Policy + ".svg"
 			schedule := charted.Gantt()
-			title := fmt.Sprintf("worst cell of %s: %s (worst-case SLR %.4g)", w.Policy, cell.Name(), w.Value)
-			opts := gantt.Options{Title: title, TicksPerHour: gridTicksPerHour, MaxBars: fullGanttBars}
+			title := fmt.Sprintf("worst cell of %s: %s (%s %.4g)", w.Policy, cell.Name(), w.Measure, w.Value)
+			opts := gantt.Options{Title: title, TicksPerHour: w.TicksPerHour, MaxBars: fullGanttBars}
 			if !full {
 				job, slr := gantt.WorstJob(schedule)
 				from, to := gantt.JobWindow(schedule, job)
 				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Jobs[job].ID, slr),
-					TicksPerHour: gridTicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
+					TicksPerHour: w.TicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
 			}
 			if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, &notes[i]); err != nil {
 				return err

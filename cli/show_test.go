@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -29,7 +30,7 @@ func TestShow(t *testing.T) {
 	if code := run(context.Background(), []string{"run", "../sweep/testdata/small.yaml", "--out", out, "-j", "2", "--replicates", "2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr.String())
 	}
-	cells, _, err := analysis.ReadCells(out)
+	cells, _, _, err := analysis.ReadCells(out, analysis.MeasuresOf(builtin.Registry().Models()...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/sweep-sched/sweep/analysis/campaign"
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -50,7 +50,7 @@ func addCampaigns(p *page, r *analysis.Result, c *campaign.Result, samples []cam
 		}
 		p.CampaignFigures = append(p.CampaignFigures, figure{
 			Title: fmt.Sprintf("Campaign stretch distribution, %s (seed 000 Figs. 5, 6): share of campaigns "+
-				"with stretch <= x over the whole range (the paper shows 1 to 4), stretches > %d dropped (counted in the legend)", workload, mcampaign.OutlierStretch),
+				"with stretch <= x over the whole range (the paper shows 1 to 4), stretches > %d dropped (counted in the legend)", workload, table.CampaignOutlierStretch),
 			SVG: svg, File: ch.name,
 		})
 		if !hasProfiles(of) {
@@ -128,7 +128,7 @@ func hasProfiles(samples []campaign.Sample) bool {
 }
 
 // stretchECDF draws one empirical distribution function per policy of the
-// campaign stretches <= OutlierStretch, on a log x axis from 1 to the
+// campaign stretches <= table.CampaignOutlierStretch, on a log x axis from 1 to the
 // largest kept, so that the whole distribution shows (seed 000's figures
 // stop at 4).
 func stretchECDF(samples []campaign.Sample) (chart, error) {
@@ -167,9 +167,9 @@ func stretchECDF(samples []campaign.Sample) (chart, error) {
 }
 
 // keptStretches returns sorted (ascending) without its values above
-// OutlierStretch.
+// table.CampaignOutlierStretch.
 func keptStretches(sorted []float64) []float64 {
-	for len(sorted) > 0 && sorted[len(sorted)-1] > mcampaign.OutlierStretch {
+	for len(sorted) > 0 && sorted[len(sorted)-1] > table.CampaignOutlierStretch {
 		sorted = sorted[:len(sorted)-1]
 	}
 	return sorted

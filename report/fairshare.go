@@ -21,7 +21,7 @@ const topUsersPlotted = 5
 
 // fairSharePolicies are the policies drawn in the dev bars, in the
 // paper's order with the baseline last.
-var fairSharePolicies = []string{"relshare", "tradeoff-fs", "fcfs-easy"}
+var fairSharePolicies = []string{rigid.RelShare, rigid.TradeoffFS, rigid.FCFSEasy}
 
 // WriteFairShare renders the report of a fair-share run (seed 003) as
 // DIR/report/index.html: the tables of `sweep analyze` and, when the run
@@ -32,7 +32,7 @@ func WriteFairShare(dir string, r *rigid.Result, claims []fidelity.Claim, prov *
 	if err := PrintFairShare(&notes, r); err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
-	p := &page{Reference: "relshare", FairShare: true, Notes: notes.String(), NoUserRows: !r.HasUsers()}
+	p := &page{Reference: rigid.RelShare, FairShare: true, Notes: notes.String(), NoUserRows: !r.HasUsers()}
 	var err error
 	if p.Claims, err = renderClaims(claims); err != nil {
 		return "", err

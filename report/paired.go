@@ -7,7 +7,9 @@ import (
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
 	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // Paired is what the text and HTML reports of a run whose cells are
@@ -27,6 +29,11 @@ type Paired struct {
 	Claims []fidelity.Claim
 	// Provenance opens the page; nil for none.
 	Provenance *analysis.Provenance
+	// Measures are the measures of models without a study
+	// (ComparePaired), whose dominance tables and means the text shows,
+	// and Figures their figures on the page.
+	Measures []table.Measure
+	Figures  []model.Figure
 }
 
 // problems returns the unreadable part files of every table read: cells,

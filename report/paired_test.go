@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
+	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/grid"
 )
@@ -13,7 +14,9 @@ import (
 // or no cell is a campaign cell, the campaign part when some cell is.
 func pairedOf(t *testing.T, dir string, settings analysis.Settings, expect analysis.Expectations) Paired {
 	t.Helper()
-	r, err := analysis.Analyze(dir, settings)
+	measures := analysis.MeasuresOf(analysistest.Models()...)
+	measures.PolicyOrder = grid.PolicyOrder()
+	r, err := analysis.Analyze(dir, settings, measures)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/grid"
-	mgrid "github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store/parquet"
+	"github.com/sweep-sched/sweep/store/table"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -121,6 +121,10 @@ type page struct {
 	CampaignFigures []figure
 	NoCampaignRows  bool
 
+	// MeasureFigures are the box plots of the measures of a model
+	// without a study (Paired.Measures).
+	MeasureFigures []figure
+
 	// FairShare says the run is of fair-share cells (seed 003), whose
 	// FairShareFigures are per-user dev bars; NoUserRows says that it did
 	// not record the users table.
@@ -215,6 +219,11 @@ func build(run Paired, files *figureFiles) (*page, error) {
 		return nil, err
 	}
 	p.Notes = notes.String()
+	if len(run.Measures) > 0 {
+		if err := addMeasureFigures(p, r, run.Figures, files); err != nil {
+			return nil, err
+		}
+	}
 	p.DAG = run.Grid != nil
 	if !p.DAG {
 		return p, nil
@@ -251,7 +260,7 @@ func build(run Paired, files *figureFiles) (*page, error) {
 			return nil, err
 		}
 	}
-	ch, err := meanByLoad(r)
+	ch, err := meanByLoad(r, "slr_max", "mean worst-case SLR (ratio)", "fig09-mean-worst-case-slr-by-load")
 	if err != nil {
 		return nil, fmt.Errorf("Fig. 9: %w", err)
 	}
@@ -375,22 +384,23 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names, policies []string) error {
 	return nil
 }
 
-// meanByLoad draws Fig. 9: one line per policy of mean worst-case SLR,
+// meanByLoad draws one line per policy of the mean of metric by load (Fig.
+// 9: worst-case SLR) on a y axis labelled label, as the chart called name,
 // with the 95% confidence interval of the table beside it as bars; the
 // policies are spread a little along x so that equal means stay visible.
 // Means spanning decades take a log axis, on which an interval reaching
 // below the axis is cut there (the caption says so).
-func meanByLoad(r *analysis.Result) (chart, error) {
+func meanByLoad(r *analysis.Result, metric, label, name string) (chart, error) {
 	p := newPlot()
 	p.X.Label.Text = "load ratio (offered work / platform capacity)"
-	p.Y.Label.Text = "mean worst-case SLR (ratio)"
+	p.Y.Label.Text = label
 	legend := plot.NewLegend()
 	lowestMean, highestMean, highest := math.Inf(1), math.Inf(-1), math.Inf(-1)
 	spread := spreadStep(r.Loads) / float64(2*max(1, len(r.Policies)))
 	series := make([]errorPoints, len(r.Policies))
 	for i, policy := range r.Policies {
 		for _, load := range r.Loads {
-			if m, ok := r.FindByLoad("slr_max", policy, load); ok {
+			if m, ok := r.FindByLoad(metric, policy, load); ok {
 				low, high := m.Mean, m.Mean
 				if !math.IsNaN(m.Low) && !math.IsNaN(m.High) {
 					low, high = m.Low, m.High
@@ -419,7 +429,7 @@ func meanByLoad(r *analysis.Result) (chart, error) {
 		}
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
-	return chart{name: "fig09-mean-worst-case-slr-by-load", plot: p, legend: &legend}, nil
+	return chart{name: name, plot: p, legend: &legend}, nil
 }
 
 // spreadStep returns the smallest gap between consecutive xs (1 for
@@ -487,8 +497,8 @@ func decilePlot(r *analysis.Result, d *grid.Deciles, load float64) (chart, error
 	// A margin of a factor 1.5 keeps the lines off the frame and gives a
 	// range even when every value is equal (gonum's log ticks need one).
 	p.Y.Min, p.Y.Max = lowest/1.5, highest*1.5
-	p.X.Min, p.X.Max = 0.5, mgrid.DecileCount+0.5
-	deciles := make([]float64, mgrid.DecileCount)
+	p.X.Min, p.X.Max = 0.5, table.DecileCount+0.5
+	deciles := make([]float64, table.DecileCount)
 	for i := range deciles {
 		deciles[i] = float64(i + 1)
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-sched/sweep/analysis/rigid"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -67,7 +69,7 @@ var policyStyles = map[string][3]int{ // palette, shape, dashes
 	// seeds 000/001
 	"ostrich": {4, 0, 0}, "fcfs": {1, 1, 1}, "log": {0, 2, 2},
 	// seed 003
-	"relshare": {4, 0, 0}, "tradeoff-fs": {5, 1, 1}, "fcfs-easy": {0, 2, 2},
+	rigid.RelShare: {4, 0, 0}, rigid.TradeoffFS: {5, 1, 1}, rigid.FCFSEasy: {0, 2, 2},
 	// seed 002
 	"DEMT": {4, 0, 0}, "Gang": {5, 4, 4}, "Sequential": {0, 5, 5}, "List-MRT": {1, 1, 1},
 	"List-wLPTF": {3, 3, 3}, "List-SAF": {6, 6, 6},

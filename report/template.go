@@ -47,7 +47,8 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 <li><a href="#figures">Figures</a><ol>{{range $i, $f := .Figures}}<li><a href="#figure-{{$i}}">{{$f.Title}}</a></li>{{end}}</ol></li>
 {{end}}{{if .FigureTables}}<li><a href="#merit">Figures of merit of campaign workloads</a></li>{{end}}
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
-{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
+{{if .MeasureFigures}}<li><a href="#measures">Measures by policy</a></li>
+{{end}}{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
 {{if .DAG}}<li><a href="#definitions">Definitions of the statistics</a></li>{{end}}
 <li><a href="#text">Text output of sweep analyze</a></li>
 </ol></nav>
@@ -146,7 +147,10 @@ quartiles by linear interpolation, whiskers at the most extreme values within 1.
 {{if .NoCampaignRows}}<p>The run did not record the campaigns table (record.campaigns), so there are no
 stretch distributions.</p>{{end}}
 {{end}}
-{{if .FairShare}}<h2 id="fair-share">Per-user fair-share deviation (seed 003)</h2>
+{{if .MeasureFigures}}<h2 id="measures">Measures by policy</h2>
+{{range $f := .MeasureFigures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
+{{end}}
+{{end}}{{if .FairShare}}<h2 id="fair-share">Per-user fair-share deviation (seed 003)</h2>
 <p>For each trace month and estimate variant, the dev of the month's five highest-demand users under each
 policy: processor-hours held minus the water-filling entitlement, integrated over the month; positive is
 over-share.</p>

@@ -45,6 +45,7 @@ func Print(w io.Writer, run Paired) error {
 		p.line("")
 		printFigures(r, p, run.Campaign, workload)
 	}
+	printMeasures(r, p, run.Measures, expect)
 	return p.err
 }
 
@@ -86,7 +87,9 @@ func printNotes(run Paired, p *printer) {
 		r.Settings.Reference, r.Settings.Alpha, groups, plural(groups, "group", "groups"),
 		len(r.Policies), plural(len(r.Policies), "policy", "policies"), loads)
 	switch {
-	case !r.HasLoads() && len(r.Loads) > 0:
+	case !r.HasLoads() && len(r.Loads) > 0, r.Rebase == nil:
+		// Nothing re-based: closed loop, or no measure taken at a
+		// cell's own base.
 	case r.Settings.BaseTicks != nil:
 		p.line("cumulative completion at the fixed base %d", *r.Settings.BaseTicks)
 	default:

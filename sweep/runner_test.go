@@ -417,7 +417,7 @@ func TestVolumeDecilesMatchJobRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compared, err := analysis.Analyze(dir, settings)
+	compared, err := analysis.Analyze(dir, settings, analysis.MeasuresOf(m.Models().Models()...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/sweep-sched/sweep/analysis"
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
 
 	"github.com/sweep-sched/sweep/store"
@@ -95,7 +94,7 @@ const FlowShorterShare = "campaign_flow_shorter_share"
 // stretchCuts are the cuts of the trimmed means of BootstrapMetrics, in
 // their order there, descending; the first is also the cut of the
 // quantiles, the exact-1 share and the outliers.
-var stretchCuts = [...]float64{mcampaign.OutlierStretch, 100, 20}
+var stretchCuts = [...]float64{table.CampaignOutlierStretch, 100, 20}
 
 // trimmedQuantiles are the quantiles of BootstrapMetrics' p50, p90 and
 // p99, in their order there.
@@ -339,7 +338,7 @@ func Compare(dir string, r *analysis.Result) (*Comparisons, []parquet.Problem, e
 	cells := map[string]*analysis.Cell{}
 	for _, g := range r.Pairing.Groups {
 		for _, c := range g.Cells {
-			if c.Campaign {
+			if isCampaign(r, c) {
 				cells[c.ID] = c
 			}
 		}

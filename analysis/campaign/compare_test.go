@@ -10,8 +10,8 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/analysis/analysistest"
-	mcampaign "github.com/sweep-sched/sweep/model/campaign"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 func analyzeComparedRun(t *testing.T) (*analysis.Result, *Result, analysis.Expectations) {
@@ -19,7 +19,7 @@ func analyzeComparedRun(t *testing.T) (*analysis.Result, *Result, analysis.Expec
 	dir := t.TempDir()
 	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
 	analysistest.WriteCampaignRows(t, dir)
-	r, err := analysis.Analyze(dir, analysis.Settings{})
+	r, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestOrderings(t *testing.T) {
 		{"expect:\n  orderings:\n    trace:\n      campaign_stretch_trimmed_mean: ostrich < ostrich\n", `want two different policies`},
 		{"expect:\n  orderings:\n    trace:\n      stretch: ostrich < log\n", `line 4: expect.orderings.trace: unknown metric "stretch"`},
 	} {
-		if _, _, err := analysis.ParseManifestSections([]byte(bad.text), "m.yaml"); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, _, err := analysis.ParseManifestSections([]byte(bad.text), "m.yaml", testMeasures().Columns...); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: error %v; want one containing %q", bad.text, err, bad.want)
 		}
 	}
@@ -153,7 +153,7 @@ func TestPairedSampleStatistics(t *testing.T) {
 			var kept []float64
 			var exact1, outliers int
 			for _, i := range indices {
-				if s := stretch[i]; s <= mcampaign.OutlierStretch {
+				if s := stretch[i]; s <= table.CampaignOutlierStretch {
 					kept = append(kept, s)
 					if s == 1 {
 						exact1++

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/stats"
+	"github.com/sweep-sched/sweep/store/table"
 )
 
 // A Figure is one of the papers' figures of merit of a campaign study: a
@@ -52,13 +53,20 @@ type FigureRow struct {
 // HasOurs reports whether at least one cell gave a value.
 func (f FigureRow) HasOurs() bool { return f.N > 0 }
 
+// isCampaign reports whether c carries campaign summaries: its campaigns
+// measure is not null.
+func isCampaign(r *analysis.Result, c *analysis.Cell) bool {
+	m := r.Column(table.CampaignCount)
+	return m >= 0 && !math.IsNaN(c.Values[m])
+}
+
 // Workloads returns the labels of the workloads whose successful
 // cells carry campaign summaries, in name order.
 func Workloads(r *analysis.Result) []string {
 	var labels []string
 	for _, g := range r.Pairing.Groups {
 		for _, c := range g.Cells {
-			if c.Campaign && !slices.Contains(labels, c.Workload) {
+			if isCampaign(r, c) && !slices.Contains(labels, c.Workload) {
 				labels = append(labels, c.Workload)
 			}
 		}
@@ -72,7 +80,7 @@ func Workloads(r *analysis.Result) []string {
 func Instances(r *analysis.Result, workload string) int {
 	n := 0
 	for _, g := range r.Pairing.Groups {
-		if g.Key.Workload == workload && slices.ContainsFunc(mapValues(g.Cells), func(c *analysis.Cell) bool { return c.Campaign }) {
+		if g.Key.Workload == workload && slices.ContainsFunc(mapValues(g.Cells), func(c *analysis.Cell) bool { return isCampaign(r, c) }) {
 			n++
 		}
 	}
@@ -105,7 +113,7 @@ func FigureTable(r *analysis.Result, workload string, expect analysis.Expectatio
 	}
 	var rows []FigureRow
 	for _, metric := range metrics {
-		m := slices.IndexFunc(r.Columns, func(c analysis.ValueColumn) bool { return c.Name == metric })
+		m := r.Column(metric)
 		for _, policy := range r.Policies {
 			if !ranCampaigns(r, workload, policy) {
 				continue
@@ -115,7 +123,7 @@ func FigureTable(r *analysis.Result, workload string, expect analysis.Expectatio
 			if m >= 0 {
 				var values []float64
 				for _, g := range r.Pairing.Groups {
-					if c := g.Cells[policy]; c != nil && c.Campaign && c.Workload == workload {
+					if c := g.Cells[policy]; c != nil && isCampaign(r, c) && c.Workload == workload {
 						values = append(values, c.Values[m])
 					}
 				}
@@ -139,7 +147,7 @@ func FigureTable(r *analysis.Result, workload string, expect analysis.Expectatio
 // workload.
 func ranCampaigns(r *analysis.Result, workload, policy string) bool {
 	for _, g := range r.Pairing.Groups {
-		if c := g.Cells[policy]; c != nil && c.Campaign && c.Workload == workload {
+		if c := g.Cells[policy]; c != nil && isCampaign(r, c) && c.Workload == workload {
 			return true
 		}
 	}

@@ -12,7 +12,7 @@ func analyzeCampaignRun(t *testing.T) (*analysis.Result, analysis.Expectations) 
 	t.Helper()
 	dir := t.TempDir()
 	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
-	r, err := analysis.Analyze(dir, analysis.Settings{})
+	r, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,3 +85,6 @@ func TestFigureTable(t *testing.T) {
 		}
 	}
 }
+
+// testMeasures are the measures of the fixtures' models.
+func testMeasures() analysis.Measures { return analysis.MeasuresOf(analysistest.Models()...) }

@@ -66,7 +66,7 @@ func ReadSamples(dir string, r *analysis.Result) ([]Sample, []parquet.Problem, e
 	cells := map[string]*analysis.Cell{}
 	for _, g := range r.Pairing.Groups {
 		for _, c := range g.Cells {
-			if c.Campaign {
+			if isCampaign(r, c) {
 				cells[c.ID] = c
 			}
 		}

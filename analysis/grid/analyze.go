@@ -23,3 +23,9 @@ func Analyze(dir string, r *analysis.Result) (*Result, error) {
 	}
 	return &Result{Deciles: deciles, Problems: problems}, nil
 }
+
+// PolicyOrder is the order of policies in seed 004's tables after the
+// reference (analysis.Measures.PolicyOrder).
+func PolicyOrder() []string {
+	return []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
+}

@@ -6,10 +6,8 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/model/grid"
-	mgrid "github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/internal/deciles"
 
-	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -60,7 +58,7 @@ func ReadDeciles(dir string, pairing *analysis.Pairing, policies []string) (*Dec
 		load   float64
 		policy string
 	}
-	sums := map[key]*[mgrid.DecileCount]DecileRow{}
+	sums := map[key]*[table.DecileCount]DecileRow{}
 	result := &Deciles{}
 	known := 0
 	for _, g := range pairing.Groups {
@@ -78,7 +76,7 @@ func ReadDeciles(dir string, pairing *analysis.Pairing, policies []string) (*Dec
 			k := key{g.Key.Load, policy}
 			acc := sums[k]
 			if acc == nil {
-				acc = new([mgrid.DecileCount]DecileRow)
+				acc = new([table.DecileCount]DecileRow)
 				sums[k] = acc
 			}
 			for _, d := range cell.deciles {
@@ -121,7 +119,7 @@ func ReadDeciles(dir string, pairing *analysis.Pairing, policies []string) (*Dec
 // cellDeciles are one cell's volume deciles and the number of job rows
 // they summarise.
 type cellDeciles struct {
-	deciles []grid.VolumeDecile
+	deciles []deciles.Decile
 	rows    int
 }
 
@@ -157,9 +155,9 @@ func readVolumeDeciles(dir string) (map[string]*cellDeciles, int, []parquet.Prob
 				c = &cellDeciles{}
 				perCell[ids[r]] = c
 			}
-			d := grid.VolumeDecile{Decile: int(decile[r]), Jobs: jobs[r], SLRSum: sum[r], SLRMax: worst[r]}
-			if d.Decile < 1 || d.Decile > mgrid.DecileCount || d.Jobs < 1 {
-				return nil, 0, nil, fmt.Errorf("reading volume deciles of %s: cell %s: decile %d with %d jobs; want 1..%d with >= 1 job", dir, ids[r], d.Decile, d.Jobs, mgrid.DecileCount)
+			d := deciles.Decile{Decile: int(decile[r]), Jobs: jobs[r], SLRSum: sum[r], SLRMax: worst[r]}
+			if d.Decile < 1 || d.Decile > table.DecileCount || d.Jobs < 1 {
+				return nil, 0, nil, fmt.Errorf("reading volume deciles of %s: cell %s: decile %d with %d jobs; want 1..%d with >= 1 job", dir, ids[r], d.Decile, d.Jobs, table.DecileCount)
 			}
 			c.deciles = append(c.deciles, d)
 			c.rows += int(d.Jobs)
@@ -210,17 +208,13 @@ func decilesFromJobs(dir string) (map[string]*cellDeciles, int, []parquet.Proble
 			if perCell[id] != nil {
 				continue // written twice: the first copy counts
 			}
-			jobs := make([]gridengine.JobOutcome, len(byCell[id]))
-			measured := make([]grid.JobMetrics, len(byCell[id]))
-			// VolumeDeciles breaks ties by position: order the rows by job
+			// deciles.Order breaks ties by position: order the rows by job
 			// index so positions are job indices.
 			rs := byCell[id]
 			slices.SortFunc(rs, func(a, b int) int { return cmp.Compare(job[a], job[b]) })
-			for i, r := range rs {
-				jobs[i].VolumeCoreTicks = volume[r]
-				measured[i].SLR = slr[r]
-			}
-			perCell[id] = &cellDeciles{deciles: grid.VolumeDeciles(jobs, measured), rows: len(rs)}
+			order := deciles.Order(rs, func(r *int) int64 { return volume[*r] })
+			summary := deciles.Summarize(order, rs, func(r *int) float64 { return slr[*r] })
+			perCell[id] = &cellDeciles{deciles: summary, rows: len(rs)}
 		}
 	}
 	return perCell, rows, problems, nil

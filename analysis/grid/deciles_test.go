@@ -29,7 +29,7 @@ func TestDeciles(t *testing.T) {
 	rows = append(rows, analysistest.JobRow("srtf-1.2-2", 0, 1, 99))
 	analysistest.WriteJobs(t, dir, rows)
 
-	compared, err := analysis.Analyze(dir, analysis.Settings{})
+	compared, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package grid
 
 import (
 	"math"
-	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
 	"github.com/sweep-sched/sweep/store/table"
@@ -21,7 +20,7 @@ type WorstCell struct {
 // order on a tie), or nothing for a policy without a value. It returns
 // nil for a metric that is not a ranked value column.
 func WorstCells(r *analysis.Result, metric string) []WorstCell {
-	m := slices.IndexFunc(r.Columns, func(c analysis.ValueColumn) bool { return c.Name == metric })
+	m := r.Column(metric)
 	if m < 0 || r.Columns[m].Better == table.Descriptive {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 // its 8 at 1.2 is smaller). Utilisation is higher-is-better and 1
 // everywhere, so the worst is the first cell in pair-group order.
 func TestWorstCells(t *testing.T) {
-	r, err := analysis.Analyze(analysistest.SmallRunDir(t), analysis.Settings{})
+	r, err := analysis.Analyze(analysistest.SmallRunDir(t), analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,4 +35,12 @@ func TestWorstCells(t *testing.T) {
 	if WorstCells(r, "jobs") != nil || WorstCells(r, "nosuch") != nil {
 		t.Error("a descriptive or unknown metric has worst cells")
 	}
+}
+
+// testMeasures are the measures of the fixtures' models in seed 004's
+// order of policies.
+func testMeasures() analysis.Measures {
+	m := analysis.MeasuresOf(analysistest.Models()...)
+	m.PolicyOrder = PolicyOrder()
+	return m
 }

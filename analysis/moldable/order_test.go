@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	mmoldable "github.com/sweep-sched/sweep/model/moldable"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
@@ -14,7 +15,7 @@ import (
 // finish.
 func writeMoldableParts(t *testing.T, dir string, parts [][]int, cmax []float64) {
 	t.Helper()
-	schema := table.CellsSchema(table.MoldableMeasures())
+	schema := table.CellsSchema(mmoldable.Model{}.Measures())
 	for p, rows := range parts {
 		w, err := parquet.NewPartWriter(dir, schema, parquet.WriterOptions{Tag: fmt.Sprintf("w%02d", p+1)})
 		if err != nil {

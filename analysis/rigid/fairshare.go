@@ -9,17 +9,19 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/analysis"
+	mrigid "github.com/sweep-sched/sweep/model/rigid"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
 // The fair-share policies whose cells seed 003's tables compare, in the
-// paper's column order, and the baseline printed beside them.
+// paper's column order, and the baseline printed beside them: the model
+// names them.
 const (
-	RelShare   = "relshare"
-	TradeoffFS = "tradeoff-fs"
-	FCFSEasy   = "fcfs-easy"
+	RelShare   = mrigid.PolicyRelShare
+	TradeoffFS = mrigid.PolicyTradeoffFS
+	FCFSEasy   = mrigid.PolicyFCFSEasy
 )
 
 // Cell is the measures of one fair-share cell (one trace month

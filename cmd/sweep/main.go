@@ -9,10 +9,11 @@ import (
 
 	"github.com/sweep-sched/sweep/cli"
 	"github.com/sweep-sched/sweep/model/builtin"
+	"github.com/sweep-sched/sweep/studies"
 )
 
 func main() {
 	ctx, stop := cli.InterruptContext()
 	defer stop()
-	os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, builtin.Registry()))
+	os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, builtin.Registry(), studies.Builtin()...))
 }

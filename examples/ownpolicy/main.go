@@ -13,6 +13,7 @@ import (
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/model/grid"
 	"github.com/sweep-sched/sweep/model/rigid"
+	"github.com/sweep-sched/sweep/studies"
 )
 
 func main() {
@@ -22,5 +23,5 @@ func main() {
 		rigid.Model{Own: []rigid.Policy{sjfEasy}},
 		grid.Model{Own: []grid.Order{smallFirst}},
 	)
-	os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, reg))
+	os.Exit(cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, reg, studies.Builtin()...))
 }

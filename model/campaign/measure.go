@@ -14,15 +14,6 @@ import (
 	"github.com/sweep-sched/sweep/workload/campaign"
 )
 
-// OutlierStretch is the stretch above which seed 000 leaves a
-// campaign out of its figures and statistics ("stretches of more than
-// 1000").
-const OutlierStretch = 1000
-
-// CampaignsColumn is the campaign column that is null for cells without
-// campaigns; it tells campaign cells from DAG cells.
-const CampaignsColumn = "campaigns"
-
 // A CampaignRow measures one campaign of one schedule: a row of the
 // optional `campaigns` Parquet table (the runner adds cell_id).
 type CampaignRow struct {
@@ -199,7 +190,7 @@ func BoundReleaseFlowTicks(c *campaign.Campaign, m int) int64 {
 }
 
 // A CampaignSummary holds the papers' figures of merit for one schedule.
-// Trimmed statistics leave out campaigns with stretch > OutlierStretch, as
+// Trimmed statistics leave out campaigns with stretch > table.CampaignOutlierStretch, as
 // seed 000 does. Quantiles interpolate linearly between order statistics
 // (Hyndman-Fan type 7, the default of R and NumPy). A mean over users of a
 // profile is NaN when the workload has no such user. A campaign without
@@ -213,7 +204,7 @@ type CampaignSummary struct {
 	StretchMean  float64
 	StretchMax   float64
 	Over20Share  float64 // fraction of campaigns with stretch > 20 (seed 001)
-	OutlierShare float64 // fraction with stretch > OutlierStretch
+	OutlierShare float64 // fraction with stretch > table.CampaignOutlierStretch
 	TrimmedMean  float64 // seed 000's mean stretch
 	// Trimmed20Mean and Trimmed100Mean are the mean stretch of the
 	// campaigns with stretch <= 20 and <= 100: the trimmed mean at stricter
@@ -271,7 +262,7 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 		} else {
 			sum100 += r.Stretch
 		}
-		if r.Stretch > OutlierStretch {
+		if r.Stretch > table.CampaignOutlierStretch {
 			outliers++
 		} else {
 			trimmed = append(trimmed, r.Stretch)
@@ -317,43 +308,41 @@ func SummarizeCampaigns(rows []CampaignRow) CampaignSummary {
 	return s
 }
 
-// A CampaignColumn describes one CampaignSummary field as a column of the
-// cells table, like MetricColumn does for ScheduleMetrics.
+// A CampaignColumn is one CampaignSummary field as a measure of the cells
+// table with its getter, like MetricColumn for ScheduleMetrics.
 type CampaignColumn struct {
-	Name    string
-	Integer bool // stored as int64: Int is set
-	Better  table.Direction
-	Int     func(*CampaignSummary) int64
-	Float   func(*CampaignSummary) float64 // every column, integers converted
+	table.Measure
+	Int   func(*CampaignSummary) int64   // Integer columns only
+	Float func(*CampaignSummary) float64 // every column, integers converted
 }
 
 // CampaignColumns returns the CampaignSummary's columns in the order the
 // runner adds them to the cells table of a manifest with campaign
 // workloads; each call returns a new slice. Shares are fractions from 0 to
 // 1; "trimmed" statistics leave out the campaigns with stretch >
-// OutlierStretch, as seed 000 does.
+// table.CampaignOutlierStretch, as seed 000 does.
 func CampaignColumns() []CampaignColumn {
-	f := func(name string, better table.Direction, value func(*CampaignSummary) float64) CampaignColumn {
-		return CampaignColumn{Name: name, Better: better, Float: value}
+	f := func(name, unit string, better table.Direction, doc string, value func(*CampaignSummary) float64) CampaignColumn {
+		return CampaignColumn{Measure: table.Measure{Name: name, Unit: unit, Better: better, Doc: doc}, Float: value}
 	}
 	lower, higher := table.LowerIsBetter, table.HigherIsBetter
 	return []CampaignColumn{
-		{Name: CampaignsColumn, Integer: true, Better: table.Descriptive,
+		{Measure: table.Measure{Name: table.CampaignCount, Integer: true, Unit: "campaigns", Better: table.Descriptive, Doc: "campaigns of the workload"},
 			Int:   func(s *CampaignSummary) int64 { return s.Campaigns },
 			Float: func(s *CampaignSummary) float64 { return float64(s.Campaigns) }},
-		f("campaign_stretch_mean", lower, func(s *CampaignSummary) float64 { return s.StretchMean }),
-		f("campaign_stretch_max", lower, func(s *CampaignSummary) float64 { return s.StretchMax }),
-		f("campaign_stretch_over20_share", lower, func(s *CampaignSummary) float64 { return s.Over20Share }),
-		f("campaign_stretch_outlier_share", lower, func(s *CampaignSummary) float64 { return s.OutlierShare }),
-		f("campaign_stretch_trimmed_mean", lower, func(s *CampaignSummary) float64 { return s.TrimmedMean }),
-		f("campaign_stretch_trimmed20_mean", lower, func(s *CampaignSummary) float64 { return s.Trimmed20Mean }),
-		f("campaign_stretch_trimmed100_mean", lower, func(s *CampaignSummary) float64 { return s.Trimmed100Mean }),
-		f("campaign_stretch_trimmed_exact1_share", higher, func(s *CampaignSummary) float64 { return s.TrimmedExact1 }),
-		f("campaign_stretch_trimmed_p50", lower, func(s *CampaignSummary) float64 { return s.TrimmedP50 }),
-		f("campaign_stretch_trimmed_p90", lower, func(s *CampaignSummary) float64 { return s.TrimmedP90 }),
-		f("campaign_stretch_trimmed_p99", lower, func(s *CampaignSummary) float64 { return s.TrimmedP99 }),
-		f("user_max_stretch_mean", lower, func(s *CampaignSummary) float64 { return s.UserMaxMean }),
-		f("short_user_max_stretch_mean", lower, func(s *CampaignSummary) float64 { return s.ShortUserMaxMean }),
-		f("long_user_max_stretch_mean", lower, func(s *CampaignSummary) float64 { return s.LongUserMaxMean }),
+		f("campaign_stretch_mean", "ratio", lower, "mean campaign stretch", func(s *CampaignSummary) float64 { return s.StretchMean }),
+		f("campaign_stretch_max", "ratio", lower, "largest campaign stretch", func(s *CampaignSummary) float64 { return s.StretchMax }),
+		f("campaign_stretch_over20_share", "fraction", lower, "campaigns with stretch > 20", func(s *CampaignSummary) float64 { return s.Over20Share }),
+		f("campaign_stretch_outlier_share", "fraction", lower, "campaigns with stretch above the outlier cut, table.CampaignOutlierStretch", func(s *CampaignSummary) float64 { return s.OutlierShare }),
+		f("campaign_stretch_trimmed_mean", "ratio", lower, "mean stretch without outliers", func(s *CampaignSummary) float64 { return s.TrimmedMean }),
+		f("campaign_stretch_trimmed20_mean", "ratio", lower, "mean stretch of the campaigns with stretch <= 20", func(s *CampaignSummary) float64 { return s.Trimmed20Mean }),
+		f("campaign_stretch_trimmed100_mean", "ratio", lower, "mean stretch of the campaigns with stretch <= 100", func(s *CampaignSummary) float64 { return s.Trimmed100Mean }),
+		f("campaign_stretch_trimmed_exact1_share", "fraction", higher, "campaigns with stretch exactly 1, outliers left out", func(s *CampaignSummary) float64 { return s.TrimmedExact1 }),
+		f("campaign_stretch_trimmed_p50", "ratio", lower, "median stretch without outliers", func(s *CampaignSummary) float64 { return s.TrimmedP50 }),
+		f("campaign_stretch_trimmed_p90", "ratio", lower, "90th percentile of stretch without outliers", func(s *CampaignSummary) float64 { return s.TrimmedP90 }),
+		f("campaign_stretch_trimmed_p99", "ratio", lower, "99th percentile of stretch without outliers", func(s *CampaignSummary) float64 { return s.TrimmedP99 }),
+		f("user_max_stretch_mean", "ratio", lower, "mean over users of their largest campaign stretch", func(s *CampaignSummary) float64 { return s.UserMaxMean }),
+		f("short_user_max_stretch_mean", "ratio", lower, "the same over short-profile users", func(s *CampaignSummary) float64 { return s.ShortUserMaxMean }),
+		f("long_user_max_stretch_mean", "ratio", lower, "the same over long-profile users", func(s *CampaignSummary) float64 { return s.LongUserMaxMean }),
 	}
 }

@@ -121,10 +121,17 @@ func (Model) Takes(w *model.WorkloadSpec) bool {
 	return (w.Trace != "" && !months && !format && w.Generator == "") || (w.Trace == "" && w.Generator == gcampaign.ProfilesPreset)
 }
 
+// Reference is seeds 000 and 001's reference, OStrich (model.Referenced).
+func (Model) Reference() string { return "ostrich" }
+
+// Rebase: a campaign cell's cumulative completion is the grid's
+// (model.Rebased).
+func (Model) Rebase() model.Rebase { return grid.CumulativeCompletionRebase() }
+
 func (Model) Measures() []table.Measure {
 	measures := grid.Model{}.Measures()
 	for _, c := range CampaignColumns() {
-		measures = append(measures, table.Measure{Name: c.Name, Integer: c.Integer, Better: c.Better})
+		measures = append(measures, c.Measure)
 	}
 	return measures
 }

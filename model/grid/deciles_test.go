@@ -18,8 +18,8 @@ func TestVolumeDeciles(t *testing.T) {
 		measured = append(measured, JobMetrics{SLR: float64(j + 1)})
 	}
 	want := []VolumeDecile{
-		{1, 2, 12, 7}, {2, 1, 2, 2}, {3, 1, 3, 3}, {4, 1, 9, 9}, {5, 1, 1, 1},
-		{6, 2, 16, 10}, {7, 1, 8, 8}, {8, 1, 4, 4}, {9, 1, 11, 11}, {10, 1, 12, 12},
+		{Decile: 1, Jobs: 2, SLRSum: 12, SLRMax: 7}, {Decile: 2, Jobs: 1, SLRSum: 2, SLRMax: 2}, {Decile: 3, Jobs: 1, SLRSum: 3, SLRMax: 3}, {Decile: 4, Jobs: 1, SLRSum: 9, SLRMax: 9}, {Decile: 5, Jobs: 1, SLRSum: 1, SLRMax: 1},
+		{Decile: 6, Jobs: 2, SLRSum: 16, SLRMax: 10}, {Decile: 7, Jobs: 1, SLRSum: 8, SLRMax: 8}, {Decile: 8, Jobs: 1, SLRSum: 4, SLRMax: 4}, {Decile: 9, Jobs: 1, SLRSum: 11, SLRMax: 11}, {Decile: 10, Jobs: 1, SLRSum: 12, SLRMax: 12},
 	}
 	if got := VolumeDeciles(jobs, measured); !reflect.DeepEqual(got, want) {
 		t.Errorf("VolumeDeciles:\n got %v\nwant %v", got, want)

@@ -291,12 +291,11 @@ func meanSampleSD(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(variance)
 }
 
-// A MetricColumn describes one field of ScheduleMetrics as a column of the
-// Parquet cells table and a key of the `simulate` JSON.
+// A MetricColumn is one field of ScheduleMetrics as a measure of the
+// Parquet cells table and a key of the `simulate` JSON, with its getter:
+// the one declaration of the grid model's measures.
 type MetricColumn struct {
-	Name    string // DESIGN.md section 6 key
-	Integer bool   // stored as int64; Int is set
-	Better  table.Direction
+	table.Measure // Name is the DESIGN.md section 6 key
 	// Int returns the value of an Integer column; nil otherwise.
 	Int func(*ScheduleMetrics) int64
 	// Float returns the value as float64, for every column (integer
@@ -304,36 +303,46 @@ type MetricColumn struct {
 	Float func(*ScheduleMetrics) float64
 }
 
+// Names of the measures that a cell's cumulative completion is re-based
+// with (CumulativeCompletionRebase).
+const (
+	MeasureMakespan             = "makespan"
+	MeasureCumulativeCompletion = "cumulative_completion"
+	MeasureVolumeTotal          = "volume_total"
+)
+
 // MetricColumns returns the columns of ScheduleMetrics in the order of
 // DESIGN.md section 6, followed by the descriptive volume_total and jobs.
 // Each call returns a new slice, so callers may modify it.
 func MetricColumns() []MetricColumn {
-	integer := func(name string, better table.Direction, value func(*ScheduleMetrics) int64) MetricColumn {
+	integer := func(name, unit string, better table.Direction, doc string, value func(*ScheduleMetrics) int64) MetricColumn {
 		return MetricColumn{
-			Name: name, Integer: true, Better: better, Int: value,
+			Measure: table.Measure{Name: name, Integer: true, Unit: unit, Better: better, Doc: doc}, Int: value,
 			Float: func(m *ScheduleMetrics) float64 { return float64(value(m)) },
 		}
 	}
-	float := func(name string, better table.Direction, value func(*ScheduleMetrics) float64) MetricColumn {
-		return MetricColumn{Name: name, Better: better, Float: value}
+	float := func(name, unit string, better table.Direction, doc string, value func(*ScheduleMetrics) float64) MetricColumn {
+		return MetricColumn{Measure: table.Measure{Name: name, Unit: unit, Better: better, Doc: doc}, Float: value}
 	}
+	lower, higher := table.LowerIsBetter, table.HigherIsBetter
 	return []MetricColumn{
-		integer("makespan", table.LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
-		float("flow", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Flow }),
-		float("utilisation", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.Utilisation }),
-		integer("peak_in_flight", table.LowerIsBetter, func(m *ScheduleMetrics) int64 { return m.PeakInFlight }),
-		float("cumulative_completion", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.CumulativeCompletion }),
-		float("slr_mean", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMean }),
-		float("slr_max", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRMax }),
-		float("slr_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SLRSD }),
-		float("stretch_mean", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMean }),
-		float("stretch_max", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchMax }),
-		float("stretch_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.StretchSD }),
-		float("speedup_mean", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMean }),
-		float("speedup_min", table.HigherIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupMin }),
-		float("speedup_sd", table.LowerIsBetter, func(m *ScheduleMetrics) float64 { return m.SpeedupSD }),
-		integer("volume_total", table.Descriptive, func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
-		integer("jobs", table.Descriptive, func(m *ScheduleMetrics) int64 { return m.Jobs }),
+		integer(MeasureMakespan, "ticks", lower, "last finish, from tick 0", func(m *ScheduleMetrics) int64 { return m.MakespanTicks }),
+		float("flow", "jobs per tick", higher, "jobs / makespan", func(m *ScheduleMetrics) float64 { return m.Flow }),
+		float("utilisation", "fraction", higher, "volume / (makespan x cores)", func(m *ScheduleMetrics) float64 { return m.Utilisation }),
+		integer("peak_in_flight", "jobs", lower, "most jobs started and not finished at once", func(m *ScheduleMetrics) int64 { return m.PeakInFlight }),
+		float(MeasureCumulativeCompletion, "tick x core-ticks", higher, "sum over jobs of (1 + base - finish) x volume",
+			func(m *ScheduleMetrics) float64 { return m.CumulativeCompletion }),
+		float("slr_mean", "ratio", lower, "mean schedule length ratio (response / critical path)", func(m *ScheduleMetrics) float64 { return m.SLRMean }),
+		float("slr_max", "ratio", lower, "worst-case SLR", func(m *ScheduleMetrics) float64 { return m.SLRMax }),
+		float("slr_sd", "ratio", lower, "sample SD of SLR", func(m *ScheduleMetrics) float64 { return m.SLRSD }),
+		float("stretch_mean", "ticks per core-tick", lower, "mean stretch (response / volume)", func(m *ScheduleMetrics) float64 { return m.StretchMean }),
+		float("stretch_max", "ticks per core-tick", lower, "largest stretch", func(m *ScheduleMetrics) float64 { return m.StretchMax }),
+		float("stretch_sd", "ticks per core-tick", lower, "sample SD of stretch", func(m *ScheduleMetrics) float64 { return m.StretchSD }),
+		float("speedup_mean", "cores", higher, "mean speedup (volume / response)", func(m *ScheduleMetrics) float64 { return m.SpeedupMean }),
+		float("speedup_min", "cores", higher, "smallest speedup", func(m *ScheduleMetrics) float64 { return m.SpeedupMin }),
+		float("speedup_sd", "cores", lower, "sample SD of speedup", func(m *ScheduleMetrics) float64 { return m.SpeedupSD }),
+		integer(MeasureVolumeTotal, "core-ticks", table.Descriptive, "sum of job volumes", func(m *ScheduleMetrics) int64 { return m.VolumeTotalCoreTicks }),
+		integer("jobs", "jobs", table.Descriptive, "jobs of the workload", func(m *ScheduleMetrics) int64 { return m.Jobs }),
 	}
 }
 

@@ -96,9 +96,23 @@ func (m Model) Takes(w *model.WorkloadSpec) bool {
 func (Model) Measures() []table.Measure {
 	var out []table.Measure
 	for _, c := range MetricColumns() {
-		out = append(out, table.Measure{Name: c.Name, Integer: c.Integer, Better: c.Better})
+		out = append(out, c.Measure)
 	}
 	return out
+}
+
+// Reference is seed 004's reference, PSLR (model.Referenced).
+func (Model) Reference() string { return "pslr" }
+
+// Rebase says that cumulative completion is taken at each cell's makespan
+// (model.Rebased): the analysis puts a pair group's cells on one base with
+// RebaseCumulativeCompletion.
+func (Model) Rebase() model.Rebase { return CumulativeCompletionRebase() }
+
+// CumulativeCompletionRebase is the model.Rebase of cumulative completion,
+// which the campaign model's cells carry too.
+func CumulativeCompletionRebase() model.Rebase {
+	return model.Rebase{Measure: MeasureCumulativeCompletion, Base: MeasureMakespan, Weight: MeasureVolumeTotal, Func: RebaseCumulativeCompletion}
 }
 
 func (Model) Tables(rec model.Record) []store.Schema {

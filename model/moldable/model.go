@@ -59,7 +59,57 @@ func (Model) Takes(w *model.WorkloadSpec) bool {
 	return w.Trace == "" && strings.HasPrefix(w.Generator, gmoldable.PresetPrefix)
 }
 
-func (Model) Measures() []table.Measure { return table.MoldableMeasures() }
+func (Model) Measures() []table.Measure {
+	var out []table.Measure
+	for _, m := range measures() {
+		out = append(out, m.Measure)
+	}
+	return out
+}
+
+// A measure is one column of a moldable cell with the getter that fills
+// it: the one declaration of the model's measures.
+type measure struct {
+	table.Measure
+	value func(o *Outcome, m *taken) store.Value
+}
+
+// taken is what a cell's measures are computed from.
+type taken struct {
+	tasks      int
+	cmax, sum  float64
+	cmaxBound  float64
+	sumWCBound float64
+}
+
+// measures are a moldable cell's measures in table order (seed 002): the
+// instance's size, the schedule's two criteria, their lower bounds
+// (lambda* of the MRT dual test, the safe interval LP) and the ratios of
+// one to the other, and the algorithm's own run time.
+func measures() []measure {
+	float := func(name, unit, doc string, better table.Direction, value func(o *Outcome, m *taken) float64) measure {
+		return measure{table.Measure{Name: name, Unit: unit, Doc: doc, Better: better},
+			func(o *Outcome, m *taken) store.Value { return store.Float64(value(o, m)) }}
+	}
+	return []measure{
+		{table.Measure{Name: table.MoldableTasks, Integer: true, Unit: "tasks", Doc: "tasks of the instance"},
+			func(_ *Outcome, m *taken) store.Value { return store.Int64(int64(m.tasks)) }},
+		float(table.MoldableCmax, "time units", "makespan C_max", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.cmax }),
+		float(table.MoldableSumWC, "time units", "weighted sum of completion times", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.sum }),
+		float(table.MoldableCmaxBound, "time units", "lower bound of C_max: lambda* of the MRT dual test", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.cmaxBound }),
+		float(table.MoldableSumWCBound, "time units", "lower bound of the weighted sum: the safe interval LP", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.sumWCBound }),
+		float(table.MoldableCmaxRatio, "ratio", "C_max over its lower bound", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.cmax / m.cmaxBound }),
+		float(table.MoldableSumWCRatio, "ratio", "weighted sum over its lower bound", table.Descriptive,
+			func(_ *Outcome, m *taken) float64 { return m.sum / m.sumWCBound }),
+		{table.Measure{Name: table.MoldableRunSeconds, Unit: "seconds", Doc: "the algorithm's wall time, lambda* included where it uses it", Timing: true},
+			func(o *Outcome, _ *taken) store.Value { return store.Float64(o.RunSeconds) }},
+	}
+}
 
 func (Model) Tables(model.Record) []store.Schema { return nil }
 
@@ -250,15 +300,15 @@ type Outcome struct {
 }
 
 // Measure returns C_max and sum w_i C_i with their lower bounds and ratios
-// (MoldableMeasures).
+// (Model.Measures).
 func (o *Outcome) Measure(model.Record) (model.Measured, error) {
 	p := o.Prepared
 	w := p.instance.Workload
-	cmax, sum := o.Schedule.Makespan(), o.Schedule.WeightedCompletion(w)
-	return model.Measured{Values: []store.Value{
-		store.Int64(int64(len(w.Tasks))), store.Float64(cmax), store.Float64(sum),
-		store.Float64(p.instance.LambdaStar), store.Float64(p.lpBound),
-		store.Float64(cmax / p.instance.LambdaStar), store.Float64(sum / p.lpBound),
-		store.Float64(o.RunSeconds),
-	}}, nil
+	t := &taken{tasks: len(w.Tasks), cmax: o.Schedule.Makespan(), sum: o.Schedule.WeightedCompletion(w),
+		cmaxBound: p.instance.LambdaStar, sumWCBound: p.lpBound}
+	var values []store.Value
+	for _, m := range measures() {
+		values = append(values, m.value(o, t))
+	}
+	return model.Measured{Values: values}, nil
 }

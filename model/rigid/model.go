@@ -86,7 +86,13 @@ func IsBatsimWorkload(w *model.WorkloadSpec) bool {
 	return ok && f.Value == "batsim"
 }
 
-func (Model) Measures() []table.Measure { return table.FairShareMeasures() }
+func (Model) Measures() []table.Measure {
+	var out []table.Measure
+	for _, m := range measures() {
+		out = append(out, m.Measure)
+	}
+	return out
+}
 
 func (Model) Tables(rec model.Record) []store.Schema {
 	var out []store.Schema
@@ -449,7 +455,7 @@ type Outcome struct {
 	DroppedWide, RequestFromRun, WarmUpJobs int
 }
 
-// Measure returns the month's fair-share measures (FairShareMeasures) and,
+// Measure returns the month's fair-share measures (Model.Measures) and,
 // with rec.Users, one row per user.
 func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	w, sched := o.Workload, o.Schedule
@@ -457,17 +463,12 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	if err != nil {
 		return model.Measured{}, err
 	}
-	i, f := store.Int64, store.Float64
-	const hour = 3600.0
-	values := []store.Value{
-		i(o.Period), i(int64(fm.Jobs)), i(int64(fm.Users)),
-		f(fm.DemandProcHours()), f(fm.DemandPercent()), f(fm.TotalAbsDevProcHours), i(fm.TopUser),
-		f(float64(fm.TopUserDemandProcSeconds) / hour), f(fm.DevOf(fm.TopUser)),
-		f(fm.MeanWaitSeconds / hour), f(fm.MaxWaitSeconds / hour), f(fm.P99WaitSeconds / hour),
-		f(fm.MeanSlowdownTau10), f(fm.MeanSlowdownTau60), f(fm.MeanSlowdown),
-		i(sched.TwSeconds), i(sched.Stats.Placements), i(sched.Stats.BudgetExhausted),
-		i(int64(o.DroppedWide)), i(int64(o.RequestFromRun)), i(int64(o.WarmUpJobs)),
+	var values []store.Value
+	for _, m := range measures() {
+		values = append(values, m.value(o, fm))
 	}
+	i, f := store.Int64, store.Float64
+	const hour = hourSeconds
 	children := map[string]store.Child{}
 	if rec.Users {
 		var rows []store.Row

@@ -26,6 +26,23 @@ type PartInfo struct {
 	// Metadata is the file's key-value metadata as given in WriterOptions
 	// (the embedded Arrow schema is left out).
 	Metadata map[string]string
+	// Columns are the names of the file's top-level columns, in order.
+	Columns []string
+}
+
+// CommonColumns returns the names of the columns that every readable part
+// file of DIR/<table> has, in the first part's order: what a reader can
+// ask ReadColumns for. A table without parts has none.
+func CommonColumns(dir, table string) ([]string, error) {
+	parts, _, err := ListParts(dir, table)
+	if err != nil || len(parts) == 0 {
+		return nil, err
+	}
+	common := slices.Clone(parts[0].Columns)
+	for _, part := range parts[1:] {
+		common = slices.DeleteFunc(common, func(name string) bool { return !slices.Contains(part.Columns, name) })
+	}
+	return common, nil
 }
 
 // Problem is a part file that could not be read, e.g. truncated by a full
@@ -75,6 +92,10 @@ func readFooter(path string) (info PartInfo, err error) {
 
 func partInfo(path string, r *file.Reader) PartInfo {
 	info := PartInfo{Path: path, Rows: r.NumRows(), Metadata: map[string]string{}}
+	root := r.MetaData().Schema.Root()
+	for i := range root.NumFields() {
+		info.Columns = append(info.Columns, root.Field(i).Name())
+	}
 	kv := r.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {
 		if k != arrowSchemaKey {

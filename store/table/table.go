@@ -77,10 +77,18 @@ func CellHead() []store.Column {
 }
 
 // A Measure is a numeric column that follows the identity in the cells
-// table: null in failed cells and in cells of a model without it.
+// table: null in failed cells and in cells of a model without it. A model
+// declares each of its measures once, with the getter that fills it
+// (model.Model.Measures); the analysis and the report take the measures'
+// names, units and directions from there.
 type Measure struct {
 	Name    string
 	Integer bool // int64; float64 otherwise
+	// Unit is what the value counts, for tables and axes: "ticks",
+	// "ratio", "processor-hours"; "" for a pure number.
+	Unit string
+	// Doc says in one line what the measure is.
+	Doc string
 	// Better says which way the measure improves, for the analysis.
 	Better Direction
 	// Timing marks a wall-clock measure (an algorithm's run time), which
@@ -131,11 +139,14 @@ func JobsSchema() store.Schema {
 // per populated decile of job volume (seed 004's Fig. 7), so that the
 // analysis needs no job rows.
 const (
-	Decile       = "decile" // 1 (smallest jobs) .. 10
+	Decile       = "decile" // 1 (smallest jobs) .. DecileCount
 	DecileJobs   = "jobs"
 	DecileSLRSum = "slr_sum"
 	DecileSLRMax = "slr_max"
 )
+
+// DecileCount is the number of volume classes of Fig. 7 of seed 004.
+const DecileCount = 10
 
 // VolumeDecilesSchema returns the volume_deciles table.
 func VolumeDecilesSchema() store.Schema {
@@ -157,6 +168,17 @@ const (
 	CampaignWork       = "work"
 	CampaignStretch    = "stretch"
 )
+
+// CampaignCount is the campaign model's measure of a cell's campaigns in
+// the cells table, null for cells without campaigns: it tells campaign
+// cells from DAG cells.
+const CampaignCount = "campaigns"
+
+// CampaignOutlierStretch is the stretch above which seed 000 leaves a
+// campaign out of its figures and statistics ("stretches of more than
+// 1000"): the campaign measures named trimmed leave them out, and so do
+// the analysis and the report.
+const CampaignOutlierStretch = 1000
 
 // CampaignsSchema returns the campaigns table.
 func CampaignsSchema() store.Schema {
@@ -232,21 +254,6 @@ const (
 	FairWarmUpJobs      = "warm_up_jobs"
 )
 
-// FairShareMeasures returns the measures of a fair-share cell in table
-// order.
-func FairShareMeasures() []Measure {
-	integer := func(name string) Measure { return Measure{Name: name, Integer: true} }
-	float := func(name string) Measure { return Measure{Name: name} }
-	return []Measure{
-		integer(FairMonth), integer(FairJobs), integer(FairUsers), float(FairDemandProcHours), float(FairDemandPercent),
-		float(FairTotalAbsDev), integer(FairTopUser), float(FairTopUserDemand), float(FairTopUserDev),
-		float(FairWaitMeanHours), float(FairWaitMaxHours), float(FairWaitP99Hours),
-		float(FairSlowdownTau10), float(FairSlowdownTau60), float(FairSlowdown),
-		integer(FairTwSeconds), integer(FairPlacements), integer(FairBudgetExhausted),
-		integer(FairDroppedWideJobs), integer(FairRequestFromRun), integer(FairWarmUpJobs),
-	}
-}
-
 // Columns of the users table (after CellID). User is a string category,
 // as in the campaigns table: the SWF user id written "u<id>" (swf.UserName),
 // so a column name has one type in every table; the cells table's
@@ -284,15 +291,6 @@ const (
 	MoldableSumWCRatio = "sum_wc_ratio"
 	MoldableRunSeconds = "run_seconds" // a measurement: differs between runs
 )
-
-// MoldableMeasures returns the moldable measures in table order.
-func MoldableMeasures() []Measure {
-	return []Measure{
-		{Name: MoldableTasks, Integer: true}, {Name: MoldableCmax}, {Name: MoldableSumWC},
-		{Name: MoldableCmaxBound}, {Name: MoldableSumWCBound}, {Name: MoldableCmaxRatio},
-		{Name: MoldableSumWCRatio}, {Name: MoldableRunSeconds, Timing: true},
-	}
-}
 
 // A Direction says which way a metric improves, for dominance tables.
 type Direction int

@@ -1,0 +1,79 @@
+package rigid
+
+import (
+	"github.com/sweep-sched/sweep/model/rigid/fairness"
+	"github.com/sweep-sched/sweep/store"
+	"github.com/sweep-sched/sweep/store/table"
+)
+
+// hourSeconds converts the simulator's seconds to the paper's hours.
+const hourSeconds = 3600.0
+
+// A measure is one column of a rigid cell with the getter that fills it:
+// the one declaration of the model's measures (Model.Measures,
+// Outcome.Measure).
+type measure struct {
+	table.Measure
+	value func(o *Outcome, m *fairness.Month) store.Value
+}
+
+// measures are a rigid cell's measures in table order: the month
+// simulated, its workload (seed 003's Table I), the fair-share deviation
+// (Tables III-VII), waits and slowdowns (Table IX) and the planner's work.
+// None is ranked: seed 003 compares them with the paper, not by paired
+// tests.
+func measures() []measure {
+	integer := func(name, unit, doc string, value func(o *Outcome, m *fairness.Month) int64) measure {
+		return measure{table.Measure{Name: name, Integer: true, Unit: unit, Doc: doc},
+			func(o *Outcome, m *fairness.Month) store.Value { return store.Int64(value(o, m)) }}
+	}
+	float := func(name, unit, doc string, value func(o *Outcome, m *fairness.Month) float64) measure {
+		return measure{table.Measure{Name: name, Unit: unit, Doc: doc},
+			func(o *Outcome, m *fairness.Month) store.Value { return store.Float64(value(o, m)) }}
+	}
+	hours := func(seconds float64) float64 { return seconds / hourSeconds }
+	return []measure{
+		integer(table.FairMonth, "yyyymm", "the month simulated (UTC); 0 for a whole workload",
+			func(o *Outcome, _ *fairness.Month) int64 { return o.Period }),
+		integer(table.FairJobs, "jobs", "jobs measured in the month",
+			func(_ *Outcome, m *fairness.Month) int64 { return int64(m.Jobs) }),
+		integer(table.FairUsers, "users", "users with a job in the month",
+			func(_ *Outcome, m *fairness.Month) int64 { return int64(m.Users) }),
+		float(table.FairDemandProcHours, "processor-hours", "work submitted in the month",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.DemandProcHours() }),
+		float(table.FairDemandPercent, "percent", "work submitted as a share of the cluster's capacity in the month",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.DemandPercent() }),
+		float(table.FairTotalAbsDev, "processor-hours", "sum over users of the absolute fair-share deviation",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.TotalAbsDevProcHours }),
+		integer(table.FairTopUser, "SWF user id", "the user with the largest demand",
+			func(_ *Outcome, m *fairness.Month) int64 { return m.TopUser }),
+		float(table.FairTopUserDemand, "processor-hours", "the top user's demand",
+			func(_ *Outcome, m *fairness.Month) float64 { return float64(m.TopUserDemandProcSeconds) / hourSeconds }),
+		float(table.FairTopUserDev, "processor-hours", "the top user's fair-share deviation",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.DevOf(m.TopUser) }),
+		float(table.FairWaitMeanHours, "hours", "mean wait",
+			func(_ *Outcome, m *fairness.Month) float64 { return hours(m.MeanWaitSeconds) }),
+		float(table.FairWaitMaxHours, "hours", "longest wait",
+			func(_ *Outcome, m *fairness.Month) float64 { return hours(m.MaxWaitSeconds) }),
+		float(table.FairWaitP99Hours, "hours", "99th percentile of the waits",
+			func(_ *Outcome, m *fairness.Month) float64 { return hours(m.P99WaitSeconds) }),
+		float(table.FairSlowdownTau10, "ratio", "mean bounded slowdown, tau = 10 s",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.MeanSlowdownTau10 }),
+		float(table.FairSlowdownTau60, "ratio", "mean bounded slowdown, tau = 60 s",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.MeanSlowdownTau60 }),
+		float(table.FairSlowdown, "ratio", "mean slowdown",
+			func(_ *Outcome, m *fairness.Month) float64 { return m.MeanSlowdown }),
+		integer(table.FairTwSeconds, "seconds", "Tradeoff-fs's starvation threshold Tw",
+			func(o *Outcome, _ *fairness.Month) int64 { return o.Schedule.TwSeconds }),
+		integer(table.FairPlacements, "placements", "placements the planner tried",
+			func(o *Outcome, _ *fairness.Month) int64 { return o.Schedule.Stats.Placements }),
+		integer(table.FairBudgetExhausted, "searches", "searches that ran out of their placement budget",
+			func(o *Outcome, _ *fairness.Month) int64 { return o.Schedule.Stats.BudgetExhausted }),
+		integer(table.FairDroppedWideJobs, "jobs", "jobs wider than the cluster, left out",
+			func(o *Outcome, _ *fairness.Month) int64 { return int64(o.DroppedWide) }),
+		integer(table.FairRequestFromRun, "jobs", "jobs whose requested time was taken from their run time",
+			func(o *Outcome, _ *fairness.Month) int64 { return int64(o.RequestFromRun) }),
+		integer(table.FairWarmUpJobs, "jobs", "jobs before the measured window",
+			func(o *Outcome, _ *fairness.Month) int64 { return int64(o.WarmUpJobs) }),
+	}
+}
