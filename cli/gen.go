@@ -35,7 +35,7 @@ func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Write
 	var settings settingsFlag
 	fs.Var(&settings, "set", "override a preset parameter, key=value (repeatable; ranges like 1-10 are inclusive)")
 	load := fs.String("load", "", "load ratio, e.g. 0.8 or 1.2: sets arrivals (needs --platform)")
-	platformSpec := fs.String("platform", "", "platform for --load: burkimsher2013 or single:N")
+	platformSpec := fs.String("platform", "", "platform for --load: "+strings.Join(platform.Presets(), ", ")+" or a platform file")
 	out := fs.String("o", "", "output workload JSON file")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: sweep gen --preset NAME [--instance I] [--seed S] [--set key=value ...] [--load L --platform P] -o FILE")

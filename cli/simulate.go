@@ -70,7 +70,7 @@ func parseSimulateFlags(models *model.Registry, args []string, stderr io.Writer)
 	fs := flag.NewFlagSet("sweep simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := &simulateFlags{settings: keyValues{}, options: keyValues{}}
-	fs.StringVar(&f.platform, "platform", "", "platform: burkimsher2013, single:N, or a platform file")
+	fs.StringVar(&f.platform, "platform", "", "platform: "+strings.Join(platform.Presets(), ", ")+", or a platform file")
 	fs.StringVar(&f.workload, "workload", "", "workload file in the policy's model's format (see `sweep gen`; an SWF trace for trace policies)")
 	fs.StringVar(&f.policy, "policy", "", "policy (sweep policies lists them): "+strings.Join(models.PolicyNames(), ", "))
 	fs.StringVar(&f.load, "load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity (open-loop models)")
