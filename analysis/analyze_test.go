@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/resultstest"
 
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -23,7 +23,7 @@ import (
 // order of policies (its Tables 3 and 4; analysis/grid.PolicyOrder, which
 // this package's tests cannot import).
 func testMeasures() Measures {
-	m := MeasuresOf(analysistest.Models()...)
+	m := MeasuresOf(resultstest.Models()...)
 	m.PolicyOrder = []string{"pslr", "lrtf", "srtf", "random", "fifo-task", "fifo-job", "fairshare"}
 	return m
 }
@@ -32,7 +32,7 @@ func testMeasures() Measures {
 var ccColumn = slices.IndexFunc(testMeasures().Columns, func(m table.Measure) bool { return m.Name == "cumulative_completion" })
 
 func TestPairCells(t *testing.T) {
-	cells, _, problems, err := ReadCells(analysistest.SmallRunDir(t), testMeasures())
+	cells, _, problems, err := ReadCells(resultstest.SmallRunDir(t), testMeasures())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
@@ -71,7 +71,7 @@ func TestPairCells(t *testing.T) {
 	}
 
 	// A fixed base of 20: pslr 500 + 10x100 = 1500.
-	cells, _, _, _ = ReadCells(analysistest.SmallRunDir(t), testMeasures())
+	cells, _, _, _ = ReadCells(resultstest.SmallRunDir(t), testMeasures())
 	base := int64(20)
 	pairing, err = PairCells(cells, "pslr", &base, testMeasures().Rebase, ccColumn)
 	if err != nil {
@@ -82,10 +82,10 @@ func TestPairCells(t *testing.T) {
 	}
 
 	// Two cells with one key and policy are an error naming both.
-	dup := analysistest.SmallRun()[:2]
+	dup := resultstest.SmallRun()[:2]
 	dup[1].Instance, dup[1].ID = 0, "pslr-dup"
 	dir := t.TempDir()
-	analysistest.WriteCells(t, dir, dup)
+	resultstest.WriteCells(t, dir, dup)
 	cells, _, _, _ = ReadCells(dir, testMeasures())
 	if _, err := PairCells(cells, "pslr", nil, testMeasures().Rebase, ccColumn); err == nil || !containsAll(err.Error(), "pslr-1.0-0", "pslr-dup") {
 		t.Errorf("duplicate cells: error %v; want one naming pslr-1.0-0 and pslr-dup", err)
@@ -97,17 +97,17 @@ func TestPairCells(t *testing.T) {
 // The ok row wins: the cell is neither failed nor unpaired. A cell whose ok
 // row was written twice (a requeued shard) is read once.
 func TestRetriedCellCountsOnce(t *testing.T) {
-	dir := analysistest.SmallRunDir(t)
-	retried := analysistest.Cell{ID: "srtf-1.2-2", Instance: 2, Load: 1.2, Policy: "srtf", Makespan: 12, VolumeTotal: 100,
+	dir := resultstest.SmallRunDir(t)
+	retried := resultstest.Cell{ID: "srtf-1.2-2", Instance: 2, Load: 1.2, Policy: "srtf", Makespan: 12, VolumeTotal: 100,
 		Values: map[string]float64{"slr_max": 7, "slr_mean": 3.5, "cumulative_completion": 500}}
-	again := analysistest.SmallRun()[0]
-	analysistest.WriteCellsPart(t, dir, "retry", nil, []analysistest.Cell{retried, again})
+	again := resultstest.SmallRun()[0]
+	resultstest.WriteCellsPart(t, dir, "retry", nil, []resultstest.Cell{retried, again})
 	cells, _, problems, err := ReadCells(dir, testMeasures())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("ReadCells: %v, problems %v", err, problems)
 	}
-	if len(cells) != len(analysistest.SmallRun()) {
-		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(analysistest.SmallRun()))
+	if len(cells) != len(resultstest.SmallRun()) {
+		t.Errorf("%d cells; want %d, one per cell id", len(cells), len(resultstest.SmallRun()))
 	}
 	pairing, err := PairCells(cells, "pslr", nil, testMeasures().Rebase, ccColumn)
 	if err != nil {
@@ -128,7 +128,7 @@ func TestReadCellsEmpty(t *testing.T) {
 }
 
 func TestAnalyzeSmallRun(t *testing.T) {
-	r, err := Analyze(analysistest.SmallRunDir(t), Settings{}, testMeasures())
+	r, err := Analyze(resultstest.SmallRunDir(t), Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestAnalyzeSmallRun(t *testing.T) {
 }
 
 func TestWriteTables(t *testing.T) {
-	dir := analysistest.SmallRunDir(t)
+	dir := resultstest.SmallRunDir(t)
 	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +409,7 @@ func containsAll(s string, parts ...string) bool {
 // x 3 = 0.3985255216793269, then 0.7048327646991336 x 2 capped at 1, then 1.
 // Wilcoxon: 0.10880943004054568 x 3 = 0.32642829012163704, then 1, 1.
 func TestAnalyzeHolm(t *testing.T) {
-	r, err := Analyze(analysistest.SmallRunDir(t), Settings{Adjust: AdjustHolm}, testMeasures())
+	r, err := Analyze(resultstest.SmallRunDir(t), Settings{Adjust: AdjustHolm}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestAnalyzeHolm(t *testing.T) {
 // list, not null). The analysis tables state the cells' policy order,
 // for the policy and reference columns alike.
 func TestWriteDirOutliersAndOrder(t *testing.T) {
-	cells := analysistest.SmallRun()
+	cells := resultstest.SmallRun()
 	for i, c := range cells {
 		if c.Policy == "pslr" && c.Load == 1 && c.Instance == 3 {
 			cells[i].Values = map[string]float64{"slr_max": 50, "slr_mean": 25, "cumulative_completion": 500}
@@ -460,7 +460,7 @@ func TestWriteDirOutliersAndOrder(t *testing.T) {
 	}
 	dir := t.TempDir()
 	order := []string{"srtf", "lrtf", "pslr"}
-	analysistest.WriteCellsInOrder(t, dir, order, cells)
+	resultstest.WriteCellsInOrder(t, dir, order, cells)
 	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)

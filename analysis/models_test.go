@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 )
 
 // TestRecordedModels: the models are the union of the parts' lists, in
 // name order; a part without the key (written before it existed) or no
 // part at all leaves them to be probed.
 func TestRecordedModels(t *testing.T) {
-	cells := analysistest.SmallRun()
+	cells := resultstest.SmallRun()
 	models := func(list string) map[string]string { return map[string]string{analysis.ModelsKey: list} }
 	tests := []struct {
 		name   string
@@ -29,7 +29,7 @@ func TestRecordedModels(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for i, metadata := range tt.parts {
-				analysistest.WriteCellsPart(t, dir, string(rune('a'+i)), metadata, cells[i:i+1])
+				resultstest.WriteCellsPart(t, dir, string(rune('a'+i)), metadata, cells[i:i+1])
 			}
 			got, ok, err := analysis.RecordedModels(dir)
 			if err != nil || ok != tt.wantOK || !slices.Equal(got, tt.want) {

@@ -5,14 +5,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
 func TestAnalyzeReplicates(t *testing.T) {
-	dir := analysistest.ReplicatedRunDir(t)
+	dir := resultstest.ReplicatedRunDir(t)
 	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
@@ -90,13 +90,13 @@ func TestAnalyzeReplicates(t *testing.T) {
 // replicate 0.
 func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	dir := t.TempDir()
-	old := analysistest.CellsSchema()
+	old := resultstest.CellsSchema()
 	old.Columns = slices.DeleteFunc(old.Columns, func(c store.Column) bool { return c.Name == table.Replicate })
 	w, err := parquet.NewPartWriter(dir, old, parquet.WriterOptions{Tag: "old"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range analysistest.SmallRun() {
+	for _, c := range resultstest.SmallRun() {
 		if c.Failed {
 			continue
 		}
@@ -113,13 +113,13 @@ func TestAnalyzeReplicatesMixedParts(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var second []analysistest.Cell
-	for _, c := range analysistest.SmallRun() {
+	var second []resultstest.Cell
+	for _, c := range resultstest.SmallRun() {
 		c.ID += "-r1"
 		c.Replicate = 1
 		second = append(second, c)
 	}
-	analysistest.WriteCellsPart(t, dir, "new", nil, second)
+	resultstest.WriteCellsPart(t, dir, "new", nil, second)
 	r, err := Analyze(dir, Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)

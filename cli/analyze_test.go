@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/resultstest"
 
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -209,12 +209,12 @@ func TestAnalyzeAndReportMoldable(t *testing.T) {
 // TestAnalyzeDispatch: `sweep analyze` runs the analyses of the models the
 // cells part files record under sweep.models, whatever their columns, and
 // probes the columns of a run that does not record them (every part must
-// carry the key). The cells are analysistest.SmallRun's grid cells: the
+// carry the key). The cells are resultstest.SmallRun's grid cells: the
 // grid analysis prints Table 3 and notes the missing job rows.
 func TestAnalyzeDispatch(t *testing.T) {
 	const table3 = "Table 3: dominance over worst-case SLR (slr_max)"
 	models := func(list string) map[string]string { return map[string]string{analysis.ModelsKey: list} }
-	cells := analysistest.SmallRun()
+	cells := resultstest.SmallRun()
 	tests := []struct {
 		name  string
 		parts []map[string]string // one part per entry, half of the cells each
@@ -243,8 +243,8 @@ func TestAnalyzeDispatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			half := len(cells) / 2
-			analysistest.WriteCellsPart(t, dir, "a", tt.parts[0], cells[:half])
-			analysistest.WriteCellsPart(t, dir, "b", tt.parts[1], cells[half:])
+			resultstest.WriteCellsPart(t, dir, "a", tt.parts[0], cells[:half])
+			resultstest.WriteCellsPart(t, dir, "b", tt.parts[1], cells[half:])
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), []string{"analyze", dir}, &stdout, &stderr)
 			if code != tt.code {

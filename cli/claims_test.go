@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/analysis/fidelity"
+	"github.com/sweep-sched/sweep/resultstest"
 	"github.com/sweep-sched/sweep/store/parquet"
 )
 
@@ -31,11 +31,11 @@ import (
 func TestAnalyzeClaimStatuses(t *testing.T) {
 	dir := t.TempDir()
 	nan := math.NaN()
-	cell := func(policy string, instance int64, over20, short float64) analysistest.CampaignCell {
-		return analysistest.CampaignCell{ID: policy + string(rune('0'+instance)), Workload: "users20", Policy: policy, Instance: instance,
+	cell := func(policy string, instance int64, over20, short float64) resultstest.CampaignCell {
+		return resultstest.CampaignCell{ID: policy + string(rune('0'+instance)), Workload: "users20", Policy: policy, Instance: instance,
 			Values: map[string]float64{"campaign_stretch_over20_share": over20, "short_user_max_stretch_mean": short}}
 	}
-	analysistest.WriteCampaignCells(t, dir, []analysistest.CampaignCell{
+	resultstest.WriteCampaignCells(t, dir, []resultstest.CampaignCell{
 		cell("ostrich", 0, 0.010, 22), cell("ostrich", 1, 0.016, 22.5),
 		cell("fcfs", 0, 0.2, nan), cell("fcfs", 1, 0.3, nan),
 	})

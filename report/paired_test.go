@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
 	"github.com/sweep-sched/sweep/analysis/campaign"
 	"github.com/sweep-sched/sweep/analysis/grid"
+	"github.com/sweep-sched/sweep/resultstest"
 )
 
 // pairedOf analyses the results directory dir as `sweep analyze` does for
@@ -14,7 +14,7 @@ import (
 // or no cell is a campaign cell, the campaign part when some cell is.
 func pairedOf(t *testing.T, dir string, settings analysis.Settings, expect analysis.Expectations) Paired {
 	t.Helper()
-	measures := analysis.MeasuresOf(analysistest.Models()...)
+	measures := analysis.MeasuresOf(resultstest.Models()...)
 	measures.PolicyOrder = grid.PolicyOrder()
 	r, err := analysis.Analyze(dir, settings, measures)
 	if err != nil {

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// TestPrintGolden prints the small run of analysistest.SmallRun beside made-up paper
+// TestPrintGolden prints the small run of resultstest.SmallRun beside made-up paper
 // values. The numbers in the golden file follow from TestAnalyzeSmallRun
 // (slr_max: pslr dominates srtf 100% at 1.0, 50% at 1.2; lrtf 50% at 1.0;
 // slr_mean = slr_max/2 gives the same percentages; no difference is
@@ -35,7 +35,7 @@ expect:
   nonsignificant:
     slr_max: {lrtf: [1.0]}
 `)
-	dir := analysistest.SmallRunDir(t)
+	dir := resultstest.SmallRunDir(t)
 	var out bytes.Buffer
 	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expect)); err != nil {
 		t.Fatal(err)
@@ -79,13 +79,13 @@ func TestWrapped(t *testing.T) {
 	}
 }
 
-// TestPrintCampaignsGolden prints analysistest.CampaignRun beside analysistest.CampaignExpect; the
+// TestPrintCampaignsGolden prints resultstest.CampaignRun beside resultstest.CampaignExpect; the
 // numbers are those of package campaign's TestFigureTable.
 func TestPrintCampaignsGolden(t *testing.T) {
 	dir := t.TempDir()
-	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
+	resultstest.WriteCampaignCells(t, dir, resultstest.CampaignRun())
 	var out bytes.Buffer
-	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expectOf(t, analysistest.CampaignExpect))); err != nil {
+	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expectOf(t, resultstest.CampaignExpect))); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/print_campaigns.golden", out.Bytes())
@@ -97,10 +97,10 @@ func TestPrintCampaignsGolden(t *testing.T) {
 // package campaign's TestCompareCampaigns and TestOrderings).
 func TestPrintCampaignComparisonsGolden(t *testing.T) {
 	dir := t.TempDir()
-	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
-	analysistest.WriteCampaignRows(t, dir)
+	resultstest.WriteCampaignCells(t, dir, resultstest.CampaignRun())
+	resultstest.WriteCampaignRows(t, dir)
 	var out bytes.Buffer
-	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expectOf(t, analysistest.OrderingExpect))); err != nil {
+	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expectOf(t, resultstest.OrderingExpect))); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/print_campaign_comparisons.golden", out.Bytes())
@@ -111,7 +111,7 @@ func TestPrintCampaignComparisonsGolden(t *testing.T) {
 // TestAnalyzeReplicates), and the paper's 80 lies inside both the range
 // and the t interval of the mean.
 func TestPrintReplicates(t *testing.T) {
-	dir := analysistest.ReplicatedRunDir(t)
+	dir := resultstest.ReplicatedRunDir(t)
 	expect := analysis.Expectations{Dominance: map[string]map[string]map[float64]float64{"slr_max": {"srtf": {1: 80}}}}
 	var out bytes.Buffer
 	if err := Print(&out, pairedOf(t, dir, analysis.Settings{}, expect)); err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 	"github.com/sweep-sched/sweep/stats"
 	"github.com/sweep-sched/sweep/store/table"
 )
@@ -17,13 +17,13 @@ import (
 func analyzeComparedRun(t *testing.T) (*analysis.Result, *Result, analysis.Expectations) {
 	t.Helper()
 	dir := t.TempDir()
-	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
-	analysistest.WriteCampaignRows(t, dir)
+	resultstest.WriteCampaignCells(t, dir, resultstest.CampaignRun())
+	resultstest.WriteCampaignRows(t, dir)
 	r, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, expect, err := analysis.ParseManifestSections([]byte(analysistest.OrderingExpect), "expect")
+	_, expect, err := analysis.ParseManifestSections([]byte(resultstest.OrderingExpect), "expect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestCompareCampaigns(t *testing.T) {
 func TestOrderings(t *testing.T) {
 	r, _, expect := analyzeComparedRun(t)
 	rows := OrderingTable(r, "trace", expect)
-	// trace trimmed mean: ostrich 1.1, log 1.6 (analysistest.CampaignRun); the "*"
+	// trace trimmed mean: ostrich 1.1, log 1.6 (resultstest.CampaignRun); the "*"
 	// ordering names fcfs, which trace lacks: undefined, not held.
 	if len(rows) != 3 {
 		t.Fatalf("%d orderings %+v; want 3", len(rows), rows)

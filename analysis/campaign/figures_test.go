@@ -5,18 +5,18 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 )
 
 func analyzeCampaignRun(t *testing.T) (*analysis.Result, analysis.Expectations) {
 	t.Helper()
 	dir := t.TempDir()
-	analysistest.WriteCampaignCells(t, dir, analysistest.CampaignRun())
+	resultstest.WriteCampaignCells(t, dir, resultstest.CampaignRun())
 	r, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, expect, err := analysis.ParseManifestSections([]byte(analysistest.CampaignExpect), "expect")
+	_, expect, err := analysis.ParseManifestSections([]byte(resultstest.CampaignExpect), "expect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,4 +87,4 @@ func TestFigureTable(t *testing.T) {
 }
 
 // testMeasures are the measures of the fixtures' models.
-func testMeasures() analysis.Measures { return analysis.MeasuresOf(analysistest.Models()...) }
+func testMeasures() analysis.Measures { return analysis.MeasuresOf(resultstest.Models()...) }

@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
 	mgrid "github.com/sweep-sched/sweep/model/grid"
+	"github.com/sweep-sched/sweep/resultstest"
 
 	"github.com/sweep-sched/sweep/store"
 )
 
 func TestDeciles(t *testing.T) {
-	dir := analysistest.SmallRunDir(t)
+	dir := resultstest.SmallRunDir(t)
 	var rows []store.Row
 	// Cell pslr-1.0-0: 12 jobs, job j has SLR j+1. Sorted by volume, ties by
 	// job index (jobs 1 and 2 both have volume 3), the jobs are
@@ -20,14 +20,14 @@ func TestDeciles(t *testing.T) {
 	// jobs (k = 0,1 and 6,7), the others one. Per decile: 1: mean 6, max
 	// 7; 2: 2; 3: 3; 4: 9; 5: 1; 6: mean 8, max 10; 7: 8; 8: 4; 9: 11; 10: 12.
 	for j, volume := range []int64{5, 3, 3, 9, 1, 7, 2, 8, 4, 6, 10, 11} {
-		rows = append(rows, analysistest.JobRow("pslr-1.0-0", int64(j), volume, float64(j+1)))
+		rows = append(rows, resultstest.JobRow("pslr-1.0-0", int64(j), volume, float64(j+1)))
 	}
 	// Cell pslr-1.0-1: 3 jobs, by volume 10 (SLR 2.5), 20 (3.5), 30 (1.5),
 	// in deciles floor(10k/3)+1 = 1, 4, 7.
-	rows = append(rows, analysistest.JobRow("pslr-1.0-1", 0, 30, 1.5), analysistest.JobRow("pslr-1.0-1", 1, 10, 2.5), analysistest.JobRow("pslr-1.0-1", 2, 20, 3.5))
+	rows = append(rows, resultstest.JobRow("pslr-1.0-1", 0, 30, 1.5), resultstest.JobRow("pslr-1.0-1", 1, 10, 2.5), resultstest.JobRow("pslr-1.0-1", 2, 20, 3.5))
 	// A row of the failed cell is left out and counted.
-	rows = append(rows, analysistest.JobRow("srtf-1.2-2", 0, 1, 99))
-	analysistest.WriteJobs(t, dir, rows)
+	rows = append(rows, resultstest.JobRow("srtf-1.2-2", 0, 1, 99))
+	resultstest.WriteJobs(t, dir, rows)
 
 	compared, err := analysis.Analyze(dir, analysis.Settings{}, testMeasures())
 	if err != nil {

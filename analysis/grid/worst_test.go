@@ -4,15 +4,15 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/analysis"
-	"github.com/sweep-sched/sweep/analysis/analysistest"
+	"github.com/sweep-sched/sweep/resultstest"
 )
 
-// TestWorstCells: in analysistest.SmallRun, the largest slr_max of pslr is 5 (load 1.0,
+// TestWorstCells: in resultstest.SmallRun, the largest slr_max of pslr is 5 (load 1.0,
 // instance 3), of lrtf 6 (1.0, instance 3), of srtf 9 (1.0, instance 3;
 // its 8 at 1.2 is smaller). Utilisation is higher-is-better and 1
 // everywhere, so the worst is the first cell in pair-group order.
 func TestWorstCells(t *testing.T) {
-	r, err := analysis.Analyze(analysistest.SmallRunDir(t), analysis.Settings{}, testMeasures())
+	r, err := analysis.Analyze(resultstest.SmallRunDir(t), analysis.Settings{}, testMeasures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestWorstCells(t *testing.T) {
 // testMeasures are the measures of the fixtures' models in seed 004's
 // order of policies.
 func testMeasures() analysis.Measures {
-	m := analysis.MeasuresOf(analysistest.Models()...)
+	m := analysis.MeasuresOf(resultstest.Models()...)
 	m.PolicyOrder = PolicyOrder()
 	return m
 }

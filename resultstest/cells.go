@@ -1,4 +1,4 @@
-package analysistest
+package resultstest
 
 import (
 	"strconv"
