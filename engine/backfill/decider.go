@@ -1,9 +1,7 @@
 package backfill
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -102,57 +100,8 @@ func (s *sim) canStart(j int) error {
 // policies (design note fairshare.md section 3), for a Decider that
 // brings its own order.
 func (st *State) EASY(order []int) []int {
-	var starts []int
-	free := st.FreeProcs
-	k := 0
-	for ; k < len(order) && st.s.jobs[order[k]].Procs <= free; k++ {
-		free -= st.s.jobs[order[k]].Procs
-		starts = append(starts, order[k])
-	}
-	if k == len(order) {
-		return starts
-	}
-	// The shadow of the head against the running jobs, those just started
-	// included.
-	type end struct {
-		seconds int64
-		procs   int
-	}
-	var ends []end
-	for _, j := range st.Running {
-		ends = append(ends, end{st.s.sched.StartSeconds[j] + st.s.est[j], st.s.jobs[j].Procs})
-	}
-	for _, j := range starts {
-		ends = append(ends, end{st.NowSeconds + st.s.est[j], st.s.jobs[j].Procs})
-	}
-	slices.SortFunc(ends, func(a, b end) int { return cmp.Compare(a.seconds, b.seconds) })
-	need := st.s.jobs[order[k]].Procs
-	avail, i := free, 0
-	for ; i < len(ends); i++ {
-		avail += ends[i].procs
-		if avail >= need {
-			break
-		}
-	}
-	shadow := ends[i].seconds
-	for i++; i < len(ends) && ends[i].seconds == shadow; i++ {
-		avail += ends[i].procs
-	}
-	extra := avail - need
-	for _, j := range order[k+1:] {
-		n := st.s.jobs[j].Procs
-		if n > free {
-			continue
-		}
-		switch {
-		case st.NowSeconds+st.s.est[j] <= shadow:
-		case n <= extra:
-			extra -= n
-		default:
-			continue
-		}
-		free -= n
-		starts = append(starts, j)
-	}
-	return starts
+	s := st.s
+	c := &s.counted
+	c.running, c.nowSeconds, c.free = st.Running, st.NowSeconds, st.FreeProcs
+	return easyPass(c, st.NowSeconds, order, nil).starts
 }
