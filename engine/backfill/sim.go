@@ -17,8 +17,9 @@ type Schedule struct {
 	// the simulation stopped before starting (submitted after the
 	// measured window, once every earlier job had started).
 	StartSeconds, EndSeconds []int64
-	// Reservations lists, for EASY, every pass that started a job after a
-	// blocked head: what the head was promised.
+	// Reservations lists, for EASY (the built-in's, or a Decider's
+	// through State.EASY), every pass that started a job after a blocked
+	// head: what the head was promised.
 	Reservations []Reservation
 	// FirstResource is, with contiguous placement, the first resource id
 	// of each started job's block (nil otherwise).
@@ -119,9 +120,10 @@ type sim struct {
 	buckets usageBuckets
 	endsBuf []endEvent
 	planner *planner
-	counted counted // the counting placement's scratch, also State.EASY's
-	starts  []int   // an EASY pass's starts
-	due     []int   // completions of the instant, with per-event passes
+	counted counted  // the counting placement's scratch, also State.EASY's
+	starts  []int    // an EASY pass's starts
+	promise *promise // what State.EASY promised in the current decision
+	due     []int    // completions of the instant, with per-event passes
 	sched   Schedule
 }
 
