@@ -127,6 +127,24 @@ type sim struct {
 	sched   Schedule
 }
 
+// An allocator is how one simulation places jobs on the cluster: counted
+// processors (the design note's model) or blocks of consecutive resource
+// ids (PlaceContiguous, contiguous.go); nodes with several resources
+// would be a third. newSim picks it once from the policy. Its methods
+// each serve a whole pass or one completion, never one job of a pass, so
+// that the loops over the queue stay concrete inside each allocator:
+// they are where a pass spends its time.
+type allocator interface {
+	// ready reports whether a pass now could start a job or change the
+	// placement; no pass runs otherwise.
+	ready(s *sim) bool
+	// snapshot returns the free resources now, for one pass to place
+	// jobs on.
+	snapshot(s *sim) easyPlacement
+	// release frees the resources of job j, which ends now.
+	release(s *sim, j int)
+}
+
 func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim {
 	n := len(w.Jobs)
 	s := &sim{w: w, jobs: w.Jobs, policy: p, variant: v, free: w.Procs,
