@@ -222,8 +222,9 @@ func (b *blocks) backfill(order []int, shadowSeconds int64, starts []int) []int 
 }
 
 // commit starts the placed jobs on their ids and keeps what is left free:
-// after a backfilling pass, its views inside the platform, the shortened
-// ones allocated from their lowest ids from then on.
+// after a pass that reserved a block, its views of the free blocks (not
+// the virtual parts outside the reservation), the shortened ones
+// allocated from their lowest ids from then on, as pybatsim leaves them.
 func (b *blocks) commit(s *sim, starts []int) {
 	for i, j := range starts {
 		s.start(j)
