@@ -60,13 +60,22 @@ type freeBlock struct {
 
 func (b freeBlock) size() int { return b.last - b.first + 1 }
 
-// blocks is the contiguous placement's state of one simulation.
+// blocks is the contiguous placement of one simulation: its allocator
+// and the placement of its EASY passes.
 type blocks struct {
+	s    *sim
 	free []freeBlock // ascending
 	// seq numbers the starts: pybatsim keeps its running jobs sorted by
 	// estimated end, equal ends in the order they were added.
 	seq     []int64
 	nextSeq int64
+
+	// A pass places jobs on work, a copy of free, and keeps the first id
+	// of each job it places in firsts, in the order of its starts; once
+	// it reserved a block for the head, it places them on views.
+	work     []freeBlock
+	firsts   []int
+	reserved bool
 
 	// scratch space of a pass
 	ends  []seqEnd
@@ -77,7 +86,8 @@ type blocks struct {
 type seqEnd struct {
 	seconds int64
 	seq     int64
-	job     int
+	first   int // the job's first id
+	procs   int
 }
 
 // view is a free block as one backfilling pass sees it (pybatsim's
@@ -96,8 +106,23 @@ type view struct {
 	linked int
 }
 
-func newBlocks(procs, jobs int) *blocks {
-	return &blocks{free: []freeBlock{{first: 0, last: procs - 1, lowFirst: true}}, seq: make([]int64, jobs)}
+func newBlocks(s *sim) *blocks {
+	return &blocks{s: s, free: []freeBlock{{first: 0, last: s.w.Procs - 1, lowFirst: true}}, seq: make([]int64, len(s.jobs))}
+}
+
+// ready is true whenever a job waits and a block is free: unlike the
+// count of processors, a pass changes the blocks even when no job starts.
+func (b *blocks) ready(s *sim) bool { return len(s.queue) > 0 && len(b.free) > 0 }
+
+func (b *blocks) snapshot(*sim) easyPlacement {
+	b.work = append(b.work[:0], b.free...)
+	b.firsts = b.firsts[:0]
+	b.reserved = false
+	return b
+}
+
+func (b *blocks) release(s *sim, j int) {
+	_, b.free = release(b.free, s.sched.FirstResource[j], s.jobs[j].Procs)
 }
 
 // firstFit returns the first block with room for n ids, or -1.
@@ -150,63 +175,66 @@ func release(free []freeBlock, first, n int) (i int, rest []freeBlock) {
 	return i, slices.Insert(free, i, freeBlock{first: first, last: last, lowFirst: true})
 }
 
-// startContiguous starts job j on the ids from first on.
-func (s *sim) startContiguous(j, first int) {
-	s.start(j)
-	s.sched.FirstResource[j] = first
-	s.blocks.seq[j] = s.blocks.nextSeq
-	s.blocks.nextSeq++
-}
-
-// passContiguous is a scheduling pass with contiguous placement. Unlike
-// the count of processors, a pass changes the blocks even when no job
-// starts, so it runs whenever a job waits and a block is free.
-func (s *sim) passContiguous() {
-	if len(s.queue) == 0 || len(s.blocks.free) == 0 {
-		return
-	}
-	s.sched.Stats.Passes++
-	s.sortQueue()
-	s.easyContiguous()
-	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
-}
-
-// easyContiguous is one EASY pass on blocks of ids (pybatsim's
-// _schedule_jobs).
-func (s *sim) easyContiguous() {
-	b := s.blocks
-	k := 0
-	for ; k < len(s.order); k++ {
-		j := s.order[k]
-		i := firstFit(b.free, s.jobs[j].Procs)
+// fit places each job in the first block with room for it (pybatsim's
+// _schedule_jobs before its backfilling).
+func (b *blocks) fit(order, starts []int) []int {
+	for _, j := range order {
+		n := b.s.jobs[j].Procs
+		i := firstFit(b.work, n)
 		if i < 0 {
 			break
 		}
 		var first int
-		first, b.free = take(b.free, i, s.jobs[j].Procs)
-		s.startContiguous(j, first)
+		first, b.work = take(b.work, i, n)
+		b.firsts = append(b.firsts, first)
+		starts = append(starts, j)
 	}
-	if len(s.order)-k < 2 {
-		return // no job behind the head: pybatsim reserves nothing
-	}
-	head := s.order[k]
-	n := s.jobs[head].Procs
-	first, shadow := s.reservedBlock(n)
-	s.splitViews(first, first+n-1)
-	reserved := false
-	for _, j := range s.order[k+1:] {
+	return starts
+}
+
+// reserve reserves the head a block and builds the views the backfilling
+// places jobs on around it.
+func (b *blocks) reserve(head int, starts []int) int64 {
+	n := b.s.jobs[head].Procs
+	first, shadow := b.reservedBlock(n, starts)
+	b.splitViews(first, first+n-1)
+	b.reserved = true
+	return shadow
+}
+
+// backfill places each job in the first view with room for it, a
+// shortened one only if the job is estimated to end by the shadow.
+func (b *blocks) backfill(order []int, shadowSeconds int64, starts []int) []int {
+	s := b.s
+	for _, j := range order {
+		n := s.jobs[j].Procs
 		for v := range b.views {
 			w := &b.views[v]
-			if w.removed || w.last-w.first+1 < s.jobs[j].Procs || w.shortened && s.est[j] > shadow-s.now {
+			if w.removed || w.last-w.first+1 < n || w.shortened && s.est[j] > shadowSeconds-s.now {
 				continue
 			}
-			s.startContiguous(j, b.allocView(v, s.jobs[j].Procs))
-			if !reserved {
-				s.sched.Reservations = append(s.sched.Reservations, Reservation{AtSeconds: s.now, Head: head, ShadowSeconds: shadow})
-				reserved = true
-			}
+			b.firsts = append(b.firsts, b.allocView(v, n))
+			starts = append(starts, j)
 			break
 		}
+	}
+	return starts
+}
+
+// commit starts the placed jobs on their ids and keeps what is left free:
+// after a pass that reserved a block, its views of the free blocks (not
+// the virtual parts outside the reservation), the shortened ones
+// allocated from their lowest ids from then on, as pybatsim leaves them.
+func (b *blocks) commit(s *sim, starts []int) {
+	for i, j := range starts {
+		s.start(j)
+		s.sched.FirstResource[j] = b.firsts[i]
+		b.seq[j] = b.nextSeq
+		b.nextSeq++
+	}
+	if !b.reserved {
+		b.free, b.work = b.work, b.free
+		return
 	}
 	b.free = b.free[:0]
 	for _, w := range b.views {
@@ -217,20 +245,24 @@ func (s *sim) easyContiguous() {
 }
 
 // reservedBlock returns the first id of the block reserved for a head of
-// n ids and its shadow (pybatsim's findAllocFuture).
-func (s *sim) reservedBlock(n int) (first int, shadowSeconds int64) {
-	b := s.blocks
+// n ids and its shadow (pybatsim's findAllocFuture), the jobs of starts
+// (placed now) running too.
+func (b *blocks) reservedBlock(n int, starts []int) (first int, shadowSeconds int64) {
+	s := b.s
 	ends := b.ends[:0]
 	for _, j := range s.running {
-		ends = append(ends, seqEnd{seconds: s.sched.StartSeconds[j] + s.est[j], seq: b.seq[j], job: j})
+		ends = append(ends, seqEnd{seconds: s.sched.StartSeconds[j] + s.est[j], seq: b.seq[j], first: s.sched.FirstResource[j], procs: s.jobs[j].Procs})
+	}
+	for i, j := range starts {
+		ends = append(ends, seqEnd{seconds: s.now + s.est[j], seq: b.nextSeq + int64(i), first: b.firsts[i], procs: s.jobs[j].Procs})
 	}
 	b.ends = ends
 	slices.SortFunc(ends, func(x, y seqEnd) int { return cmp.Or(cmp.Compare(x.seconds, y.seconds), cmp.Compare(x.seq, y.seq)) })
-	free := append(b.copy[:0], b.free...)
+	free := append(b.copy[:0], b.work...)
 	defer func() { b.copy = free }()
 	for _, e := range ends {
 		var i int
-		i, free = release(free, s.sched.FirstResource[e.job], s.jobs[e.job].Procs)
+		i, free = release(free, e.first, e.procs)
 		if blk := free[i]; blk.size() >= n {
 			if blk.lowFirst {
 				return blk.first, e.seconds
@@ -245,10 +277,9 @@ func (s *sim) reservedBlock(n int) (first int, shadowSeconds int64) {
 // ids first to last (pybatsim's allocFutureJob). Since the head fits no
 // free block, no free block holds the whole reservation: a block meets
 // at most one of its ends.
-func (s *sim) splitViews(first, last int) {
-	b := s.blocks
+func (b *blocks) splitViews(first, last int) {
 	b.views = b.views[:0]
-	for _, blk := range b.free {
+	for _, blk := range b.work {
 		v := view{first: blk.first, last: blk.last, lowFirst: blk.lowFirst, linked: -1}
 		switch {
 		case blk.first == first || blk.last == last:

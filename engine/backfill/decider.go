@@ -1,7 +1,6 @@
 package backfill
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -61,9 +60,11 @@ func (st *State) Workload() (name string, jobs int) { return st.s.w.Name, len(st
 func (st *State) Variant() rigid.Variant { return st.s.variant }
 
 // decide runs one pass of the policy's Decider, refusing a start the
-// model cannot carry out.
+// model cannot carry out, and records what State.EASY promised the head
+// when the Decider started a job past it.
 func (s *sim) decide() error {
 	st := &State{NowSeconds: s.now, Procs: s.w.Procs, FreeProcs: s.free, Waiting: s.queue, Running: s.running, s: s}
+	s.promise = nil
 	starts, err := s.policy.Decider.Decide(st)
 	if err != nil {
 		return fmt.Errorf("simulating %s: decision at %d s: %w", s.w.Name, s.now, err)
@@ -74,7 +75,35 @@ func (s *sim) decide() error {
 		}
 		s.start(j)
 	}
+	if p := s.promise; p != nil && s.relies(p, len(starts)) {
+		s.sched.Reservations = append(s.sched.Reservations, p.Reservation)
+	}
 	return nil
+}
+
+// promise is the reservation State.EASY made to a blocked head, and the
+// jobs it started ahead of the head, which do not rely on it.
+type promise struct {
+	Reservation
+	before []int
+}
+
+// relies reports whether the decision just carried out, of n starts,
+// relies on promise p: the head still waits and some job other than the
+// ones EASY started ahead of it started (as the built-in records a
+// reservation only when it backfilled). A Decider that starts more than
+// EASY allowed is held to the promise all the same, so engine/verify
+// finds a start that delays the head.
+func (s *sim) relies(p *promise, n int) bool {
+	if s.sched.StartSeconds[p.Head] >= 0 {
+		return false
+	}
+	for _, j := range p.before {
+		if s.sched.StartSeconds[j] == s.now {
+			n-- // it waited at this decision, so it started in it
+		}
+	}
+	return n > 0
 }
 
 // canStart checks that job j waits and fits the free processors.
@@ -101,58 +130,19 @@ func (s *sim) canStart(j int) error {
 // processors the head leaves spare then. It is the rule of the built-in
 // policies (design note fairshare.md section 3), for a Decider that
 // brings its own order.
+//
+// The promise of the last call in a decision is the Decider's: when the
+// jobs the Decider starts go past the head, it is recorded in the
+// schedule's Reservations, as the built-in's are, and engine/verify
+// checks that the starts keep it.
 func (st *State) EASY(order []int) []int {
-	var starts []int
-	free := st.FreeProcs
-	k := 0
-	for ; k < len(order) && st.s.jobs[order[k]].Procs <= free; k++ {
-		free -= st.s.jobs[order[k]].Procs
-		starts = append(starts, order[k])
+	s := st.s
+	c := &s.counted
+	c.running, c.nowSeconds, c.free = st.Running, st.NowSeconds, st.FreeProcs
+	r := easyPass(c, st.NowSeconds, order, nil)
+	s.promise = nil
+	if r.promised {
+		s.promise = &promise{Reservation: r.promise, before: slices.Clone(r.starts[:r.before])}
 	}
-	if k == len(order) {
-		return starts
-	}
-	// The shadow of the head against the running jobs, those just started
-	// included.
-	type end struct {
-		seconds int64
-		procs   int
-	}
-	var ends []end
-	for _, j := range st.Running {
-		ends = append(ends, end{st.s.sched.StartSeconds[j] + st.s.est[j], st.s.jobs[j].Procs})
-	}
-	for _, j := range starts {
-		ends = append(ends, end{st.NowSeconds + st.s.est[j], st.s.jobs[j].Procs})
-	}
-	slices.SortFunc(ends, func(a, b end) int { return cmp.Compare(a.seconds, b.seconds) })
-	need := st.s.jobs[order[k]].Procs
-	avail, i := free, 0
-	for ; i < len(ends); i++ {
-		avail += ends[i].procs
-		if avail >= need {
-			break
-		}
-	}
-	shadow := ends[i].seconds
-	for i++; i < len(ends) && ends[i].seconds == shadow; i++ {
-		avail += ends[i].procs
-	}
-	extra := avail - need
-	for _, j := range order[k+1:] {
-		n := st.s.jobs[j].Procs
-		if n > free {
-			continue
-		}
-		switch {
-		case st.NowSeconds+st.s.est[j] <= shadow:
-		case n <= extra:
-			extra -= n
-		default:
-			continue
-		}
-		free -= n
-		starts = append(starts, j)
-	}
-	return starts
+	return r.starts
 }

@@ -27,8 +27,8 @@ type decide func(st *backfill.State) ([]int, error)
 func (f decide) Decide(st *backfill.State) ([]int, error) { return f(st) }
 
 // The Decider hook and its EASY helper reproduce the built-in fcfs-easy
-// job for job: on the worked examples of the design note (section 7) and
-// on a whole KTH-SP2 month.
+// job for job, reservation for reservation: on the worked examples of the
+// design note (section 7) and on a whole KTH-SP2 month.
 func TestDeciderEASYIsBuiltin(t *testing.T) {
 	ws := []*rigid.Workload{
 		exampleWorkload(4, []row{{"a", 0, 2, 4, 4}, {"b", 0, 3, 2, 2}, {"a", 1, 1, 1, 1}, {"b", 1, 2, 1, 1}}),
@@ -67,8 +67,11 @@ func TestDeciderEASYIsBuiltin(t *testing.T) {
 					}
 				}
 			}
+			if !slices.Equal(got.Reservations, want.Reservations) {
+				t.Fatalf("%s %v: %d reservations, not the built-in's %d", w.Name, v, len(got.Reservations), len(want.Reservations))
+			}
 			if len(w.Jobs) > 100 {
-				t.Logf("%s %v: %d jobs, %d passes, same starts", w.Name, v, len(w.Jobs), got.Stats.Passes)
+				t.Logf("%s %v: %d jobs, %d passes, %d reservations, same starts and reservations", w.Name, v, len(w.Jobs), got.Stats.Passes, len(got.Reservations))
 			}
 		}
 	}

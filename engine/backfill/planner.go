@@ -107,11 +107,11 @@ func newPlanner(s *sim, cfg *Tradeoff, twSeconds int64) *planner {
 // baseProfile builds the profile of the running jobs' estimated ends.
 func (p *planner) baseProfile() {
 	s := p.s
-	ends := s.shadowBuf[:0]
+	ends := s.endsBuf[:0]
 	for _, j := range s.running {
 		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
 	}
-	s.shadowBuf = ends
+	s.endsBuf = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
 	base := append(p.work.steps[:0], step{seconds: s.now, free: int32(s.free)})
 	for _, e := range ends {

@@ -17,8 +17,9 @@ type Schedule struct {
 	// the simulation stopped before starting (submitted after the
 	// measured window, once every earlier job had started).
 	StartSeconds, EndSeconds []int64
-	// Reservations lists, for EASY, every pass that started a job after a
-	// blocked head: what the head was promised.
+	// Reservations lists, for EASY (the built-in's, or a Decider's
+	// through State.EASY), every pass that started a job after a blocked
+	// head: what the head was promised.
 	Reservations []Reservation
 	// FirstResource is, with contiguous placement, the first resource id
 	// of each started job's block (nil otherwise).
@@ -109,13 +110,39 @@ type sim struct {
 	// simulation may stop.
 	toStart, started int
 
-	usage     usageBook
-	buckets   usageBuckets
-	shadowBuf []endEvent
-	planner   *planner
-	blocks    *blocks // contiguous placement's free blocks; nil counting processors
-	due       []int   // completions of the instant, with per-event passes
-	sched     Schedule
+	// alloc places the jobs (chosen once from the policy's placement);
+	// rule decides a pass (the policy's Decider, planner or allocation
+	// rule), after sorting the queue when it is a built-in rule.
+	alloc allocator
+	rule  func() error
+
+	usage   usageBook
+	buckets usageBuckets
+	endsBuf []endEvent
+	planner *planner
+	counted counted  // the counting placement's scratch, also State.EASY's
+	starts  []int    // an EASY pass's starts
+	promise *promise // what State.EASY promised in the current decision
+	due     []int    // completions of the instant, with per-event passes
+	sched   Schedule
+}
+
+// An allocator is how one simulation places jobs on the cluster: counted
+// processors (the design note's model) or blocks of consecutive resource
+// ids (PlaceContiguous, contiguous.go); nodes with several resources
+// would be a third. newSim picks it once from the policy. Its methods
+// each serve a whole pass or one completion, never one job of a pass, so
+// that the loops over the queue stay concrete inside each allocator:
+// they are where a pass spends its time.
+type allocator interface {
+	// ready reports whether a pass now could start a job or change the
+	// placement; no pass runs otherwise.
+	ready(s *sim) bool
+	// snapshot returns the free resources now, for one pass to place
+	// jobs on.
+	snapshot(s *sim) easyPlacement
+	// release frees the resources of job j, which ends now.
+	release(s *sim, j int)
 }
 
 func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim {
@@ -158,9 +185,21 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	if p.Planner != nil || p.Allocation == AllocConservative {
 		s.planner = newPlanner(s, p.Planner, twSeconds)
 	}
+	s.counted = counted{jobs: s.jobs, est: s.est, startSeconds: s.sched.StartSeconds}
+	s.alloc = &s.counted
 	if p.Placement == PlaceContiguous {
-		s.blocks = newBlocks(w.Procs, n)
+		s.alloc = newBlocks(s)
 		s.sched.FirstResource = make([]int, n)
+	}
+	switch {
+	case p.Decider != nil:
+		s.rule = s.decide
+	case s.planner != nil:
+		s.rule = s.plan
+	case p.Allocation == AllocStrict:
+		s.rule = s.strict
+	default:
+		s.rule = s.easy
 	}
 	return s
 }
@@ -213,9 +252,7 @@ func (s *sim) nextInstant() (int64, bool) {
 
 func (s *sim) complete(j int) {
 	s.free += s.jobs[j].Procs
-	if s.blocks != nil {
-		_, s.blocks.free = release(s.blocks.free, s.sched.FirstResource[j], s.jobs[j].Procs)
-	}
+	s.alloc.release(s, j)
 	k := s.runningPos[j]
 	last := s.running[len(s.running)-1]
 	s.running[k] = last
@@ -241,43 +278,45 @@ func (s *sim) start(j int) {
 
 // pass runs one scheduling pass at s.now.
 func (s *sim) pass() {
-	if s.blocks != nil {
-		s.passContiguous()
-		return
-	}
-	if len(s.queue) == 0 || s.free == 0 {
-		return
-	}
-	fits := false
-	for _, j := range s.queue {
-		if s.jobs[j].Procs <= s.free {
-			fits = true
-			break
-		}
-	}
-	if !fits {
+	if !s.alloc.ready(s) {
 		return
 	}
 	s.sched.Stats.Passes++
-	if s.policy.Decider == nil {
-		s.sortQueue()
-	}
-	switch {
-	case s.policy.Decider != nil:
-		s.err = s.decide()
-	case s.planner != nil:
-		s.planner.plan()
-	case s.policy.Allocation == AllocStrict:
-		for _, j := range s.order {
-			if s.jobs[j].Procs > s.free {
-				break
-			}
-			s.start(j)
-		}
-	default:
-		s.easy()
+	if s.err = s.rule(); s.err != nil {
+		return
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
+}
+
+// easy is one EASY backfilling pass, recording the head's reservation
+// when a job started past it.
+func (s *sim) easy() error {
+	s.sortQueue()
+	p := s.alloc.snapshot(s)
+	r := easyPass(p, s.now, s.order, s.starts)
+	s.starts = r.starts
+	p.commit(s, r.starts)
+	if r.backfilled() {
+		s.sched.Reservations = append(s.sched.Reservations, r.promise)
+	}
+	return nil
+}
+
+// strict starts from the head while it fits and stops at the first job
+// that does not: EASY without its reservation and backfilling.
+func (s *sim) strict() error {
+	s.sortQueue()
+	p := s.alloc.snapshot(s)
+	s.starts = p.fit(s.order, s.starts[:0])
+	p.commit(s, s.starts)
+	return nil
+}
+
+// plan runs one pass of conservative backfilling or Tradeoff-fs.
+func (s *sim) plan() error {
+	s.sortQueue()
+	s.planner.plan()
+	return nil
 }
 
 // sortQueue computes this pass's priority order into s.order: by the
@@ -334,63 +373,6 @@ type usageBuckets struct {
 	users  []int   // the users waiting
 	usages []int64 // their distinct usages, ascending
 	next   []int   // per bucket: the next free place in the order
-}
-
-// easy is one EASY backfilling pass (design note section 3).
-func (s *sim) easy() {
-	k := 0
-	for ; k < len(s.order) && s.jobs[s.order[k]].Procs <= s.free; k++ {
-		s.start(s.order[k])
-	}
-	if k == len(s.order) {
-		return
-	}
-	head := s.order[k]
-	shadow, extra := s.shadow(s.jobs[head].Procs)
-	reserved := false
-	for _, j := range s.order[k+1:] {
-		n := s.jobs[j].Procs
-		if n > s.free {
-			continue
-		}
-		switch {
-		case s.now+s.est[j] <= shadow:
-		case n <= extra:
-			extra -= n
-		default:
-			continue
-		}
-		s.start(j)
-		if !reserved {
-			s.sched.Reservations = append(s.sched.Reservations, Reservation{AtSeconds: s.now, Head: head, ShadowSeconds: shadow})
-			reserved = true
-		}
-	}
-}
-
-// shadow returns when a job of n processors can start given the running
-// jobs' estimated ends, and the processors spare at that time: every job
-// ending at or before the shadow counts (inclusive).
-func (s *sim) shadow(n int) (shadowSeconds int64, extra int) {
-	ends := s.shadowBuf[:0]
-	for _, j := range s.running {
-		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
-	}
-	s.shadowBuf = ends
-	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
-	avail := s.free
-	i := 0
-	for ; i < len(ends); i++ {
-		avail += s.jobs[ends[i].job].Procs
-		if avail >= n {
-			break
-		}
-	}
-	shadowSeconds = ends[i].seconds
-	for i++; i < len(ends) && ends[i].seconds == shadowSeconds; i++ {
-		avail += s.jobs[ends[i].job].Procs
-	}
-	return shadowSeconds, avail - n
 }
 
 type endEvent struct {

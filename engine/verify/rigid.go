@@ -14,8 +14,9 @@ import (
 // estimates of variant v, independently of how it was built: every job
 // that must have started did, none before its submit time, each runs
 // exactly its run time, the cluster never holds more than its processors,
-// and every EASY reservation holds: at each pass that backfilled past a
-// blocked head, the jobs running then that are estimated to outlive the
+// and every EASY reservation holds (the built-in's, or a Decider's made
+// through State.EASY): at each pass that started a job past a blocked
+// head, the jobs running then that are estimated to outlive the
 // head's shadow time leave it its processors. It returns every problem
 // found, joined, or nil.
 func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
