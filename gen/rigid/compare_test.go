@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sweep-sched/sweep/workload/swf"
 	workload "github.com/sweep-sched/sweep/workload/rigid"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // referenceInstances are the instances compared with the authors' code:

@@ -40,8 +40,8 @@ const maxJobs = 100_000_000
 // Tsafrir) and each job's class.
 //
 // Per job, as in the authors' code: the class whose next arrival comes
-// first (batch on a tie lost: interactive wins ties), its arrival, then
-// its size and its run time. Second 0 is hour p.StartHour of day 0
+// first (interactive on a tie), its next arrival drawn, then the job's size
+// and its run time. Second 0 is hour p.StartHour of day 0
 // (midnight by default); the first job arrives one inter-arrival time
 // after it.
 func Lublin(p Params, procs, jobs int, seed [2]uint64) (*workload.Workload, []Class, error) {

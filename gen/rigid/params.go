@@ -290,12 +290,25 @@ func (p Params) Canonical() string {
 
 // resolved returns the class parameters with UHi and UMed derived from the
 // machine where they are 0 (see Params).
+//
+// So that the defaults work on any machine, a derived UHi is at least 0, a
+// ULow above a derived UHi is lowered to it (machines of fewer than 3
+// processors for batch jobs, 8 for interactive ones), and a derived UMed
+// is kept within [ULow, UHi]. Values all given explicitly are checked, not
+// adjusted.
 func (c ClassParams) resolved(class string, procs int) ClassParams {
-	if c.UHi == 0 {
-		c.UHi = math.Log2(float64(procs)) - uhiBelowMachine[class]
+	autoHi, autoMed := c.UHi == 0, c.UMed == 0
+	if autoHi {
+		c.UHi = max(0, math.Log2(float64(procs))-uhiBelowMachine[class])
 	}
-	if c.UMed == 0 {
+	if autoMed {
 		c.UMed = c.UHi - umedBelowUHi[class]
+	}
+	if autoHi {
+		c.ULow = min(c.ULow, c.UHi)
+	}
+	if autoMed {
+		c.UMed = min(max(c.UMed, c.ULow), c.UHi)
 	}
 	return c
 }

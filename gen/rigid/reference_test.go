@@ -1,0 +1,110 @@
+package rigid
+
+import (
+	"math"
+	"testing"
+)
+
+// The authors' code's figures over 10 instances of 10,000 jobs on 128
+// processors, default parameters: mean and standard deviation between
+// instances. The reference is the PyPI package parallelworkloads 0.1.3
+// (sdist; the same files as github.com/renatolfc/parallelworkloads tag
+// v0.1.3): parallelworkloads/m_lublin99.c (Lublin and Feitelson) and
+// parallelworkloads/est_model.cc (Tsafrir, Etsion and Feitelson), built
+// outside the repository with a small driver that seeds srand48 (and, for
+// est_model.cc, srand) with i and prints SWF; produced by
+//
+//	gcc -O2 -fgnu89-inline -o lub lub.c -lm      # lub.c: #include "m_lublin99.c", main(seed, jobs)
+//	g++ -O2 -std=c++14 -o est est.cc             # est.cc: #include "est_model.cc", EstParams_t(n, 36000)
+//	for i in 1..10: ./lub $i 10000 > out/lublin-$i.swf; ./est $i 36000 < out/lublin-$i.swf > out/tsafrir-$i.swf
+//	SWEEP_LUBLIN_REF=$PWD/out go test -run TestPrintReference -v ./gen/rigid
+//
+// (docs/lublin.md has the drivers' full description.)
+var referenceLublin = []spread{
+	{"serial share", 0.1766, 0.003402},
+	{"power-of-two share (size >= 2)", 0.68831, 0.003556},
+	{"size q10", 1, 0},
+	{"size q25", 2, 0},
+	{"size q50", 4, 0},
+	{"size q75", 8, 0},
+	{"size q90", 30.9, 2.132},
+	{"run s q10", 3, 0},
+	{"run s q25", 6, 0},
+	{"run s q50", 18.5, 0.7071},
+	{"run s q75", 96.7, 5.908},
+	{"run s q90", 1158.2, 234.7},
+	{"inter-arrival s q10", 7, 0},
+	{"inter-arrival s q25", 17, 0.6667},
+	{"inter-arrival s q50", 51.6, 1.506},
+	{"inter-arrival s q75", 187.6, 6.168},
+	{"inter-arrival s q90", 672.8, 29.87},
+	{"Pearson r of ln size, ln run", 0.120913, 0.01224},
+	{"arrivals 00 h share", 0.01957, 0.003386},
+	{"arrivals 01 h share", 0.01543, 0.002448},
+	{"arrivals 02 h share", 0.01236, 0.002488},
+	{"arrivals 03 h share", 0.00948, 0.002371},
+	{"arrivals 04 h share", 0.00716, 0.001434},
+	{"arrivals 05 h share", 0.0112, 0.00225},
+	{"arrivals 06 h share", 0.01866, 0.001888},
+	{"arrivals 07 h share", 0.03054, 0.004024},
+	{"arrivals 08 h share", 0.04121, 0.00607},
+	{"arrivals 09 h share", 0.0507, 0.006976},
+	{"arrivals 10 h share", 0.06087, 0.00574},
+	{"arrivals 11 h share", 0.06953, 0.006442},
+	{"arrivals 12 h share", 0.07048, 0.007025},
+	{"arrivals 13 h share", 0.07664, 0.008403},
+	{"arrivals 14 h share", 0.07258, 0.00801},
+	{"arrivals 15 h share", 0.07827, 0.009934},
+	{"arrivals 16 h share", 0.0709, 0.009451},
+	{"arrivals 17 h share", 0.05926, 0.008341},
+	{"arrivals 18 h share", 0.05537, 0.007773},
+	{"arrivals 19 h share", 0.04698, 0.005379},
+	{"arrivals 20 h share", 0.04146, 0.006423},
+	{"arrivals 21 h share", 0.03487, 0.005031},
+	{"arrivals 22 h share", 0.02494, 0.003869},
+	{"arrivals 23 h share", 0.02154, 0.003098},
+}
+
+var referenceTsafrir = []spread{
+	{"estimate/run q10", 3.5609, 0.6048},
+	{"estimate/run q25", 30.2532, 5.066},
+	{"estimate/run q50", 222.986, 49.88},
+	{"estimate/run q75", 1484.69, 249.7},
+	{"estimate/run q90", 5137.14, 224.5},
+	{"exact estimates share", 0.00774, 0.001125},
+	{"top-10 estimates share", 0.7419, 1.17e-16},
+	{"distinct estimates", 90, 0},
+}
+
+// TestAgainstReference checks that our generator's figures, over the same
+// number of instances, agree with the authors' code's: each mean within
+// three standard errors of the difference of two means of 10 instances,
+// sqrt((sd_ours^2 + sd_theirs^2) / 10), the spread between seeds (plus
+// 1e-5 relative: the constants are recorded to 6 significant digits). At three standard
+// errors one figure of the 50 fails by chance with probability 0.3%; the
+// seeds are fixed, so the test is deterministic.
+func TestAgainstReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 10 instances of 10,000 jobs")
+	}
+	lub, tsa := ourInstances(t)
+	for _, c := range []struct {
+		model        string
+		ours, theirs []spread
+	}{{LublinName, spreads(lub), referenceLublin}, {TsafrirName, spreads(tsa), referenceTsafrir}} {
+		if len(c.ours) != len(c.theirs) {
+			t.Fatalf("%s: %d figures, reference has %d", c.model, len(c.ours), len(c.theirs))
+		}
+		for k, o := range c.ours {
+			r := c.theirs[k]
+			if o.name != r.name {
+				t.Fatalf("%s: figure %d is %q, reference has %q", c.model, k, o.name, r.name)
+			}
+			tol := 3*math.Sqrt((o.sd*o.sd+r.sd*r.sd)/referenceInstances) + 1e-5*math.Abs(r.mean)
+			if math.Abs(o.mean-r.mean) > tol {
+				t.Errorf("%s: %s: ours %.5g ± %.3g, the authors' code %.5g ± %.3g: differ by more than %.3g",
+					c.model, o.name, o.mean, o.sd, r.mean, r.sd, tol)
+			}
+		}
+	}
+}
