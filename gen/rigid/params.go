@@ -208,7 +208,7 @@ func (p *Params) Set(key, value string) error {
 	value = strings.TrimSpace(value)
 	if f, ok := floatParams[key]; ok {
 		v, err := strconv.ParseFloat(value, 64)
-		if (f.name == "uhi"+suffixOf(key) || f.name == "umed"+suffixOf(key)) && value == "auto" {
+		if value == "auto" && (strings.HasPrefix(key, "uhi") || strings.HasPrefix(key, "umed")) {
 			v, err = 0, nil
 		}
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !f.check(v) {
@@ -235,16 +235,6 @@ func (p *Params) Set(key, value string) error {
 	}
 	*ip.field(p) = n
 	return nil
-}
-
-// suffixOf returns the class suffix of a parameter name.
-func suffixOf(key string) string {
-	for _, c := range classes[:2] {
-		if strings.HasSuffix(key, c.suffix) {
-			return c.suffix
-		}
-	}
-	return ""
 }
 
 // SetAll applies "key=value" settings in order.
