@@ -18,11 +18,11 @@ const referenceInstances, referenceJobs, referenceProcs = 10, 10_000, 128
 func ourInstances(t testing.TB) (lublin, tsafrir [][]figure) {
 	for i := range referenceInstances {
 		seed := [2]uint64{uint64(i + 1), 0x5eed}
-		w, _, err := Lublin(DefaultParams(), referenceProcs, referenceJobs, seed)
+		w, classes, err := Lublin(DefaultParams(), referenceProcs, referenceJobs, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lublin = append(lublin, lublinFigures(w.Jobs))
+		lublin = append(lublin, lublinFigures(w.Jobs, classes))
 		if err := Tsafrir(w.Jobs, DefaultEstimateParams(), seed); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,8 @@ func TestPrintReference(t *testing.T) {
 	var lub, tsa [][]figure
 	for i := 1; i <= referenceInstances; i++ {
 		lub = append(lub, lublinFigures(readSWFJobs(t, filepath.Join(dir, fmt.Sprintf("lublin-%d.swf", i)))))
-		tsa = append(tsa, tsafrirFigures(readSWFJobs(t, filepath.Join(dir, fmt.Sprintf("tsafrir-%d.swf", i)))))
+		jobs, _ := readSWFJobs(t, filepath.Join(dir, fmt.Sprintf("tsafrir-%d.swf", i)))
+		tsa = append(tsa, tsafrirFigures(jobs))
 	}
 	ol, ot := ourInstances(t)
 	fmt.Printf("reference lublin:\n%s\nreference tsafrir:\n%s\n", goLiteral(spreads(lub)), goLiteral(spreads(tsa)))
@@ -56,7 +57,9 @@ func TestPrintReference(t *testing.T) {
 	}
 }
 
-func readSWFJobs(t testing.TB, path string) []workload.Job {
+// readSWFJobs reads the jobs of an SWF file of the authors' code, with
+// their classes from the queue field (where m_lublin99.c writes them).
+func readSWFJobs(t testing.TB, path string) ([]workload.Job, []Class) {
 	r, err := swf.Open(path, swf.Options{KeepZeroRun: true})
 	if err != nil {
 		t.Fatal(err)
@@ -66,10 +69,11 @@ func readSWFJobs(t testing.TB, path string) []workload.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := make([]workload.Job, len(all))
+	jobs, classes := make([]workload.Job, len(all)), make([]Class, len(all))
 	for i, j := range all {
+		classes[i] = Class(j.Queue)
 		jobs[i] = workload.Job{Number: j.Number, SubmitSeconds: j.SubmitSeconds, Procs: int(j.AllocatedProcs),
 			RunSeconds: j.RunSeconds, RequestedSeconds: max(j.RequestedSeconds, j.RunSeconds)}
 	}
-	return jobs
+	return jobs, classes
 }

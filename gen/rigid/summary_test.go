@@ -53,8 +53,8 @@ func pearson(x, y []float64) float64 {
 	return (sxy - sx*sy/n) / math.Sqrt((sxx-sx*sx/n)*(syy-sy*sy/n))
 }
 
-// lublinFigures summarizes a generated workload's jobs.
-func lublinFigures(jobs []workload.Job) []figure {
+// lublinFigures summarizes a generated workload's jobs and their classes.
+func lublinFigures(jobs []workload.Job, classes []Class) []figure {
 	n := float64(len(jobs))
 	var serial, pow2 float64
 	var sizes, runs, gaps, logSize, logRun []float64
@@ -74,7 +74,8 @@ func lublinFigures(jobs []workload.Job) []figure {
 		}
 		hours[(j.SubmitSeconds/3600)%24]++
 	}
-	out := []figure{{"serial share", serial / n}, {"power-of-two share (size >= 2)", pow2 / n}}
+	batch := float64(len(slices.DeleteFunc(slices.Clone(classes), func(c Class) bool { return c != Batch })))
+	out := []figure{{"batch share", batch / n}, {"serial share", serial / n}, {"power-of-two share (size >= 2)", pow2 / n}}
 	out = append(out, quantileFigures("size", sizes)...)
 	out = append(out, quantileFigures("run s", runs)...)
 	out = append(out, quantileFigures("inter-arrival s", gaps)...)
