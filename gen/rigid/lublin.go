@@ -126,7 +126,7 @@ func jobSize(rng *rand.Rand, c *ClassParams, procs int) int {
 	if pow2 {
 		x = math.Floor(x + 0.5)
 	}
-	size := int(math.Floor(math.Pow(2, x) + 0.5))
+	size := int(math.Floor(math.Exp2(x) + 0.5))
 	if size > procs {
 		size = procs
 		if pow2 {
