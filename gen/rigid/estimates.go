@@ -247,22 +247,27 @@ func assignEstimates(jobs []workload.Job, hist []estimateBin, maxSeconds int64, 
 			ests = append(ests, hist[i].seconds)
 		}
 	}
-	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
+	// The jobs, longest (cut) run first, then in input order.
+	type entry struct {
+		run   int64
+		index int
 	}
-	run := func(i int) int64 { return min(jobs[i].RunSeconds, maxSeconds) }
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(run(b), run(a)) })
-	for r, i := range order {
-		if run(i) > ests[r] {
+	order := make([]entry, len(jobs))
+	for i := range jobs {
+		order[i] = entry{min(jobs[i].RunSeconds, maxSeconds), i}
+	}
+	slices.SortFunc(order, func(a, b entry) int { return cmp.Or(cmp.Compare(b.run, a.run), cmp.Compare(a.index, b.index)) })
+	for r, e := range order {
+		if e.run > ests[r] {
 			return fmt.Errorf("%s: the %d-th longest job (number %d, %d s) is longer than the %d-th largest estimate the model offers (%d s): too many long jobs for max-estimate %d s; raise it",
-				TsafrirName, r+1, jobs[i].Number, run(i), r+1, ests[r], maxSeconds)
+				TsafrirName, r+1, jobs[e.index].Number, e.run, r+1, ests[r], maxSeconds)
 		}
 	}
 	hi := 0
-	for r, i := range order {
-		jobs[i].RunSeconds = run(i)
-		for hi < len(ests)-1 && run(i) <= ests[hi+1] {
+	for r, e := range order {
+		i := e.index
+		jobs[i].RunSeconds = e.run
+		for hi < len(ests)-1 && e.run <= ests[hi+1] {
 			hi++
 		}
 		k := r + rng.IntN(hi-r+1)

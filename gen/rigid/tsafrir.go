@@ -64,73 +64,83 @@ func DefaultEstimateParams() EstimateParams {
 	}
 }
 
-// estimateParams lists the float parameters: name, domain, field.
-var estimateFloats = []struct {
-	name, domain string
-	check        func(v float64) bool
-	field        func(p *EstimateParams) *float64
-}{
-	{"bins-power-a", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerA }},
-	{"bins-power-b", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerB }},
-	{"head-a", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadA }},
-	{"head-b", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadB }},
-	{"head-c", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadC }},
-	{"head-percent", "a percentage in (0, 100)", func(v float64) bool { return v > 0 && v < 100 }, func(p *EstimateParams) *float64 { return &p.HeadPercent }},
-	{"tail-a", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.TailA }},
-	{"tail-b", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.TailB }},
-	{"time-shape", "0 (from the bin count) or a number > 1", func(v float64) bool { return v == 0 || v > 1 }, func(p *EstimateParams) *float64 { return &p.TimeShape }},
+// estimateSpec is one settable estimate parameter: its domain (for
+// messages), how to set it from text (false: out of the domain) and its
+// canonical text.
+type estimateSpec struct {
+	domain string
+	set    func(p *EstimateParams, v string) bool
+	get    func(p *EstimateParams) string
+}
+
+func estimateFloat(domain string, check func(float64) bool, field func(p *EstimateParams) *float64) estimateSpec {
+	return estimateSpec{domain,
+		func(p *EstimateParams, text string) bool {
+			v, err := strconv.ParseFloat(text, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !check(v) {
+				return false
+			}
+			*field(p) = v
+			return true
+		},
+		func(p *EstimateParams) string { return strconv.FormatFloat(*field(p), 'g', -1, 64) }}
+}
+
+var estimateSpecs = map[string]estimateSpec{
+	"max-estimate": {"whole seconds, at least 3600 (an hour)",
+		func(p *EstimateParams, text string) bool {
+			n, err := strconv.ParseInt(text, 10, 64)
+			p.MaxEstimateSeconds = n
+			return err == nil && n >= 3600 && n <= 1<<40
+		},
+		func(p *EstimateParams) string { return strconv.FormatInt(p.MaxEstimateSeconds, 10) }},
+	"bins": {"0 (from the job count) or a count in 1..1000000",
+		func(p *EstimateParams, text string) bool {
+			n, err := strconv.Atoi(text)
+			p.Bins = n
+			return err == nil && n >= 0 && n <= 1_000_000
+		},
+		func(p *EstimateParams) string { return strconv.Itoa(p.Bins) }},
+	"bins-model": {"linear or power",
+		func(p *EstimateParams, text string) bool {
+			p.BinsModel = text
+			return text == "linear" || text == "power"
+		},
+		func(p *EstimateParams) string { return p.BinsModel }},
+	"bins-power-a": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerA }),
+	"bins-power-b": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerB }),
+	"head-a":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadA }),
+	"head-b":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadB }),
+	"head-c":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadC }),
+	"head-percent": estimateFloat("a percentage in (0, 100)", func(v float64) bool { return v > 0 && v < 100 }, func(p *EstimateParams) *float64 { return &p.HeadPercent }),
+	"tail-a":       estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.TailA }),
+	"tail-b":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.TailB }),
+	"time-shape":   estimateFloat("0 (from the bin count) or a number > 1", func(v float64) bool { return v == 0 || v > 1 }, func(p *EstimateParams) *float64 { return &p.TimeShape }),
 }
 
 // Keys returns every parameter name, sorted.
 func (p EstimateParams) Keys() []string {
-	keys := []string{"bins", "bins-model", "max-estimate"}
-	for _, f := range estimateFloats {
-		keys = append(keys, f.name)
+	keys := make([]string, 0, len(estimateSpecs))
+	for k := range estimateSpecs {
+		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	return keys
 }
 
 // Set sets one parameter from its text form; an unknown name or a value
-// out of its domain is an error naming both.
+// out of its domain is an error naming both, and leaves p unchanged.
 func (p *EstimateParams) Set(key, value string) error {
-	value = strings.TrimSpace(value)
-	bad := func(domain string) error {
-		return fmt.Errorf("%s: parameter %s=%q: want %s", TsafrirName, key, value, domain)
+	spec, ok := estimateSpecs[key]
+	if !ok {
+		return fmt.Errorf("%s: unknown parameter %q; valid parameters: %s", TsafrirName, key, strings.Join(p.Keys(), ", "))
 	}
-	switch key {
-	case "max-estimate":
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || n < 3600 || n > 1<<40 {
-			return bad("whole seconds, at least 3600 (an hour)")
-		}
-		p.MaxEstimateSeconds = n
-		return nil
-	case "bins":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 || n > 1_000_000 {
-			return bad("0 (from the job count) or a count in 1..1000000")
-		}
-		p.Bins = n
-		return nil
-	case "bins-model":
-		if value != "linear" && value != "power" {
-			return bad("linear or power")
-		}
-		p.BinsModel = value
-		return nil
+	q := *p
+	if !spec.set(&q, strings.TrimSpace(value)) {
+		return fmt.Errorf("%s: parameter %s=%q: want %s", TsafrirName, key, value, spec.domain)
 	}
-	for _, f := range estimateFloats {
-		if f.name == key {
-			v, err := strconv.ParseFloat(value, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !f.check(v) {
-				return bad(f.domain)
-			}
-			*f.field(p) = v
-			return nil
-		}
-	}
-	return fmt.Errorf("%s: unknown parameter %q; valid parameters: %s", TsafrirName, key, strings.Join(p.Keys(), ", "))
+	*p = q
+	return nil
 }
 
 // SetAll applies "key=value" settings in order.
@@ -152,16 +162,8 @@ func (p *EstimateParams) SetAll(settings []string) error {
 func (p EstimateParams) Canonical() string {
 	var b strings.Builder
 	b.WriteString(TsafrirName)
-	vals := map[string]string{
-		"max-estimate": strconv.FormatInt(p.MaxEstimateSeconds, 10),
-		"bins":         strconv.Itoa(p.Bins),
-		"bins-model":   p.BinsModel,
-	}
-	for _, f := range estimateFloats {
-		vals[f.name] = strconv.FormatFloat(*f.field(&p), 'g', -1, 64)
-	}
 	for _, k := range p.Keys() {
-		fmt.Fprintf(&b, " %s=%s", k, vals[k])
+		fmt.Fprintf(&b, " %s=%s", k, estimateSpecs[k].get(&p))
 	}
 	return b.String()
 }
