@@ -208,7 +208,7 @@ func (p *Params) Set(key, value string) error {
 	value = strings.TrimSpace(value)
 	if f, ok := floatParams[key]; ok {
 		v, err := strconv.ParseFloat(value, 64)
-		if value == "auto" && (strings.HasPrefix(key, "uhi") || strings.HasPrefix(key, "umed")) {
+		if value == "auto" && isAuto(key) {
 			v, err = 0, nil
 		}
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !f.check(v) {
@@ -237,6 +237,10 @@ func (p *Params) Set(key, value string) error {
 	return nil
 }
 
+// isAuto reports whether a parameter may be "auto" (0): derived from the
+// machine.
+func isAuto(key string) bool { return strings.HasPrefix(key, "uhi") || strings.HasPrefix(key, "umed") }
+
 // SetAll applies "key=value" settings in order.
 func (p *Params) SetAll(settings []string) error {
 	for _, s := range settings {
@@ -254,7 +258,11 @@ func (p *Params) SetAll(settings []string) error {
 // Get returns a parameter's value in canonical text form.
 func (p Params) Get(key string) (string, error) {
 	if f, ok := floatParams[key]; ok {
-		return strconv.FormatFloat(*f.field(&p), 'g', -1, 64), nil
+		v := *f.field(&p)
+		if v == 0 && isAuto(key) {
+			return "auto", nil
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64), nil
 	}
 	ip, ok := intParams[key]
 	if !ok {
