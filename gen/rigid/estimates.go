@@ -55,22 +55,24 @@ func headTimes(maxSeconds int64) []int64 {
 	return times
 }
 
-// headPercents maps each head value to its percent of the jobs.
-func headPercents(p *EstimateParams, rng *rand.Rand) (map[int64]float64, error) {
-	times := headTimes(p.MaxEstimateSeconds)
-	sizes := make([]float64, len(times))
-	rest := p.HeadPercent
-	for i := 1; i < len(sizes); i++ {
-		sizes[i] = p.HeadA*math.Exp(p.HeadB*float64(i+1)) + p.HeadC
-		rest -= sizes[i]
+// headPercents maps each head value to its percent of the jobs
+// (gen_head_map): the values and their sizes, each merged with the user's
+// popular values, matched by popularity rank (a user value keeps the rank
+// of its size).
+func headPercents(p *EstimateParams, users []estimateBin, n int, rng *rand.Rand) (map[int64]float64, error) {
+	times := mergeUserTimes(headTimes(p.MaxEstimateSeconds), users)
+	sizes, err := headSizes(p, len(times), users, n)
+	if err != nil {
+		return nil, err
 	}
-	if !(rest > 0) || slices.ContainsFunc(sizes[1:], func(s float64) bool { return !(s > 0) }) {
-		return nil, fmt.Errorf("%s: head-a, head-b, head-c, head-percent: the shares of popularity ranks 2..%d must be > 0 and sum below head-percent %v",
-			TsafrirName, len(sizes), p.HeadPercent)
+	sizes, where := mergeUserSizes(p, sizes, users, n)
+	fixed := map[int]int{} // time rank -> popularity rank
+	for t, sec := range times {
+		if u := slices.IndexFunc(users, func(b estimateBin) bool { return b.seconds == sec }); u >= 0 {
+			fixed[t] = where[u] + 1
+		}
 	}
-	sizes[0] = rest
-	slices.SortFunc(sizes, func(a, b float64) int { return cmp.Compare(b, a) })
-	ranks := denseRanks(popularityRanks(rng)[:len(times)])
+	ranks := fitRanks(popularityRanks(rng, fixed), len(times), fixed)
 	out := make(map[int64]float64, len(times))
 	for i, t := range times {
 		out[t] = sizes[ranks[i]-1]
@@ -79,12 +81,12 @@ func headPercents(p *EstimateParams, rng *rand.Rand) (map[int64]float64, error) 
 }
 
 // popularityRanks draws the popularity rank (1..20) of each head value by
-// time rank (gen_head_timrnk_poprnk_map): the maximum is the most popular;
-// a rank that appeared no later than this time rank in any of the logs and
-// is still free is taken, smallest first; otherwise the better of two
-// random picks among the ranks the logs had up to this time rank, each
-// counted once per log.
-func popularityRanks(rng *rand.Rand) []int {
+// time rank (gen_head_timrnk_poprnk_map): a user's value has its fixed
+// rank; the maximum is the most popular; a rank that appeared no later
+// than this time rank in any of the logs and is still free is taken,
+// smallest first; otherwise the better of two random picks among the
+// ranks the logs had up to this time rank, each counted once per log.
+func popularityRanks(rng *rand.Rand, fixed map[int]int) []int {
 	var latest [headCount + 1]int // popularity rank -> last time rank it appears at
 	for t, row := range timeRankToPopularity {
 		for _, r := range row {
@@ -92,6 +94,9 @@ func popularityRanks(rng *rand.Rand) []int {
 		}
 	}
 	var taken [headCount + 1]bool
+	for _, r := range fixed {
+		taken[r] = true
+	}
 	var pool []int
 	ranks := make([]int, headCount)
 	for t, row := range timeRankToPopularity {
@@ -100,21 +105,9 @@ func popularityRanks(rng *rand.Rand) []int {
 				pool = append(pool, r)
 			}
 		}
-		rank := 0
-		if t == 0 {
-			rank = 1
-		}
-		for r := 1; rank == 0 && r <= headCount; r++ {
-			if latest[r] <= t && !taken[r] {
-				rank = r
-			}
-		}
-		if rank == 0 {
-			for range 2 {
-				if pick := pool[rng.IntN(len(pool))]; rank == 0 || pick < rank {
-					rank = pick
-				}
-			}
+		rank, ok := fixed[t]
+		if !ok {
+			rank = freeRank(rng, t, &taken, &latest, pool)
 		}
 		ranks[t], taken[rank] = rank, true
 		pool = slices.DeleteFunc(pool, func(r int) bool { return r == rank })
@@ -122,18 +115,57 @@ func popularityRanks(rng *rand.Rand) []int {
 	return ranks
 }
 
-// denseRanks renumbers ranks 1..len keeping their order: with fewer than
-// 20 head values (a maximum below about 10 hours) the authors' code would
-// index past its sizes; here the values keep their relative popularity.
-func denseRanks(ranks []int) []int {
-	order := make([]int, len(ranks))
-	for i := range order {
-		order[i] = i
+// freeRank chooses the popularity rank of time rank t among those not
+// taken: 1 for the maximum (t = 0), else the smallest rank due by t, else
+// the better of two picks from the pool (or, if it is empty, the smallest
+// free rank).
+func freeRank(rng *rand.Rand, t int, taken *[headCount + 1]bool, latest *[headCount + 1]int, pool []int) int {
+	if t == 0 && !taken[1] {
+		return 1
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
-	out := make([]int, len(ranks))
-	for r, i := range order {
-		out[i] = r + 1
+	for r := 1; r <= headCount; r++ {
+		if latest[r] <= t && !taken[r] {
+			return r
+		}
+	}
+	if len(pool) == 0 {
+		return slices.Index(taken[1:], false) + 1
+	}
+	rank := 0
+	for range 2 {
+		if pick := pool[rng.IntN(len(pool))]; rank == 0 || pick < rank {
+			rank = pick
+		}
+	}
+	return rank
+}
+
+// fitRanks returns the ranks of the first n time ranks renumbered 1..n:
+// fixed ones keep theirs, the others take the remaining ranks in the order
+// of those drawn. With 20 head values this changes nothing; with fewer (a
+// maximum below about 10 hours) the authors' code would index past its
+// sizes, here the values keep their relative popularity.
+func fitRanks(ranks []int, n int, fixed map[int]int) []int {
+	out := slices.Clone(ranks[:n])
+	used := make([]bool, n+1)
+	var free []int
+	for _, r := range fixed {
+		used[r] = true
+	}
+	for r := 1; r <= n; r++ {
+		if !used[r] {
+			free = append(free, r)
+		}
+	}
+	var open []int
+	for t := range n {
+		if _, ok := fixed[t]; !ok {
+			open = append(open, t)
+		}
+	}
+	slices.SortFunc(open, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
+	for i, t := range open {
+		out[t] = free[i]
 	}
 	return out
 }
@@ -177,12 +209,16 @@ func tailPercents(p *EstimateParams, head map[int64]float64, count int, shape fl
 }
 
 // equalize makes the bins' job counts sum to n after rounding
-// (adjust_njobs): the difference is spread over the bins, largest first,
+// (adjust_njobs): the difference is spread over the bins but the user's,
+// largest first,
 // in proportion, then one job a bin, then down to one job, then to none.
 func equalize(bins []estimateBin, n int) error {
-	total := 0
+	total, free := 0, 0
 	for _, b := range bins {
 		total += b.jobs
+		if !b.fixed {
+			free += b.jobs
+		}
 	}
 	diff, sign := n-total, 1
 	if diff < 0 {
@@ -197,10 +233,13 @@ func equalize(bins []estimateBin, n int) error {
 			return fmt.Errorf("%s: cannot make %d bins hold %d jobs", TsafrirName, len(bins), n)
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(bins[b].jobs, bins[a].jobs) })
-		f := float64(diff) / float64(total)
+		f := float64(diff) / float64(max(free, 1))
 		for _, i := range order {
 			if diff == 0 {
 				break
+			}
+			if bins[i].fixed {
+				continue
 			}
 			change := adjustment(attempt, bins[i].jobs, f, sign)
 			change = min(change, diff)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -461,12 +462,12 @@ func TestEstimateParamsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.setting, err, c.want)
 		}
-		if p != DefaultEstimateParams() {
+		if !reflect.DeepEqual(p, DefaultEstimateParams()) {
 			t.Errorf("%s: a refused setting changed the parameters", c.setting)
 		}
 	}
 	p, q := DefaultEstimateParams(), EstimateParams{}
-	if err := q.SetAll(strings.Fields(p.Canonical())[1:]); err != nil || q != p {
+	if err := q.SetAll(strings.Fields(p.Canonical())[1:]); err != nil || !reflect.DeepEqual(q, p) {
 		t.Errorf("setting every parameter to its canonical value: %v, %+v", err, q)
 	}
 	if err := p.SetAll([]string{"max-estimate=64800", "bins=120"}); err != nil || p.MaxEstimateSeconds != 64800 || p.Bins != 120 {

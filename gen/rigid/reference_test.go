@@ -2,6 +2,8 @@ package rigid
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -106,6 +108,56 @@ func TestAgainstReference(t *testing.T) {
 			if math.Abs(o.mean-r.mean) > tol {
 				t.Errorf("%s: %s: ours %.5g ± %.3g, the authors' code %.5g ± %.3g: differ by more than %.3g",
 					c.model, o.name, o.mean, o.sd, r.mean, r.sd, tol)
+			}
+		}
+	}
+}
+
+// The authors' estimate histogram for 10,000 jobs and a 10-hour maximum,
+// its job counts largest first: they do not depend on the seed (only which
+// value gets which count does). From est_model.cc (parallelworkloads
+// 0.1.3) by a driver that calls est_gen_dist(EstParams_t(10000, 36000,
+// bins)) and prints each bin's time and njobs:
+//
+//	./estb 1 36000 10000 | awk '{print $2}' | sort -n -r
+//	./estb 1 36000 10000 3600:3000 36000:4000 5400:250 | awk '{print $2}' | sort -n -r
+var (
+	referenceCounts = []int{2172, 1031, 871, 737, 625, 530, 452, 386, 331, 284, 246, 213, 186, 163, 144, 128,
+		115, 104, 94, 87, 76, 68, 62, 56, 51, 47, 43, 40, 37, 34, 31, 29, 27, 25, 24, 22, 21, 20, 19, 18, 17, 16,
+		15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 9, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4,
+		4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3}
+	referencePopularCounts = []int{4000, 3000, 267, 250, 227, 192, 163, 139, 119, 87, 76, 76, 68, 66, 62, 57, 56,
+		51, 50, 47, 44, 43, 40, 39, 37, 35, 34, 32, 31, 29, 29, 27, 27, 25, 24, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+		13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 9, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4,
+		4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3}
+)
+
+// TestHistogramCountsAgainstReference checks our histogram's counts,
+// largest first, against the authors' code's, without and with popular
+// values (1 h: 30%, 10 h: 40%, 1.5 h: 2.5%): head and tail shares,
+// rounding and the equalization, job for job.
+func TestHistogramCountsAgainstReference(t *testing.T) {
+	withPopular := DefaultEstimateParams()
+	if err := withPopular.Set("popular", "3600:30,36000:40,5400:2.5"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		p    EstimateParams
+		want []int
+	}{{"defaults", DefaultEstimateParams(), referenceCounts}, {"popular values", withPopular, referencePopularCounts}} {
+		for seed := range uint64(3) {
+			hist, err := estimateHistogram(10000, &c.p, rand.New(rand.NewPCG(seed, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var counts []int
+			for _, b := range hist {
+				counts = append(counts, b.jobs)
+			}
+			slices.SortFunc(counts, func(a, b int) int { return b - a })
+			if !slices.Equal(counts, c.want) {
+				t.Errorf("%s, seed %d: counts %v, the authors' code %v", c.name, seed, counts, c.want)
 			}
 		}
 	}

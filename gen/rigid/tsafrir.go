@@ -49,6 +49,9 @@ type EstimateParams struct {
 	// TimeShape is a in the tail's times: estimate/max = (a-1)x/(a-x) at
 	// time rank x/K (bintim_param); 0 means 1 + 12.1039 K^-0.6026.
 	TimeShape float64
+	// Popular are values the site's users favour, with their shares
+	// (bins); none by default.
+	Popular []PopularEstimate
 }
 
 // DefaultEstimateParams returns the published parameters with a 10-hour
@@ -107,6 +110,13 @@ var estimateSpecs = map[string]estimateSpec{
 			return text == "linear" || text == "power"
 		},
 		func(p *EstimateParams) string { return p.BinsModel }},
+	"popular": {"none, or seconds:percent,... (at most 20 distinct values, percents summing to at most 100)",
+		func(p *EstimateParams, text string) bool {
+			list, ok := parsePopular(text)
+			p.Popular = list
+			return ok
+		},
+		func(p *EstimateParams) string { return formatPopular(p.Popular) }},
 	"bins-power-a": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerA }),
 	"bins-power-b": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerB }),
 	"head-a":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadA }),
@@ -191,19 +201,31 @@ func Tsafrir(jobs []workload.Job, p EstimateParams, seed [2]uint64) error {
 type estimateBin struct {
 	seconds int64
 	jobs    int
+	fixed   bool // a popular value of the user's: its count is kept
 }
 
 // estimateHistogram builds the histogram of n estimates (est_gen_dist).
+//
+// The user's popular values keep exactly their job counts; every other
+// value gets its share of n, at least one job, and the rounding
+// difference is spread over them.
 func estimateHistogram(n int, p *EstimateParams, rng *rand.Rand) ([]estimateBin, error) {
+	users, err := userBins(p, n)
+	if err != nil {
+		return nil, err
+	}
 	k := p.Bins
 	if k == 0 {
 		k = binCount(n, p)
+	}
+	if k < len(users) {
+		return nil, fmt.Errorf("%s: bins %d: want at least the %d popular values", TsafrirName, k, len(users))
 	}
 	shape := p.TimeShape
 	if shape == 0 {
 		shape = 1 + 12.1039*math.Pow(float64(k), -0.6026)
 	}
-	head, err := headPercents(p, rng)
+	head, err := headPercents(p, users, n, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +235,11 @@ func estimateHistogram(n int, p *EstimateParams, rng *rand.Rand) ([]estimateBin,
 	}
 	bins := make([]estimateBin, 0, len(percents))
 	for t, pct := range percents {
-		bins = append(bins, estimateBin{t, max(1, int(math.Round(pct*float64(n)/100)))})
+		b := estimateBin{seconds: t, jobs: max(1, int(math.Round(pct*float64(n)/100)))}
+		if i := slices.IndexFunc(users, func(u estimateBin) bool { return u.seconds == t }); i >= 0 {
+			b.jobs, b.fixed = users[i].jobs, true
+		}
+		bins = append(bins, b)
 	}
 	slices.SortFunc(bins, func(a, b estimateBin) int { return cmp.Compare(a.seconds, b.seconds) })
 	if err := equalize(bins, n); err != nil {
@@ -229,7 +255,7 @@ var binLinear = [][2]int{{0, 0}, {20, 10}, {200, 20}, {1000, 35}, {10000, 90}, {
 // binCount returns K, the number of distinct estimates for n jobs.
 func binCount(n int, p *EstimateParams) int {
 	if p.BinsModel == "power" {
-		return max(1, int(math.Round(p.PowerA*math.Pow(float64(n), p.PowerB))))
+		return max(1, len(p.Popular), int(math.Round(p.PowerA*math.Pow(float64(n), p.PowerB))))
 	}
 	last := binLinear[len(binLinear)-1]
 	if n > last[0] {
