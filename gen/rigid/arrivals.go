@@ -75,7 +75,13 @@ func (a *arrivals) advance(rng *rand.Rand) error {
 	if err != nil {
 		return fmt.Errorf("inter-arrival time: %w", err)
 	}
-	a.points += math.Exp(logSeconds) / secondsPerBucket
+	a.pass(math.Exp(logSeconds))
+	return nil
+}
+
+// pass moves the stream on by rushSeconds of rush-hour time.
+func (a *arrivals) pass(rushSeconds float64) {
+	a.points += rushSeconds / secondsPerBucket
 	elapsed := 0.0
 	for a.points > a.weights[a.bucket] {
 		a.points -= a.weights[a.bucket]
@@ -89,7 +95,6 @@ func (a *arrivals) advance(rng *rand.Rand) error {
 	elapsed += secondsPerBucket * (fraction - a.fraction)
 	a.fraction = fraction
 	a.seconds = int64(float64(a.seconds) + elapsed)
-	return nil
 }
 
 // boundedGamma draws Gamma(shape, scale) until the value is at most max.

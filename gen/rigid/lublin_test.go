@@ -196,6 +196,32 @@ func TestDailyWeights(t *testing.T) {
 	}
 }
 
+// TestArrivalsPass follows the daily cycle's clock by hand: half hour 0
+// has weight 2 (twice the arrival rate), the others 1. 1800 s of
+// rush-hour time is one point, half of bucket 0: 900 s of clock. 3600 s
+// more is 2 points: the other half of bucket 0 (1 point, 900 s), then
+// all of bucket 1 (1 point, 1800 s), so the clock reads 900 + 900 + 1800
+// = 3600. In buckets of weight 1 the clock moves as the draws do (1000.7
+// s each), dropping each step's fraction of a second as the authors'
+// unsigned long does: 4600, then 5600, not 5601.
+func TestArrivalsPass(t *testing.T) {
+	a := &arrivals{}
+	for i := range a.weights {
+		a.weights[i] = 1
+	}
+	a.weights[0] = 2
+	for _, step := range []struct {
+		rush   float64
+		clock  int64
+		bucket int
+	}{{1800, 900, 0}, {3600, 3600, 1}, {1000.7, 4600, 2}, {1000.7, 5600, 3}} {
+		a.pass(step.rush)
+		if a.seconds != step.clock || a.bucket != step.bucket {
+			t.Errorf("after %v s: clock %d s in half hour %d, want %d s in %d", step.rush, a.seconds, a.bucket, step.clock, step.bucket)
+		}
+	}
+}
+
 // TestGammaCDF checks the incomplete gamma against closed forms on both
 // sides of shape+1 (series and continued fraction).
 func TestGammaCDF(t *testing.T) {

@@ -162,3 +162,46 @@ func TestHistogramCountsAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// The authors' daily-cycle weights (m_lublin99.c's weights[2][BUCKETS]
+// after init, default parameters), printed with %.10g by a driver that
+// calls init and prints weights[ACTIVE] then weights[BATCH]:
+//
+//	gcc -O2 -fgnu89-inline -o weights weights.c -lm && ./weights
+var referenceWeights = map[Class][bucketsPerDay]float64{
+	Interactive: {
+		0.5135054386, 0.4588142376, 0.4086509845, 0.3628653292, 0.3212669465, 0.283636307, 0.2497340423,
+		0.2193089389, 0.1921046332, 0.1678651028, 0.1186938026, 0.1796994235, 0.2575713252, 0.3523519167,
+		0.4629811705, 0.5873582389, 0.7224965455, 0.8647444785, 1.010041498, 1.154181386, 1.293059085, 1.422883693,
+		1.540346661, 1.642740212, 1.728026023, 1.794858048, 1.842565899, 1.871106709, 1.88099382, 1.873210471,
+		1.849115795, 1.810349433, 1.758739744, 1.696219375, 1.624750708, 1.546262688, 1.462599546, 1.375481361,
+		1.286475691, 1.196979296, 1.108208625, 1.021197715, 0.9368020755, 0.855707226, 0.7784406443, 0.7053860236,
+		0.6367988908, 0.572822796,
+	},
+	Batch: {
+		0.5461586641, 0.5011472382, 0.4589029114, 0.4193917146, 0.3825560445, 0.3483190889, 0.3165888176,
+		0.2872615389, 0.2602250369, 0.2353613067, 0.3471544913, 0.4484187555, 0.558983083, 0.6760016496,
+		0.7964191193, 0.9171533774, 1.035250185, 1.14800517, 1.253052287, 1.348420484, 1.432562051, 1.504357002,
+		1.563098268, 1.608462359, 1.64046988, 1.659439714, 1.665940162, 1.660739652, 1.644759084, 1.619027318,
+		1.584640814, 1.54272808, 1.494419172, 1.440820318, 1.382993466, 1.321940443, 1.258591336, 1.19379659,
+		1.128322373, 1.062848684, 0.997969738, 0.9341961909, 0.8719587855, 0.8116130616, 0.753444813, 0.697676015,
+		0.6444709971, 0.5939426713,
+	},
+}
+
+// TestDailyWeightsAgainstReference checks our incomplete gamma and bucket
+// mapping against the authors' weights, to their printed precision.
+func TestDailyWeightsAgainstReference(t *testing.T) {
+	p := DefaultParams()
+	for class, c := range map[Class]ClassParams{Interactive: p.Interactive, Batch: p.Batch} {
+		got, err := dailyWeights(c.ANum, c.BNum, p.CyclicDayStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range referenceWeights[class] {
+			if math.Abs(got[i]-want) > 1e-9*want {
+				t.Errorf("%s: half hour %d: weight %.10g, the authors' code %.10g", class, i, got[i], want)
+			}
+		}
+	}
+}
