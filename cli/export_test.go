@@ -272,3 +272,59 @@ func pybatsimChoices(t *testing.T, trace, month string, procs int, pyb string) m
 	}
 	return out
 }
+
+// TestExportMeasured: a trace month (the hand-made log of
+// model/rigid's TestExportContiguousAndKilled: jobs 1-3 warm February 1970
+// up, job 4 is measured) under fcfs-easy exported with --measured writes
+// job 4 alone, on resource 0, the one it held among all four (at 6 s job 3
+// holds 2-3, jobs 1 and 2 have ended); every job's phase is in the full
+// export. A whole Batsim workload has no warm-up: --measured says so.
+func TestExportMeasured(t *testing.T) {
+	dir := t.TempDir()
+	trace := `; UnixStartTime: 2678397
+; MaxProcs: 4
+1 0 0 2 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1
+2 0 0 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1
+3 0 0 20 2 -1 -1 2 -1 -1 1 2 1 -1 1 -1 -1 -1
+4 6 0 9 1 -1 -1 1 3 -1 1 2 1 -1 1 -1 -1 -1
+`
+	os.WriteFile(filepath.Join(dir, "hand.swf"), []byte(trace), 0o644)
+	manifest := filepath.Join(dir, "m.yaml")
+	os.WriteFile(manifest, []byte("experiment: m\nseed: 1\nplatform: single:4\nworkloads:\n  - trace: hand.swf\n    label: t\n    months: {from: 1970-02, to: 1970-02}\n    estimates: [R]\npolicies: [fcfs-easy]\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", manifest, "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	cell := "t-R/1970-02/single:4/fcfs-easy"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `,phase
+1,w0,,0,1,5,1,COMPLETED_SUCCESSFULLY,0,2,2,0,2,1,0,-1,,warm-up
+2,w0,,0,1,5,0,COMPLETED_WALLTIME_REACHED,0,5,5,0,5,1,1,-1,,warm-up
+3,w0,,0,2,20,1,COMPLETED_SUCCESSFULLY,0,20,20,0,20,1,2-3,-1,,warm-up
+4,w0,,6,1,3,0,COMPLETED_WALLTIME_REACHED,6,3,9,0,3,1,0,-1,,measured
+`},
+		{[]string{"--measured"}, `,phase
+4,w0,,6,1,3,0,COMPLETED_WALLTIME_REACHED,6,3,9,0,3,1,0,-1,,measured
+`},
+	} {
+		stdout.Reset()
+		if code := run(context.Background(), append([]string{"export", out, cell, "--format", "batsim-csv"}, tt.args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("export %v: exit %d: %s", tt.args, code, stderr.String())
+		}
+		if want := strings.Join(export.BatsimColumns, ",") + tt.want; stdout.String() != want {
+			t.Errorf("export %v:\n%s\nwant\n%s", tt.args, stdout.String(), want)
+		}
+	}
+	whole := filepath.Join(dir, "whole")
+	if code := run(context.Background(), []string{"run", "../sweep/testdata/batsim.yaml", "--out", whole}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"export", whole, "small-R/i000/L-/single:8/fcfs-easy", "--measured"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "--measured: schedule") || !strings.Contains(stderr.String(), "every job is measured") {
+		t.Errorf("--measured of a whole workload: exit %d, %q; want an error saying every job is measured", code, stderr.String())
+	}
+}
