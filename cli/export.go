@@ -17,17 +17,19 @@ import (
 // exportFormats are the schedule formats `sweep export` writes.
 var exportFormats = []string{"swf", "batsim-csv", "json"}
 
-// runExport implements `sweep export DIR CELL --format F [-o FILE]`: it
-// simulates one cell of a results directory again (as show does, checked
-// against its stored row) and writes its schedule.
+// runExport implements `sweep export DIR CELL --format F [-o FILE]
+// [--measured]`: it simulates one cell of a results directory again (as
+// show does, checked against its stored row) and writes its schedule;
+// --measured leaves out a trace month's warm-up and cool-down jobs.
 func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "swf", "schedule format: "+strings.Join(exportFormats, ", "))
 	out := fs.String("o", "", "output file (default: standard output)")
 	manifest := fs.String("manifest", "", "the manifest the run came from (default: DIR/manifest.yaml)")
+	measured := fs.Bool("measured", false, "only the measured jobs: leave out a trace month's warm-up and cool-down jobs (they keep the processors they held)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep export DIR CELL [--format swf|batsim-csv|json] [-o FILE] [--manifest M]")
+		fmt.Fprintln(fs.Output(), "usage: sweep export DIR CELL [--format swf|batsim-csv|json] [-o FILE] [--manifest M] [--measured]")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -48,12 +50,25 @@ func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	return writeExport(replayed.Outcome, replayer.m.ModelOf(cell), *format, *out, stdout)
+	return writeChosenExport(replayed.Outcome, replayer.m.ModelOf(cell), exportChoice{format: *format, path: *out, measured: *measured}, stdout)
 }
 
-// writeExport writes an outcome's schedule in format to the file path, or
-// to stdout when path is empty.
+// exportChoice is what `sweep export` (or `sweep simulate --export`) is
+// asked to write: the format, the file (stdout when empty), and whether
+// only the measured jobs.
+type exportChoice struct {
+	format, path string
+	measured     bool
+}
+
+// writeExport writes an outcome's schedule, every job, in format to the
+// file path, or to stdout when path is empty.
 func writeExport(outcome model.Outcome, md model.Model, format, path string, stdout io.Writer) error {
+	return writeChosenExport(outcome, md, exportChoice{format: format, path: path}, stdout)
+}
+
+// writeChosenExport writes an outcome's schedule as chosen.
+func writeChosenExport(outcome model.Outcome, md model.Model, c exportChoice, stdout io.Writer) error {
 	e, ok := outcome.(model.Exporter)
 	if !ok {
 		return usageError{fmt.Errorf("sweep export: %s schedules cannot be exported yet: the model's outcomes have no ExportSchedule", md.Name())}
@@ -62,6 +77,16 @@ func writeExport(outcome model.Outcome, md model.Model, format, path string, std
 	if err != nil {
 		return fmt.Errorf("sweep export: %w", err)
 	}
+	if c.measured {
+		// Placed first: the warm-up jobs left out held processors.
+		if s, err = s.Placed(); err == nil {
+			s, err = s.Measured()
+		}
+		if err != nil {
+			return fmt.Errorf("sweep export: --measured: %w", err)
+		}
+	}
+	format, path := c.format, c.path
 	w := stdout
 	if path != "" {
 		f, err := os.Create(path)

@@ -7,26 +7,33 @@
 //
 // The input is a plain Schedule, one Job per job, that any model fills
 // from its own simulation: times are whole seconds (a tick-based model
-// writes one tick as one second). It is a leaf: it imports no simulator.
+// writes one tick as one second). It imports no simulator: only
+// engine/placement's rule for naming counted resources (Fit).
 package export
 
 import (
 	"bufio"
 	"cmp"
-	"container/heap"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sweep-sched/sweep/engine/placement"
 )
 
 // A Schedule is what a simulation decided for a set of jobs.
 type Schedule struct {
 	// Name says where the jobs come from: the SWF header's Installation
-	// note and Batsim's workload_name.
+	// note.
 	Name string
+	// BatsimWorkload is the workload's name as Batsim writes it in
+	// jobs.csv's workload_name: Batsim names the workload files of its
+	// command line w0, w1, ... (src/cli.cpp), and policy/batsim sends a
+	// rigid workload to a scheduler under the same name. Empty means Name.
+	BatsimWorkload string
 	// Procs is the platform's processors (SWF MaxProcs); resource ids run
 	// from 0 to Procs-1.
 	Procs int
@@ -49,10 +56,28 @@ type Job struct {
 	RequestedSeconds int64
 	// User is the SWF user id; -1 when unknown.
 	User int64
-	// Allocated lists the resource ids the job ran on (len Procs), or is
-	// nil when the model does not name them (see AssignResources).
+	// Allocated lists the resource ids the job ran on (len Procs), as the
+	// simulation chose them, or is nil when the model only counted
+	// processors (see AssignResources).
 	Allocated []int
+	// ReachedRequest says the job ran until its requested time and was
+	// killed there: Batsim's COMPLETED_WALLTIME_REACHED, SWF status 0.
+	ReachedRequest bool
+	// Phase is the job's part of a windowed simulation (PhaseWarmUp,
+	// PhaseMeasured, PhaseCoolDown), or "" when the model measures every
+	// job.
+	Phase string
 }
+
+// The phases of a windowed simulation (a trace month): jobs submitted
+// before the measured window warm the system up, those after it keep it
+// loaded until the window's jobs have started; only the measured ones
+// count in the measures.
+const (
+	PhaseWarmUp   = "warm-up"
+	PhaseMeasured = "measured"
+	PhaseCoolDown = "cool-down"
+)
 
 // number returns the job's SWF number.
 func (s *Schedule) number(i int) int64 {
@@ -121,9 +146,13 @@ func (s *Schedule) Validate() error {
 // then one line per job in the given order with its number, submit time,
 // simulated wait (start - submit), simulated run time (finish - start),
 // allocated and requested processors (both the job's), requested time,
-// status 1 (completed) and user; the fields a simulation does not know
-// (CPU time, memory, group, executable, queue, partition, preceding job,
-// think time) are -1.
+// status and user; the fields a simulation does not know (CPU time,
+// memory, group, executable, queue, partition, preceding job, think time)
+// are -1. The status is 1 (completed), or 0 (failed) for a job killed at
+// its requested time: SWF has no status of its own for a time limit, and
+// the archive's logs count a job the system killed as failed, keeping 5
+// (cancelled) for jobs their user cancelled. With phases, a header note
+// counts the warm-up, measured and cool-down jobs, in submit order.
 func WriteSWF(out io.Writer, s *Schedule) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -133,6 +162,10 @@ func WriteSWF(out io.Writer, s *Schedule) error {
 	fmt.Fprintf(w, "; Computer: sweep simulation\n")
 	fmt.Fprintf(w, "; Installation: %s\n", oneLine(s.Name))
 	fmt.Fprintf(w, "; Note: a simulated schedule written by sweep: wait time, run time and allocated processors are the simulation's, not a log's\n")
+	if n := s.phaseCounts(); n != nil {
+		fmt.Fprintf(w, "; Note: %d warm-up jobs, %d measured jobs, %d cool-down jobs (only the measured ones count in the measures)\n",
+			n[PhaseWarmUp], n[PhaseMeasured], n[PhaseCoolDown])
+	}
 	fmt.Fprintf(w, "; MaxJobs: %d\n", len(s.Jobs))
 	fmt.Fprintf(w, "; MaxRecords: %d\n", len(s.Jobs))
 	if s.UnixStartSeconds > 0 {
@@ -142,10 +175,14 @@ func WriteSWF(out io.Writer, s *Schedule) error {
 	line := make([]byte, 0, 128)
 	for i := range s.Jobs {
 		j := &s.Jobs[i]
+		status := int64(1)
+		if j.ReachedRequest {
+			status = 0
+		}
 		fields := [18]int64{
 			s.number(i), j.SubmitSeconds, j.StartSeconds - j.SubmitSeconds, j.FinishSeconds - j.StartSeconds,
 			int64(j.Procs), -1, -1, int64(j.Procs), j.RequestedSeconds, -1,
-			1, j.User, -1, -1, -1, -1, -1, -1,
+			status, j.User, -1, -1, -1, -1, -1, -1,
 		}
 		line = line[:0]
 		for k, f := range fields {
@@ -158,6 +195,21 @@ func WriteSWF(out io.Writer, s *Schedule) error {
 		w.Write(line)
 	}
 	return w.Flush()
+}
+
+// phaseCounts counts the jobs of each phase, or returns nil when no job
+// has one.
+func (s *Schedule) phaseCounts() map[string]int {
+	var n map[string]int
+	for i := range s.Jobs {
+		if p := s.Jobs[i].Phase; p != "" {
+			if n == nil {
+				n = map[string]int{}
+			}
+			n[p]++
+		}
+	}
+	return n
 }
 
 // oneLine keeps a header value on its line.
@@ -173,13 +225,21 @@ var BatsimColumns = []string{
 	"waiting_time", "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata",
 }
 
-// WriteBatsimCSV writes the schedule as Batsim's jobs.csv: every job
-// completed successfully (success 1, final_state COMPLETED_SUCCESSFULLY),
-// requested_time -1 when unknown, stretch = turnaround / execution time
-// (empty for a job of no execution time), allocated_resources as an
-// interval set ("0-3 8"), consumed_energy -1 (no energy model), profile
-// and metadata empty. Jobs without Allocated get resources by
-// AssignResources first; without any, evalys cannot draw them.
+// PhaseColumn is the column WriteBatsimCSV adds after Batsim's own when
+// jobs have phases: warm-up, measured or cool-down.
+const PhaseColumn = "phase"
+
+// WriteBatsimCSV writes the schedule as Batsim's jobs.csv:
+// workload_name is BatsimWorkload (else Name); a job killed at its
+// requested time has success 0 and final_state COMPLETED_WALLTIME_REACHED
+// (as Batsim says of a delay job that reaches its walltime), every other
+// success 1 and COMPLETED_SUCCESSFULLY; requested_time is -1 when unknown,
+// stretch = turnaround / execution time (empty for a job of no execution
+// time), allocated_resources an interval set ("0-3 8"): the resources the
+// simulation chose, or for a model that only counted processors those of
+// AssignResources; consumed_energy -1 (no energy model), profile and
+// metadata empty. When jobs have phases, a last column (PhaseColumn) says
+// which; evalys reads columns by name and ignores it.
 func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -188,11 +248,17 @@ func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 	if err != nil {
 		return err
 	}
+	phases := s.phaseCounts() != nil
 	w := csv.NewWriter(out)
-	if err := w.Write(BatsimColumns); err != nil {
+	header := BatsimColumns
+	if phases {
+		header = append(slices.Clip(header), PhaseColumn)
+	}
+	if err := w.Write(header); err != nil {
 		return err
 	}
 	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+	workload := cmp.Or(s.BatsimWorkload, s.Name)
 	for i := range s.Jobs {
 		j := &s.Jobs[i]
 		exec, turnaround := j.FinishSeconds-j.StartSeconds, j.FinishSeconds-j.SubmitSeconds
@@ -200,10 +266,17 @@ func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 		if exec > 0 {
 			stretch = strconv.FormatFloat(float64(turnaround)/float64(exec), 'g', -1, 64)
 		}
+		success, state := "1", "COMPLETED_SUCCESSFULLY"
+		if j.ReachedRequest {
+			success, state = "0", "COMPLETED_WALLTIME_REACHED"
+		}
 		record := []string{
-			s.id(i), s.Name, "", itoa(j.SubmitSeconds), strconv.Itoa(j.Procs),
-			itoa(j.RequestedSeconds), "1", "COMPLETED_SUCCESSFULLY", itoa(j.StartSeconds), itoa(exec), itoa(j.FinishSeconds),
+			s.id(i), workload, "", itoa(j.SubmitSeconds), strconv.Itoa(j.Procs),
+			itoa(j.RequestedSeconds), success, state, itoa(j.StartSeconds), itoa(exec), itoa(j.FinishSeconds),
 			itoa(j.StartSeconds - j.SubmitSeconds), itoa(turnaround), stretch, IntervalSet(alloc[i]), "-1", "",
+		}
+		if phases {
+			record = append(record, j.Phase)
 		}
 		if err := w.Write(record); err != nil {
 			return err
@@ -236,12 +309,16 @@ func IntervalSet(ids []int) string {
 	return b.String()
 }
 
-// AssignResources returns each job's resource ids: its own Allocated when
-// set, otherwise the lowest ids free at its start, jobs taken by start
-// time then position, a job finishing at t freeing its resources for a
-// job starting at t. The models count free processors without naming
-// them, so this is one valid placement, not the simulator's. It fails when
-// the jobs running at some instant need more than Procs processors.
+// AssignResources returns each job's resource ids: its own Allocated
+// when set (the simulation's choice, checked free), otherwise ids named
+// by engine/placement.Fit at its start (best fit: the narrowest run of
+// consecutive free ids wide enough, the lowest on a tie, else the lowest
+// free ids), the rule the Gantt chart uses, so that a chart and an export
+// of one cell agree. Jobs are taken by start time, then position; a job
+// finishing at t frees its resources for a job starting at t. Ids so
+// named are one valid placement, not a simulator's. It fails when the
+// jobs running at some instant need more than Procs processors, or a
+// named resource is held by another job.
 func AssignResources(s *Schedule) ([][]int, error) {
 	alloc := make([][]int, len(s.Jobs))
 	order := make([]int, len(s.Jobs))
@@ -251,62 +328,70 @@ func AssignResources(s *Schedule) ([][]int, error) {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(s.Jobs[a].StartSeconds, s.Jobs[b].StartSeconds)
 	})
-	busy := make([]bool, s.Procs)
-	var running endHeap
+	freeAt := make([]int64, s.Procs)
 	for _, i := range order {
 		j := &s.Jobs[i]
-		for len(running) > 0 && running[0].finish <= j.StartSeconds {
-			done := heap.Pop(&running).(ending)
-			for _, r := range alloc[done.job] {
-				busy[r] = false
-			}
-		}
-		if j.Allocated != nil {
-			alloc[i] = j.Allocated
-		} else {
-			alloc[i] = make([]int, 0, j.Procs)
-			for r := 0; r < s.Procs && len(alloc[i]) < j.Procs; r++ {
-				if !busy[r] {
-					alloc[i] = append(alloc[i], r)
+		if j.Allocated == nil {
+			if alloc[i] = placement.Fit(freeAt, j.StartSeconds, j.FinishSeconds, j.Procs); alloc[i] == nil {
+				free := 0
+				for _, at := range freeAt {
+					if at <= j.StartSeconds {
+						free++
+					}
 				}
+				return nil, fmt.Errorf("schedule %s: job %d (number %d) starts at %d s on %d processors, but only %d of %d are free then", s.Name, i, s.number(i), j.StartSeconds, j.Procs, free, s.Procs)
 			}
-			if len(alloc[i]) < j.Procs {
-				return nil, fmt.Errorf("schedule %s: job %d (number %d) starts at %d s on %d processors, but only %d of %d are free then", s.Name, i, s.number(i), j.StartSeconds, j.Procs, len(alloc[i]), s.Procs)
-			}
+			continue
 		}
-		for _, r := range alloc[i] {
-			if busy[r] {
-				return nil, fmt.Errorf("schedule %s: job %d (number %d) is allocated resource %d at %d s, which another job holds", s.Name, i, s.number(i), r, j.StartSeconds)
+		for _, r := range j.Allocated {
+			if freeAt[r] > j.StartSeconds {
+				return nil, fmt.Errorf("schedule %s: job %d (number %d) is allocated resource %d at %d s, which another job holds until %d s", s.Name, i, s.number(i), r, j.StartSeconds, freeAt[r])
 			}
-			busy[r] = true
+			freeAt[r] = j.FinishSeconds
 		}
-		if j.FinishSeconds > j.StartSeconds {
-			heap.Push(&running, ending{j.FinishSeconds, i})
-		} else {
-			for _, r := range alloc[i] {
-				busy[r] = false
-			}
-		}
+		alloc[i] = j.Allocated
 	}
 	return alloc, nil
 }
 
-type ending struct {
-	finish int64
-	job    int
+// Placed returns a copy of the schedule in which every job names its
+// resources (AssignResources), so that a part of it (Measured) keeps the
+// places the whole schedule gave.
+func (s *Schedule) Placed() (*Schedule, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	alloc, err := AssignResources(s)
+	if err != nil {
+		return nil, err
+	}
+	out := *s
+	out.Jobs = slices.Clone(s.Jobs)
+	for i := range out.Jobs {
+		out.Jobs[i].Allocated = alloc[i]
+	}
+	return &out, nil
 }
 
-type endHeap []ending
-
-func (h endHeap) Len() int { return len(h) }
-func (h endHeap) Less(a, b int) bool {
-	return cmp.Or(cmp.Compare(h[a].finish, h[b].finish), cmp.Compare(h[a].job, h[b].job)) < 0
-}
-func (h endHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *endHeap) Push(x any)   { *h = append(*h, x.(ending)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// Measured returns the schedule's measured jobs only, numbered as they
+// were; resources a model only counted should be placed first (Placed),
+// for the warm-up jobs hold some. It fails when no job has a phase (the
+// model measures every job: there is nothing to leave out).
+func (s *Schedule) Measured() (*Schedule, error) {
+	if s.phaseCounts() == nil {
+		return nil, fmt.Errorf("schedule %s: its jobs have no warm-up or cool-down: every job is measured", s.Name)
+	}
+	out := *s
+	out.Jobs = nil
+	for i := range s.Jobs {
+		if s.Jobs[i].Phase == PhaseMeasured {
+			j := s.Jobs[i]
+			j.Number = s.number(i)
+			out.Jobs = append(out.Jobs, j)
+		}
+	}
+	if len(out.Jobs) == 0 {
+		return nil, fmt.Errorf("schedule %s: no measured job started", s.Name)
+	}
+	return &out, nil
 }

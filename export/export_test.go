@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +90,96 @@ func TestBadSchedules(t *testing.T) {
 	}
 	if got := export.IntervalSet([]int{8, 0, 2, 1, 3, 10, 11}); got != "0-3 8 10-11" {
 		t.Errorf("IntervalSet = %q, want 0-3 8 10-11", got)
+	}
+}
+
+// TestKilledAtRequestAndPhases: B of the hand schedule was killed at its
+// requested time, and the schedule is a window's, A warming up, B measured,
+// C cooling down, Batsim's workload w0. SWF: B's status is 0 (failed: SWF
+// has no time-limit status) and a note counts the phases; jobs.csv: B has
+// success 0, COMPLETED_WALLTIME_REACHED (Batsim's words for a delay job
+// that reaches its walltime), workload_name w0, and a last column phase.
+func TestKilledAtRequestAndPhases(t *testing.T) {
+	s := handSchedule()
+	s.BatsimWorkload = "w0"
+	s.Jobs[1].ReachedRequest = true
+	for i, p := range []string{export.PhaseWarmUp, export.PhaseMeasured, export.PhaseCoolDown} {
+		s.Jobs[i].Phase = p
+	}
+	var b bytes.Buffer
+	if err := export.WriteSWF(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"; Note: 1 warm-up jobs, 1 measured jobs, 1 cool-down jobs", "\n2 1 1 3 2 -1 -1 2 4 -1 0 3 -1 -1 -1 -1 -1 -1\n", "\n1 0 0 10 2 -1 -1 2 -1 -1 1 -1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("SWF lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := export.WriteBatsimCSV(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(export.BatsimColumns, ",") + `,phase
+A,w0,,0,2,-1,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,-1,,warm-up
+B,w0,,1,2,4,0,COMPLETED_WALLTIME_REACHED,2,3,5,1,4,1.3333333333333333,2-3,-1,,measured
+C,w0,,3,4,20,1,COMPLETED_SUCCESSFULLY,10,2,12,7,9,4.5,0-3,-1,,cool-down
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestMeasuredKeepsPlaces: on 4 processors W (warm-up, 1 processor,
+// 0-10) holds processor 0 when M (measured, 2 processors) starts at 5:
+// Fit gives M the first two of the free run 1-3. Exported alone, M would
+// take 0-1; Placed then Measured keeps 1-2, and M's number by position, 2.
+func TestMeasuredKeepsPlaces(t *testing.T) {
+	s := &export.Schedule{Name: "window", BatsimWorkload: "w0", Procs: 4, Jobs: []export.Job{
+		{Number: 7, SubmitSeconds: 0, StartSeconds: 0, FinishSeconds: 10, Procs: 1, RequestedSeconds: 10, User: 1, Phase: export.PhaseWarmUp},
+		{Number: 0, SubmitSeconds: 5, StartSeconds: 5, FinishSeconds: 8, Procs: 2, RequestedSeconds: 9, User: 1, Phase: export.PhaseMeasured},
+	}}
+	placed, err := s.Placed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := placed.Measured()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Jobs) != 1 || m.Jobs[0].Number != 2 || !slices.Equal(m.Jobs[0].Allocated, []int{1, 2}) {
+		t.Fatalf("measured jobs %+v; want job 2 on 1-2", m.Jobs)
+	}
+	if s.Jobs[1].Allocated != nil {
+		t.Error("Placed changed the schedule it was given")
+	}
+	whole := handSchedule()
+	if _, err := whole.Measured(); err == nil || !strings.Contains(err.Error(), "every job is measured") {
+		t.Errorf("Measured of a schedule without phases: %v; want an error saying every job is measured", err)
+	}
+}
+
+// TestAssignResourcesBestFit: the ids of counted jobs are those the Gantt
+// chart draws (engine/placement.Fit), not the lowest free ones. On 6
+// processors X (1, 0-20) takes 0, Y (1, 0-2) 1, Z (1, 0-20) 2; at 3 V (2
+// processors) finds 1 and 3-5 free and takes the run 3-4 (lowest-free
+// would give 1 and 3); at 4 U (1) finds 1 and 5, both runs of 1, and
+// takes the lower, 1. A job that names its resources keeps them: T on 5 at
+// 4 (instead of U).
+func TestAssignResourcesBestFit(t *testing.T) {
+	job := func(start, finish int64, procs int) export.Job {
+		return export.Job{SubmitSeconds: 0, StartSeconds: start, FinishSeconds: finish, Procs: procs, RequestedSeconds: -1, User: -1}
+	}
+	s := &export.Schedule{Name: "fit", Procs: 6, Jobs: []export.Job{job(0, 20, 1), job(0, 2, 1), job(0, 20, 1), job(3, 8, 2), job(4, 9, 1)}}
+	alloc, err := export.AssignResources(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int{{0}, {1}, {2}, {3, 4}, {1}}; !slices.EqualFunc(alloc, want, slices.Equal) {
+		t.Errorf("ids %v; want %v", alloc, want)
+	}
+	s.Jobs[4].Allocated = []int{5}
+	if alloc, err = export.AssignResources(s); err != nil || !slices.Equal(alloc[4], []int{5}) {
+		t.Errorf("named job: ids %v, %v; want [5]", alloc, err)
 	}
 }
 

@@ -7,6 +7,10 @@
 //
 // Times are integer nanoseconds of simulated time: a scheduler that
 // consumes time (Batsim's "now") may start jobs between whole seconds.
+//
+// It also owns the rule that names resources for a simulator that only
+// counted them (Fit), so that every view of such a schedule (the Gantt
+// chart, the exports) places its jobs alike.
 package placement
 
 import (
@@ -126,4 +130,54 @@ func seconds(nanos int64) string {
 		return fmt.Sprintf("%d s", nanos/NanosPerSecond)
 	}
 	return fmt.Sprintf("%.9f s", float64(nanos)/NanosPerSecond)
+}
+
+// Fit picks need resources for a job that holds them from start to end,
+// given when each resource is next free (freeAt, indexed by resource id,
+// in any one time unit; a resource free at start may be taken): the
+// narrowest run of at least need consecutive free resources, the lowest
+// such run on a tie, which keeps wide blocks for wide jobs; when no run
+// is wide enough, the lowest free resources. It marks them busy until end
+// and returns their ids ascending, or nil, leaving freeAt as it was, when
+// fewer than need are free.
+//
+// Fit is sweep's one rule for naming the resources of a simulator that
+// only counted them: the Gantt chart (report/gantt) and the exports
+// (export.AssignResources) both place such jobs with it, job by job in
+// order of start, so a chart and an export of one schedule agree.
+func Fit(freeAt []int64, start, end int64, need int) []int {
+	best, bestWidth := -1, 0
+	for k := 0; k < len(freeAt); {
+		if freeAt[k] > start {
+			k++
+			continue
+		}
+		run := k
+		for run < len(freeAt) && freeAt[run] <= start {
+			run++
+		}
+		if width := run - k; width >= need && (best < 0 || width < bestWidth) {
+			best, bestWidth = k, width
+		}
+		k = run
+	}
+	ids := make([]int, 0, need)
+	if best >= 0 {
+		for id := best; id < best+need; id++ {
+			ids = append(ids, id)
+		}
+	} else {
+		for id := 0; id < len(freeAt) && len(ids) < need; id++ {
+			if freeAt[id] <= start {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) < need {
+			return nil
+		}
+	}
+	for _, id := range ids {
+		freeAt[id] = end
+	}
+	return ids
 }

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,36 @@ func TestCheck(t *testing.T) {
 	sc.Runs = sc.Runs[:2]
 	if err := Check(4, jobs, 2, sc); err != nil {
 		t.Errorf("job 2 need not be decided, got %v", err)
+	}
+}
+
+// TestFit: hand-made free times at start 5 (a resource free at 5 may be
+// taken), each job held until 20.
+func TestFit(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		freeAt []int64
+		need   int
+		ids    []int
+		after  []int64
+	}{
+		// Resources 0, 2 and 3 are free at 5: the only run of 2 is 2-3.
+		{"block", []int64{0, 9, 5, 3}, 2, []int{2, 3}, []int64{0, 9, 20, 20}},
+		// No run of 3: the lowest free ones, 0, 2 and 3.
+		{"scattered", []int64{0, 9, 5, 3}, 3, []int{0, 2, 3}, []int64{20, 9, 20, 20}},
+		// Free runs 0-2 (3 wide) and 4-5 (2 wide) and 7 (1 wide): a job of
+		// 2 takes the narrower 4-5, keeping 0-2 for a wider job; a job of 1
+		// takes 7, the narrowest; lowest-free would take 0-1 and 0.
+		{"best fit", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 2, []int{4, 5}, []int64{0, 0, 0, 9, 20, 20, 9, 0}},
+		{"best fit, one", []int64{0, 0, 0, 9, 0, 0, 9, 0}, 1, []int{7}, []int64{0, 0, 0, 9, 0, 0, 9, 20}},
+		// Two runs of 2 (0-1, 3-4): the lowest.
+		{"tie", []int64{0, 0, 9, 0, 0}, 2, []int{0, 1}, []int64{20, 20, 9, 0, 0}},
+		// Only 1 of 2 free: nil, nothing marked.
+		{"full", []int64{9, 0}, 2, nil, []int64{9, 0}},
+	} {
+		ids := Fit(tt.freeAt, 5, 20, tt.need)
+		if !slices.Equal(ids, tt.ids) || !slices.Equal(tt.freeAt, tt.after) {
+			t.Errorf("%s: ids %v, free at %v; want %v, %v", tt.name, ids, tt.freeAt, tt.ids, tt.after)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/policy/batsim"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/workload/swf"
 )
@@ -33,22 +34,60 @@ func (o *Outcome) jobRows() []store.Row {
 }
 
 // ExportSchedule returns the simulated schedule of every job that
-// started (warm-up and cool-down included), for `sweep export`: SWF
-// numbers, submit, start and end in the trace's seconds, the processors
-// and requested time.
+// started (warm-up and cool-down included, each marked with its phase in
+// a trace month), for `sweep export`: SWF numbers, submit, start and end
+// in the trace's seconds, the processors and requested time, the
+// processor ids the simulation chose (a Batsim scheduler's allocations,
+// the contiguous placement's blocks; nil when it counted processors, and
+// the export names them by engine/placement.Fit, as the Gantt chart does),
+// whether the job was killed at its requested time (reachedRequest), and
+// Batsim's name of the workload, the one policy/batsim sends a scheduler.
 func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
 	w, s := o.Workload, o.Schedule
-	out := &export.Schedule{Name: w.Name, Procs: w.Procs, UnixStartSeconds: w.UnixStartSeconds}
+	out := &export.Schedule{Name: w.Name, BatsimWorkload: batsim.DefaultWorkloadName, Procs: w.Procs, UnixStartSeconds: w.UnixStartSeconds}
+	ids := o.processorIDs()
 	for j := range w.Jobs {
 		if s.StartSeconds[j] < 0 {
 			continue
 		}
 		job := &w.Jobs[j]
 		out.Jobs = append(out.Jobs, export.Job{Number: job.Number, SubmitSeconds: job.SubmitSeconds, StartSeconds: s.StartSeconds[j],
-			FinishSeconds: s.EndSeconds[j], Procs: job.Procs, RequestedSeconds: job.RequestedSeconds, User: job.User})
+			FinishSeconds: s.EndSeconds[j], Procs: job.Procs, RequestedSeconds: job.RequestedSeconds, User: job.User,
+			Allocated: ids[j], ReachedRequest: o.reachedRequest(j), Phase: o.phase(j)})
 	}
 	if len(out.Jobs) == 0 {
 		return nil, fmt.Errorf("no job started in cell %s", o.CellID)
 	}
 	return out, nil
+}
+
+// reachedRequest reports whether job j was killed at its requested time.
+// The model runs a job min(trace run time, requested time) (the SWF
+// reader's clamp), so a job whose run time reached its request is one the
+// system stopped there, as Batsim stops a delay job whose delay is not
+// below its walltime (do_delay_task: the job is COMPLETED_WALLTIME_REACHED
+// when delay >= walltime). A job whose log gave no request, and whose
+// request is therefore its run time, was never killed. (A Batsim JSON
+// workload's job without walltime requests its run time too, but
+// workload/batsim does not say which those are: such a job is counted as
+// reaching it.)
+func (o *Outcome) reachedRequest(j int) bool {
+	job := &o.Workload.Jobs[j]
+	return job.RunSeconds >= job.RequestedSeconds && (o.NoRequest == nil || !o.NoRequest[j])
+}
+
+// phase returns job j's phase in a trace month (warm-up, measured,
+// cool-down by its submit time against the measured window), or "" for a
+// whole workload, where every job is measured.
+func (o *Outcome) phase(j int) string {
+	w := o.Workload
+	switch submit := w.Jobs[j].SubmitSeconds; {
+	case o.Period == 0:
+		return ""
+	case submit < w.MeasureFromSeconds:
+		return export.PhaseWarmUp
+	case submit >= w.MeasureToSeconds:
+		return export.PhaseCoolDown
+	}
+	return export.PhaseMeasured
 }

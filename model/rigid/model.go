@@ -434,7 +434,8 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	}
 	return &Outcome{CellID: c.ID, Period: int64(u.month.Year*100 + int(u.month.Month)), Variant: u.variant, Workload: &mw.Workload,
 		Schedule: sched, Processors: ids, Cluster: p.platforms[c.Platform].Clusters[0].Name,
-		DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs}, nil
+		DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs,
+		NoRequest: mw.NoRequest}, nil
 }
 
 // An Outcome is a rigid workload (one month of a trace, or a whole Batsim
@@ -453,6 +454,10 @@ type Outcome struct {
 	// RequestFromRun those whose requested time was taken from their run
 	// time; WarmUpJobs the jobs before the measured window.
 	DroppedWide, RequestFromRun, WarmUpJobs int
+	// NoRequest tells, per job of Workload, that the log gave it no
+	// requested time (it requests its run time); nil for a Batsim
+	// workload, whose reader does not say.
+	NoRequest []bool
 }
 
 // Measure returns the month's fair-share measures (Model.Measures) and,

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 
+	engineplacement "github.com/sweep-sched/sweep/engine/placement"
 	"github.com/sweep-sched/sweep/model"
 )
 
@@ -138,10 +139,11 @@ func (p placement) lastCore() int {
 
 // placeBars assigns every bar to resources of its group: the ones it
 // names, or, when the simulator only counted free resources, the chart
-// picks them: at each bar's start (bars in order of start, then index),
-// the narrowest block of consecutive resources free at that tick that is
-// wide enough (best fit, the lowest on a tie, which keeps wide blocks for
-// wide bars), or the lowest free ones when no block is wide enough. A bar
+// picks them at each bar's start (bars in order of start, then index) by
+// engine/placement.Fit: the narrowest block of consecutive resources free
+// at that tick that is wide enough (best fit, the lowest on a tie, which
+// keeps wide blocks for wide bars), or the lowest free ones when no block
+// is wide enough; `sweep export` names them by the same rule. A bar
 // frees its resources at its finish, before any bar starting at that tick
 // takes them, as in the simulators.
 func placeBars(g model.Gantt) ([]placement, error) {
@@ -213,51 +215,26 @@ func takeNamed(freeAt []int64, start, finish int64, ids []int, need int) ([]core
 }
 
 // takeCores marks need cores free at tick start as busy until finish and
-// returns them as runs: the narrowest run of at least need consecutive
-// free cores (the lowest such run on a tie), else the lowest need free
-// cores, in several runs.
+// returns them as runs, picked by engine/placement.Fit (the narrowest run
+// of at least need consecutive free cores, the lowest on a tie, else the
+// lowest free cores), the rule the exports share.
 func takeCores(freeAt []int64, start, finish int64, need int) ([]coreRun, error) {
-	best, bestWidth := -1, 0
-	for k := 0; k < len(freeAt); {
-		if freeAt[k] > start {
-			k++
-			continue
+	ids := engineplacement.Fit(freeAt, start, finish, need)
+	if ids == nil {
+		free := 0
+		for _, at := range freeAt {
+			if at <= start {
+				free++
+			}
 		}
-		end := k
-		for end < len(freeAt) && freeAt[end] <= start {
-			end++
-		}
-		if width := end - k; width >= need && (best < 0 || width < bestWidth) {
-			best, bestWidth = k, width
-		}
-		k = end
-	}
-	if best >= 0 {
-		for i := best; i < best+need; i++ {
-			freeAt[i] = finish
-		}
-		return []coreRun{{First: best, Count: need}}, nil
-	}
-	free := 0
-	for _, at := range freeAt {
-		if at <= start {
-			free++
-		}
-	}
-	if free < need {
 		return nil, fmt.Errorf("needs %d cores but %d of %d are free; the schedule is not feasible", need, free, len(freeAt))
 	}
 	var runs []coreRun
-	for k := 0; need > 0; k++ {
-		if freeAt[k] > start {
-			continue
-		}
-		freeAt[k] = finish
-		need--
-		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == k {
+	for _, id := range ids {
+		if n := len(runs); n > 0 && runs[n-1].First+runs[n-1].Count == id {
 			runs[n-1].Count++
 		} else {
-			runs = append(runs, coreRun{First: k, Count: 1})
+			runs = append(runs, coreRun{First: id, Count: 1})
 		}
 	}
 	return runs, nil

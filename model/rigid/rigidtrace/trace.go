@@ -43,8 +43,11 @@ type Trace struct {
 	// Jobs holds every kept job sorted by submit time, then job number.
 	Jobs []rigid.Job
 	// Lines holds the SWF line of each job of Jobs.
-	Lines  []int
-	Report Report
+	Lines []int
+	// NoRequest tells, per job of Jobs, that its requested time was
+	// missing or 0 and is its run time: a job the system never killed.
+	NoRequest []bool
+	Report    Report
 }
 
 // Report accounts for a Trace: the SWF reader's report plus the two
@@ -148,7 +151,7 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 	}
 	rep := &t.Report
 	rep.Read = r.Report()
-	t.Jobs, t.Lines = make([]rigid.Job, 0, len(swfJobs)), make([]int, 0, len(swfJobs))
+	t.Jobs, t.Lines, t.NoRequest = make([]rigid.Job, 0, len(swfJobs)), make([]int, 0, len(swfJobs)), make([]bool, 0, len(swfJobs))
 	for _, sj := range swfJobs {
 		if sj.AllocatedProcs > int64(t.Procs) {
 			rep.ProcsAboveCluster++
@@ -165,7 +168,8 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 			RunSeconds:       sj.RunSeconds,
 			RequestedSeconds: sj.RequestedSeconds,
 		}
-		if j.RequestedSeconds <= 0 {
+		noRequest := j.RequestedSeconds <= 0
+		if noRequest {
 			rep.RequestFromRun++
 			if len(rep.RequestFromRunLines) < swf.IssuesKeptPerReason {
 				rep.RequestFromRunLines = append(rep.RequestFromRunLines, sj.Line)
@@ -174,6 +178,7 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 		}
 		t.Jobs = append(t.Jobs, j)
 		t.Lines = append(t.Lines, sj.Line)
+		t.NoRequest = append(t.NoRequest, noRequest)
 	}
 	// ReadAll sorts by submit time only; the simulator also needs the job
 	// number among equal submits.
@@ -187,10 +192,11 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 	})
 	jobs := make([]rigid.Job, len(order))
 	lines := make([]int, len(order))
+	noRequest := make([]bool, len(order))
 	for i, o := range order {
-		jobs[i], lines[i] = t.Jobs[o], t.Lines[o]
+		jobs[i], lines[i], noRequest[i] = t.Jobs[o], t.Lines[o], t.NoRequest[o]
 	}
-	t.Jobs, t.Lines = jobs, lines
+	t.Jobs, t.Lines, t.NoRequest = jobs, lines, noRequest
 	for i := 1; i < len(jobs); i++ {
 		if jobs[i].SubmitSeconds == jobs[i-1].SubmitSeconds && jobs[i].Number == jobs[i-1].Number {
 			return nil, fmt.Errorf("%s:%d: field 1 (job number) %d repeats line %d at the same submit time: job numbers must tell jobs apart", source, lines[i], jobs[i].Number, lines[i-1])
@@ -231,6 +237,9 @@ type MonthWorkload struct {
 	Workload rigid.Workload
 	// WarmUpJobs, MeasuredJobs and CoolDownJobs split Workload.Jobs.
 	WarmUpJobs, MeasuredJobs, CoolDownJobs int
+	// NoRequest tells, per job of Workload.Jobs, that its requested time
+	// is its run time for want of one in the log (Trace.NoRequest).
+	NoRequest []bool
 }
 
 // errNoHeaderStart is returned for a log without UnixStartTime.
@@ -270,6 +279,7 @@ func (t *Trace) Month(m Month) (MonthWorkload, error) {
 		WarmUpJobs:   lo - first,
 		MeasuredJobs: hi - lo,
 		CoolDownJobs: len(t.Jobs) - hi,
+		NoRequest:    t.NoRequest[first:],
 	}, nil
 }
 
@@ -303,6 +313,7 @@ func (t *Trace) ForCluster(procs int) (*Trace, error) {
 	out.Procs = procs
 	out.Jobs = make([]rigid.Job, 0, len(t.Jobs))
 	out.Lines = make([]int, 0, len(t.Lines))
+	out.NoRequest = make([]bool, 0, len(t.NoRequest))
 	out.Report.ProcsAboveClusterLines = slices.Clone(t.Report.ProcsAboveClusterLines)
 	for i, j := range t.Jobs {
 		if j.Procs > procs {
@@ -314,6 +325,7 @@ func (t *Trace) ForCluster(procs int) (*Trace, error) {
 		}
 		out.Jobs = append(out.Jobs, j)
 		out.Lines = append(out.Lines, t.Lines[i])
+		out.NoRequest = append(out.NoRequest, t.NoRequest[i])
 	}
 	return &out, nil
 }
