@@ -40,7 +40,7 @@ func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Wr
 	if !slices.Contains(exportFormats, *format) {
 		return bad("--format %q: want one of %s", *format, strings.Join(exportFormats, ", "))
 	}
-	replayer, err := a.newReplayer(fs.Arg(0), *manifest)
+	replayer, err := a.newReplayer("export", fs.Arg(0), *manifest)
 	if err != nil {
 		return err
 	}

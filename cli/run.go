@@ -69,6 +69,7 @@ func (a *app) manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error
 func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep plan M [--out DIR] [--shard i/n] [--replicates K] [--retry-failed]", manifestNote)
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "plan only shard i/n")
 	retry := fs.Bool("retry-failed", false, "count failed cells as to run")
@@ -91,15 +92,20 @@ func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return changedIsBadInput(err)
 	}
+	if err := m.ProbePolicies(ctx, p.ToRun); err != nil {
+		return changedIsBadInput(err)
+	}
 	p.Write(stdout)
 	return nil
 }
 
 // changedIsBadInput makes a results directory that holds cells of other
-// settings bad input (exit 2): the manifest or --out must change.
+// settings, and an external policy that cannot start, bad input (exit 2):
+// the manifest or --out must change.
 func changedIsBadInput(err error) error {
 	var changed *sweep.ChangedError
-	if errors.As(err, &changed) {
+	var probe *sweep.ProbeError
+	if errors.As(err, &changed) || errors.As(err, &probe) {
 		return usageError{err}
 	}
 	return err
@@ -131,6 +137,9 @@ func optionalShard(s string) (sweep.Shard, error) {
 	return sh, nil
 }
 
+// manifestNote says what a command's argument M is.
+const manifestNote = "M is the experiment's manifest (YAML), e.g. experiments/burkimsher2013.yaml."
+
 // gcPercent is sweep run's garbage-collection target (see runRun).
 const gcPercent = 300
 
@@ -138,6 +147,7 @@ const gcPercent = 300
 func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep run M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]", manifestNote)
 	jobs := fs.Int("j", 0, "cells simulated at once (default: every core the process may use, runtime.GOMAXPROCS)")
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
@@ -219,6 +229,10 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 			100*serial.Seconds()/(serial+busy).Seconds())
 	}
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
+	if len(sum.FirstFailures) > 0 {
+		fmt.Fprintf(stderr, "the first %d failed cells (sweep status %s lists them all):\n", len(sum.FirstFailures), sum.Out)
+		sweep.WriteFailedCells(stderr, sum.FirstFailures)
+	}
 	if err := sum.Err(); err != nil {
 		if sum.Interrupted {
 			return fmt.Errorf("%v\nresume with: %s", err, typedCommand(os.Args[0], "run", args))

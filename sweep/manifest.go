@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/platform"
@@ -107,7 +108,7 @@ func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			if k := v.Content[i]; !slices.Contains(policyKeys, k.Value) {
-				return fmt.Errorf("line %d: policies: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(policyKeys, ", "))
+				return fmt.Errorf("line %d: policies: unknown key %q%s; valid keys: %s", k.Line, k.Value, suggest.DidYouMean(k.Value, policyKeys), strings.Join(policyKeys, ", "))
 			}
 		}
 	}
@@ -310,7 +311,9 @@ func (m *Manifest) normalise() error {
 // order, is the error.
 func (m *Manifest) checkFields() error {
 	for _, rule := range []func() error{
-		m.checkExperiment, m.checkReplicates, m.checkPlatformsGiven, m.checkSections,
+		// checkSections before checkPlatformsGiven: a mistyped
+		// "platfrom" is named as such, not as a missing platform.
+		m.checkExperiment, m.checkReplicates, m.checkSections, m.checkPlatformsGiven,
 		m.checkWorkloadsGiven, m.checkLoads, m.checkPolicies, m.checkLabels, m.checkExclusions,
 	} {
 		if err := rule(); err != nil {
@@ -422,7 +425,7 @@ func (m *Manifest) checkModelPolicy(spec PolicySpec) error {
 	}
 	policy, _, ok := m.models.Policy(p)
 	if !ok {
-		return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+		return fmt.Errorf("%s: unknown policy %q%s; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, suggest.DidYouMean(p, m.models.PolicyNames()), strings.Join(m.models.PolicyNames(), ", "))
 	}
 	if spec.Policy != "" && len(policy.Params) == 0 {
 		// Its cells would be the plain policy's under another name.
@@ -626,9 +629,10 @@ func checkParams(p model.Policy, params map[string]string) error {
 // a model's section.
 func (m *Manifest) checkSections() error {
 	sections := m.models.Sections()
+	valid := append(slices.Clone(topLevelKeys), sections...)
 	for _, key := range slices.Sorted(maps.Keys(m.Sections)) {
 		if !slices.Contains(sections, key) {
-			return fmt.Errorf("%s: unknown key; valid top-level keys: %s", m.at(key), strings.Join(append(slices.Clone(topLevelKeys), sections...), ", "))
+			return fmt.Errorf("%s: unknown key%s; valid top-level keys: %s", m.at(key), suggest.DidYouMean(key, valid), strings.Join(valid, ", "))
 		}
 	}
 	return nil

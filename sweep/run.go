@@ -77,7 +77,14 @@ type Summary struct {
 	// the serial part of the run, whatever the number of workers.
 	Setup, Close time.Duration
 	Warnings     []string
+	// FirstFailures are the first cells that failed in this run (at most
+	// firstFailures, in the order they failed) with their errors, for the
+	// user to read at the end of the run (WriteFailedCells).
+	FirstFailures []FailedCell
 }
+
+// firstFailures is how many failed cells a run's summary keeps.
+const firstFailures = 3
 
 // Err summarises an unsuccessful run as an error; nil when every cell ran.
 func (s *Summary) Err() error {
@@ -112,7 +119,7 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
-	plan, err := m.prepareOut(out, opts, sum)
+	plan, err := m.prepareOut(ctx, out, opts, sum)
 	if err != nil {
 		return sum, err
 	}
@@ -153,15 +160,19 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	return sum, nil
 }
 
-// prepareOut plans the run into out and readies the directory: created,
-// what a killed run left repaired, the manifest's copy saved. sum gets
-// the plan's counts and the repair's warnings.
-func (m *Manifest) prepareOut(out string, opts RunOptions, sum *Summary) (*Plan, error) {
+// prepareOut plans the run into out, probes the external policies of the
+// cells to run (nothing is written when one fails), and readies the
+// directory: created, what a killed run left repaired, the manifest's
+// copy saved. sum gets the plan's counts and the repair's warnings.
+func (m *Manifest) prepareOut(ctx context.Context, out string, opts RunOptions, sum *Summary) (*Plan, error) {
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
 		return nil, err
 	}
 	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
+	if err := m.ProbePolicies(ctx, plan.ToRun); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating results directory: %w", err)
 	}
@@ -220,6 +231,18 @@ type cellRun struct {
 	writer *writerPool
 
 	done, failed, cellNanos, writerNanos atomic.Int64
+
+	mu       sync.Mutex
+	failures []FailedCell // the first firstFailures
+}
+
+// recordFailure keeps cell c's error if it is among the first failures.
+func (r *cellRun) recordFailure(c Cell, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.failures) < firstFailures {
+		r.failures = append(r.failures, FailedCell{Name: c.Name(), ID: c.ID, Shard: r.opts.Shard.Label(), Error: err.Error()})
+	}
 }
 
 // reportProgress starts flushing the writers when due and reporting
@@ -289,6 +312,7 @@ func (r *cellRun) computeAndWrite(ctx context.Context, t task, writing context.C
 	if err != nil {
 		row, children = failedRow(r.m, t.Cell, err), nil
 		r.failed.Add(1)
+		r.recordFailure(t.Cell, err)
 	}
 	pprof.SetGoroutineLabels(writing)
 	werr := r.writer.append(row, children...)
@@ -306,6 +330,7 @@ func (r *cellRun) computeAndWrite(ctx context.Context, t task, writing context.C
 // summarise puts the workers' tallies into sum.
 func (r *cellRun) summarise(sum *Summary) {
 	sum.Ran, sum.Failed = int(r.done.Load()), int(r.failed.Load())
+	sum.FirstFailures = r.failures
 	sum.CellTime, sum.WriterTime = time.Duration(r.cellNanos.Load()), time.Duration(r.writerNanos.Load())
 }
 

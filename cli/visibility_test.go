@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `sweep run -h` shows its argument, the manifest, not only its flags
+// (issue 35: the flag package printed "Usage of sweep run:" and flags).
+func TestRunHelpShowsTheManifestArgument(t *testing.T) {
+	for _, cmd := range []string{"run", "plan", "slurm"} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s -h: exit %d", cmd, code)
+		}
+		if want := "usage: sweep " + cmd + " M "; !strings.HasPrefix(stdout.String(), want) || !strings.Contains(stdout.String(), "M is the experiment's manifest") {
+			t.Errorf("%s -h:\n%s\nwant it to start with %q and say what M is", cmd, stdout.String(), want)
+		}
+	}
+}
+
+// Each command's errors begin with its own name: `sweep export` said
+// `sweep show:` (issue 35), and errors from below (a manifest's) had no
+// command name.
+func TestErrorsNameTheirCommand(t *testing.T) {
+	_, out := runTiny(t, tinyGrid)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", out, "no-such-cell"}, "sweep export: "},
+		{[]string{"show", out, "no-such-cell"}, "sweep show: "},
+		{[]string{"plan", "no-such-manifest.yaml"}, "sweep plan: manifest: "},
+		{[]string{"run", "no-such-manifest.yaml"}, "sweep run: manifest: "},
+		{[]string{"status", out, "--manifest", "no-such-manifest.yaml"}, "sweep status: manifest: "},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), tt.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tt.args, code)
+		}
+		if !strings.HasPrefix(stderr.String(), tt.want) || strings.Count(stderr.String(), "sweep ") != 1 {
+			t.Errorf("%v: %q; want one prefix %q", tt.args, stderr.String(), tt.want)
+		}
+	}
+}
+
+// A failing external policy's reason is shown where the user looks: the
+// end of `sweep run` lists the first failed cells with the policy's stderr
+// tail, and `sweep status` prints it (issue 35: run said only "1 of 2
+// cells failed", status "its last 4 stderr lines:" and nothing after).
+// A command that cannot say hello is refused before any cell, exit 2.
+func TestFailingPolicyShownWhereTheUserLooks(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	dir := t.TempDir()
+	fixture, _ := filepath.Abs("../sweep/testdata/norequest.swf.txt")
+	// Says hello, then fails at its first decision.
+	crash := "import sys\nsys.stdin.readline()\nprint('{\"type\":\"hello\",\"protocol\":1}', flush=True)\nsys.stdin.readline()\n" +
+		"sys.stderr.write('Traceback (most recent call last):\\nRuntimeError: no decision for you\\n')\nsys.exit(1)\n"
+	files := map[string]string{
+		"crash.py": crash,
+		"mine.py":  "import sweep_policy_in_another_interpreter\n",
+		"crash.yaml": "experiment: crash\nseed: 1\nplatform: single:4\nworkloads:\n  - trace: " + fixture +
+			"\n    months: {from: 1970-01, to: 1970-01}\n    estimates: [T]\npolicies: [fcfs-easy, {name: crash, command: [python3, crash.py]}]\n",
+	}
+	files["mine.yaml"] = strings.Replace(files["crash.yaml"], "{name: crash, command: [python3, crash.py]}", "{name: mine, command: [python3, mine.py]}", 1)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "results")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", filepath.Join(dir, "crash.yaml"), "--out", out}, &stdout, &stderr); code != 1 {
+		t.Fatalf("run: exit %d, want 1: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"the first 1 failed cells (sweep status " + out + " lists them all):\n  norequest-T/1970-01/single:4/crash (all, ",
+		"its last 2 stderr lines:\n      Traceback (most recent call last):\n      RuntimeError: no decision for you\n",
+		"sweep run: 1 of 2 cells failed",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("run's stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"status", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("status: exit %d", code)
+	}
+	if want := "      RuntimeError: no decision for you\n"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("status lacks %q:\n%s", want, stdout.String())
+	}
+
+	stderr.Reset()
+	out2 := filepath.Join(dir, "results2")
+	if code := run(context.Background(), []string{"run", filepath.Join(dir, "mine.yaml"), "--out", out2}, &stdout, &stderr); code != 2 {
+		t.Fatalf("run of a policy that cannot start: exit %d, want 2: %s", code, stderr.String())
+	}
+	if want := "ModuleNotFoundError: No module named 'sweep_policy_in_another_interpreter'"; !strings.Contains(stderr.String(), "\nsweep run: policy \"mine\": python3 ") || !strings.Contains(stderr.String(), want) {
+		t.Errorf("refusal %q; want it to name the policy, its command and %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(out2); err == nil {
+		t.Errorf("%s was created by a refused run", out2)
+	}
+}
