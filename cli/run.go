@@ -185,9 +185,6 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	for _, t := range m.TraceReports() {
-		fmt.Fprintf(stderr, "trace workload %s: %s", t.Workload, t.Report)
-	}
 	if os.Getenv("GOGC") == "" {
 		// A run allocates rows at a high rate over a small live heap, so
 		// the collector's default pacing (GOGC 100) takes a tenth of the
@@ -205,7 +202,7 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
 		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
-		Version: toolVersion(), Progress: progress,
+		Version: toolVersion(), Progress: progress, Planned: func(p *sweep.Plan) { printTraceReports(stderr, p) },
 	})
 	for _, w := range sum.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
@@ -240,6 +237,19 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	return nil
+}
+
+// printTraceReports prints what reading the traces dropped and repaired,
+// once per run: on its first session (no cell done yet), not on every
+// resume; the reports stay in the part files' metadata and `sweep plan`
+// shows them.
+func printTraceReports(w io.Writer, p *sweep.Plan) {
+	if p.Done > 0 || p.Failed > 0 {
+		return
+	}
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "trace workload %s: %s", t.Workload, t.Report)
+	}
 }
 
 // typedCommand returns the command line as the user typed it, binary

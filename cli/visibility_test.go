@@ -102,10 +102,45 @@ func TestFailingPolicyShownWhereTheUserLooks(t *testing.T) {
 	if code := run(context.Background(), []string{"run", filepath.Join(dir, "mine.yaml"), "--out", out2}, &stdout, &stderr); code != 2 {
 		t.Fatalf("run of a policy that cannot start: exit %d, want 2: %s", code, stderr.String())
 	}
-	if want := "ModuleNotFoundError: No module named 'sweep_policy_in_another_interpreter'"; !strings.Contains(stderr.String(), "\nsweep run: policy \"mine\": python3 ") || !strings.Contains(stderr.String(), want) {
+	if want := "ModuleNotFoundError: No module named 'sweep_policy_in_another_interpreter'"; !strings.HasPrefix(stderr.String(), `sweep run: policy "mine": python3 `) || !strings.Contains(stderr.String(), want) {
 		t.Errorf("refusal %q; want it to name the policy, its command and %q", stderr.String(), want)
 	}
 	if _, err := os.Stat(out2); err == nil {
 		t.Errorf("%s was created by a refused run", out2)
+	}
+}
+
+// The trace's drop/repair report is printed once per run, on its first
+// session, and only what applies to the model: issue 35 found every
+// command reprinting it, with the campaign note on wait times on rigid
+// traces. The fixture's three jobs have no requested time (noted) and
+// one of them no wait time (-1), which the rigid model does not read.
+func TestTraceReportOncePerRun(t *testing.T) {
+	dir := t.TempDir()
+	trace := "; MaxProcs: 4\n; UnixStartTime: 0\n" +
+		"1 100 -1 50 2 -1 -1 2 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n" +
+		"2 200 0 50 2 -1 -1 2 -1 -1 1 2 -1 -1 -1 -1 -1 -1\n"
+	manifest := "experiment: once\nseed: 1\nplatform: single:4\nworkloads:\n  - trace: t.swf\n" +
+		"    months: {from: 1970-01, to: 1970-01}\n    estimates: [T]\npolicies: [fcfs-easy]\n"
+	for name, text := range map[string]string{"t.swf": trace, "m.yaml": manifest, "m2.yaml": strings.Replace(manifest, "[fcfs-easy]", "[fcfs-easy, relshare]", 1)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "results")
+	for _, tt := range []struct {
+		manifest string
+		report   bool
+	}{{"m.yaml", true}, {"m.yaml", false}, {"m2.yaml", false}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"run", filepath.Join(dir, tt.manifest), "--out", out}, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %s: exit %d: %s", tt.manifest, code, stderr.String())
+		}
+		if got := strings.Contains(stderr.String(), "trace workload t: "); got != tt.report {
+			t.Errorf("run %s: trace report printed %v, want %v:\n%s", tt.manifest, got, tt.report, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "wait time") {
+			t.Errorf("run %s: the rigid model's report notes wait times, which it does not read:\n%s", tt.manifest, stderr.String())
+		}
 	}
 }

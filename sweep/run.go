@@ -40,6 +40,10 @@ type RunOptions struct {
 	// Flush overrides when results are published (zero: every 500 cells
 	// or 5 seconds).
 	Flush parquet.FlushPolicy
+	// Planned, when set, is told the plan once it is checked (external
+	// policies probed), before the first cell: `sweep run` prints the
+	// traces' reports there on a run's first session only.
+	Planned func(*Plan)
 
 	// beforeCell, when set, runs at the start of every cell (tests use it
 	// to make a cell fail).
@@ -126,6 +130,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	if len(plan.ToRun) == 0 {
 		sum.Wall = time.Since(start)
 		return sum, nil
+	}
+	if opts.Planned != nil {
+		opts.Planned(plan)
 	}
 	sum.Workers = workerCount(opts.Jobs)
 	writer, err := newWriterPool(sum.Workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(),

@@ -378,7 +378,11 @@ func (s *source) Describe(label string, _ int) string {
 
 // Report is the reader's part; the jobs each cluster drops as too wide are
 // counted in the cells (dropped_wide_jobs).
-func (s *source) Report() string { return s.trace.Report.Read.String() }
+// Report is the trace reader's report without the notes on fields the
+// model does not read (recorded wait times).
+func (s *source) Report() string {
+	return s.trace.Report.Read.Without(swf.ReasonWaitUnknown).String()
+}
 
 // CheckPlatform refuses a platform of more than one cluster.
 func (s *source) CheckPlatform(name string, p *platform.Platform) error {
