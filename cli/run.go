@@ -224,6 +224,8 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "\nserial: %s (manifest and traces %s, before the first cell %s, after the last %s), %.2f%% of serial + worker time",
 			serial.Round(time.Millisecond), loaded.Round(time.Millisecond), sum.Setup.Round(time.Millisecond), sum.Close.Round(time.Millisecond),
 			100*serial.Seconds()/(serial+busy).Seconds())
+		fmt.Fprintf(stdout, "\nCPU: %s (sweep %s, child processes such as external policies %s)",
+			(sum.SweepCPU + sum.ChildrenCPU).Round(time.Millisecond), sum.SweepCPU.Round(time.Millisecond), sum.ChildrenCPU.Round(time.Millisecond))
 	}
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
 	if len(sum.FirstFailures) > 0 {

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/model"
@@ -483,5 +485,55 @@ policies: `+policies+"\n"), 0o644)
 		if _, err := load(policies); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one saying %q", policies, err, want)
 		}
+	}
+}
+
+// A run records the CPU time of its child processes: issue 35 found a
+// Python policy's CPU counted nowhere. This policy burns at least 0.4 s of
+// CPU (a busy loop timed by the process's own CPU clock) before each
+// answer, then starts the waiting jobs that fit; the run's summary and
+// its recorded session (table.CPUDir) count it among the children.
+func TestRunRecordsChildCPU(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	burn := `import json, sys, time
+waiting = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "end":
+        break
+    t0 = time.process_time()
+    while time.process_time() - t0 < 0.4:
+        pass
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1}), flush=True)
+        continue
+    waiting += msg["submitted"]
+    free, start = msg["free"], []
+    for j in list(waiting):
+        if j["procs"] <= free:
+            free -= j["procs"]
+            start.append(j["id"])
+            waiting.remove(j)
+    print(json.dumps({"start": start}), flush=True)
+`
+	_, out, sum := externalRun(t, fixture, "1970-01", `[{name: burn, command: [python3, burn.py]}]`, map[string]string{"burn.py": burn})
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	// The probe's hello and the cell's hello and first decision: >= 1.2 s.
+	if sum.ChildrenCPU < 1200*time.Millisecond {
+		t.Errorf("children's CPU %v; want >= 1.2 s (three exchanges of 0.4 s)", sum.ChildrenCPU)
+	}
+	paths, _ := filepath.Glob(filepath.Join(out, table.CPUDir, "*-all.json"))
+	if len(paths) != 1 {
+		t.Fatalf("recorded sessions %v; want one", paths)
+	}
+	data, _ := os.ReadFile(paths[0])
+	var s table.SessionCPU
+	if err := json.Unmarshal(data, &s); err != nil || s.ChildrenSeconds < 1.2 || s.Shard != "all" {
+		t.Errorf("recorded %+v (%v); want >= 1.2 s of children's CPU, shard all", s, err)
 	}
 }

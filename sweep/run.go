@@ -80,7 +80,11 @@ type Summary struct {
 	// writers, which publish their last parts). No cell runs then: it is
 	// the serial part of the run, whatever the number of workers.
 	Setup, Close time.Duration
-	Warnings     []string
+	// SweepCPU and ChildrenCPU are the CPU time the run used, sweep's
+	// own and its child processes' (external policies), from the
+	// operating system's accounting; both zero when no cell ran.
+	SweepCPU, ChildrenCPU time.Duration
+	Warnings              []string
 	// FirstFailures are the first cells that failed in this run (at most
 	// firstFailures, in the order they failed) with their errors, for the
 	// user to read at the end of the run (WriteFailedCells).
@@ -115,7 +119,7 @@ func (m *Manifest) OutDir(out string) string {
 // is saved. Cells that fail are recorded and the others go on (unless
 // FailFast); the returned summary says so.
 func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
-	start := time.Now()
+	start, startCPU := time.Now(), readCPUTimes()
 	// The phase labels split a CPU profile (sweep run --cpuprofile) into
 	// the serial phases (setup, close) and the workers' (cell, write):
 	// go tool pprof -tags, or -tagfocus phase=close.
@@ -152,6 +156,12 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	stopProgress()
 	closeErr := writer.close()
 	r.summarise(sum)
+	used := readCPUTimes().since(startCPU)
+	sum.SweepCPU, sum.ChildrenCPU = time.Duration(used.self*float64(time.Second)), time.Duration(used.children*float64(time.Second))
+	if closeErr == nil && sum.Ran > 0 {
+		closeErr = saveSessionCPU(out, table.SessionCPU{RunStarted: start.UTC().Format(time.RFC3339Nano), Shard: opts.Shard.Label(),
+			SweepSeconds: used.self, ChildrenSeconds: used.children})
+	}
 	sum.Interrupted = ctx.Err() != nil
 	sum.Close = time.Since(lastCell)
 	sum.Wall = time.Since(start)
