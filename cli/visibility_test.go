@@ -144,3 +144,24 @@ func TestTraceReportOncePerRun(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped format or policy on the command line gets a "did you mean"
+// (issue 35), from the one helper the manifest's messages use.
+func TestCommandLineDidYouMean(t *testing.T) {
+	_, out := runTiny(t, tinyGrid)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", out, "x", "--format", "batsim-cvs"}, `sweep export: --format "batsim-cvs": want one of swf, batsim-csv, json (did you mean batsim-csv?)`},
+		{[]string{"simulate", "--platform", "single:4", "--workload", "w.json", "--policy", "fcfs-esy"}, `--policy "fcfs-esy": unknown (did you mean fcfs-easy?); valid policies:`},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), tt.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tt.args, code)
+		}
+		if !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: %q; want %q", tt.args, stderr.String(), tt.want)
+		}
+	}
+}
