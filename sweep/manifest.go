@@ -515,19 +515,18 @@ func (m *Manifest) resolve() error {
 	for i := range m.Workloads {
 		g.Go(func() error {
 			w := &m.Workloads[i]
-			where := fmt.Sprintf("line %d: workloads[%d]", w.Line, i)
 			md, err := m.models.ModelOf(w)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", where, err)
+				errs[i] = atWorkload(w, i, err)
 				return nil
 			}
 			src, err := md.NewSource(w, m.env(md))
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", where, err)
+				errs[i] = atWorkload(w, i, err)
 				return nil
 			}
 			if w.Instances < 1 {
-				errs[i] = fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
+				errs[i] = atWorkload(w, i, fmt.Errorf("instances %d; want a whole number >= 1", w.Instances))
 				return nil
 			}
 			m.sources[i] = resolvedSource{md, src}
@@ -542,6 +541,28 @@ func (m *Manifest) resolve() error {
 	}
 	return nil
 }
+
+// atWorkload places err in workload entry i: "line L: workloads[i]: err",
+// where an err that names a line of the entry already ("line 9:
+// workloads: unknown key ...", a key's own line) keeps that line.
+func atWorkload(w *model.WorkloadSpec, i int, err error) error {
+	if rest, ok := strings.CutPrefix(err.Error(), "line "); ok {
+		if line, msg, ok := strings.Cut(rest, ": workloads: "); ok && strings.Trim(line, "0123456789") == "" {
+			return placedError{fmt.Sprintf("line %s: workloads[%d]: %s", line, i, msg), err}
+		}
+	}
+	return fmt.Errorf("line %d: workloads[%d]: %w", w.Line, i, err)
+}
+
+// A placedError is an error with its message rewritten to say where it
+// is; errors.Is and As still reach the original.
+type placedError struct {
+	msg string
+	err error
+}
+
+func (e placedError) Error() string { return e.msg }
+func (e placedError) Unwrap() error { return e.err }
 
 // env is what the model md's sources may read.
 func (m *Manifest) env(md model.Model) model.Env {

@@ -26,7 +26,7 @@ func TestMisleadingMessages(t *testing.T) {
 	}
 	checkManifestEdits(t, months, "testdata/bad.yaml", []manifestEdit{
 		{"month for months", "months: {from", "month: {from",
-			`line 10: workloads: unknown key "month" (did you mean months?); valid keys: label, generator, instances, set, trace,`},
+			`bad.yaml: line 10: workloads[0]: unknown key "month" (did you mean months?); valid keys: label, generator, instances, set, trace,`},
 		{"mistyped policy", "policies: [fcfs-easy]", "policies: [fcfs-esy]",
 			`line 12: policies: unknown policy "fcfs-esy" (did you mean fcfs-easy?); valid policies:`},
 		{"mistyped top-level key", "platform: single:4", "platfrom: single:4",
@@ -34,7 +34,7 @@ func TestMisleadingMessages(t *testing.T) {
 	})
 	checkManifestEdits(t, batsim, "testdata/bad.yaml", []manifestEdit{
 		{"format batsm", "format: batsim", "format: batsm",
-			`line 9: workloads: format "batsm": unknown (did you mean batsim?); valid formats: batsim (an SWF log, the default, takes no format key)`},
+			`bad.yaml: line 9: workloads[0]: format "batsm": unknown (did you mean batsim?); valid formats: batsim (an SWF log, the default, takes no format key)`},
 		{"Batsim JSON without format", "    format: batsim\n", "",
 			`small.json:1: a JSON document, not an SWF log; a Batsim workload is read with format: batsim`},
 		{"record job", "record: {jobs: true}", "record: {job: true}",
@@ -42,7 +42,7 @@ func TestMisleadingMessages(t *testing.T) {
 		{"record not a bool", "record: {jobs: true}", "record: {jobs: yes please}",
 			`line 12: record: jobs: "yes please"; want true or false`},
 		{"mistyped workload key", "format: batsim", "fromat: batsim",
-			`line 9: workloads: unknown key "fromat" (did you mean format?)`},
+			`bad.yaml: line 9: workloads[0]: unknown key "fromat" (did you mean format?)`},
 	})
 	checkManifestEdits(t, small, "testdata/bad.yaml", []manifestEdit{
 		{"instances two", "instances: 2\n    set: {jobs: 40", "instances: two\n    set: {jobs: 40",
