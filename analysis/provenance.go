@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +53,13 @@ type Provenance struct {
 	// Workers is the largest number of cells a session ran at once.
 	WallSeconds, CellSeconds float64
 	Sessions, Workers        int
+	// SweepCPUSeconds and ChildCPUSeconds are the CPU time the sessions
+	// that recorded it used (table.SessionCPU: sweep's own, and its child
+	// processes', such as a Python policy's, which the cells' times do not
+	// show as CPU); CPUSessions counts those sessions (a killed one
+	// records none).
+	SweepCPUSeconds, ChildCPUSeconds float64
+	CPUSessions                      int
 }
 
 // WorkloadProgress counts one workload's cells: Done finished ok, Failed
@@ -113,12 +122,39 @@ func ReadProvenance(dir string, planned []PlannedCell, planNote string) (*Proven
 		}
 	}
 	p.CellSeconds = cells.seconds
+	if err := p.readSessionCPU(dir); err != nil {
+		return nil, fmt.Errorf("reading the provenance of %s: %w", dir, err)
+	}
 	if planned != nil {
 		p.Workloads = cells.plannedProgress(planned)
 	} else {
 		p.Workloads = cells.progress()
 	}
 	return p, nil
+}
+
+// readSessionCPU sums the CPU time the run's sessions recorded in
+// table.CPUDir; a directory without it (a run before sweep recorded CPU)
+// has none.
+func (p *Provenance) readSessionCPU(dir string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, table.CPUDir, "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var s table.SessionCPU
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		p.SweepCPUSeconds += s.SweepSeconds
+		p.ChildCPUSeconds += s.ChildrenSeconds
+		p.CPUSessions++
+	}
+	return nil
 }
 
 // A runSession is the part files one session of a run wrote (a run, a
@@ -305,8 +341,8 @@ func (p *Provenance) Lines() []ProvenanceLine {
 	}
 	cost := "not recorded (a run written before sweep recorded its start)"
 	if p.Sessions > 0 {
-		cost = fmt.Sprintf("wall %s over %d session(s), CPU %s (the cells' simulation times summed), %d cores",
-			formatSeconds(p.WallSeconds), p.Sessions, formatSeconds(p.CellSeconds), p.Workers)
+		cost = fmt.Sprintf("wall %s over %d session(s), cell time %s (the cells' simulation times summed), %s, %d cores",
+			formatSeconds(p.WallSeconds), p.Sessions, formatSeconds(p.CellSeconds), p.cpuText(), p.Workers)
 	}
 	seed := p.RootSeed
 	if seed == "" {
@@ -355,7 +391,20 @@ func (p *Provenance) Metadata() map[string]string {
 		md["provenance.run_cpu_seconds"] = strconv.FormatFloat(p.CellSeconds, 'f', 3, 64)
 		md["provenance.run_cores"] = strconv.Itoa(p.Workers)
 	}
+	if p.CPUSessions > 0 {
+		md["provenance.run_sweep_cpu_seconds"] = strconv.FormatFloat(p.SweepCPUSeconds, 'f', 3, 64)
+		md["provenance.run_child_cpu_seconds"] = strconv.FormatFloat(p.ChildCPUSeconds, 'f', 3, 64)
+	}
 	return md
+}
+
+// cpuText states the recorded CPU time: sweep's and its child processes'.
+func (p *Provenance) cpuText() string {
+	if p.CPUSessions == 0 {
+		return "CPU not recorded (a run before sweep recorded it)"
+	}
+	return fmt.Sprintf("CPU %s (sweep %s + child processes %s, recorded by %d of the %d sessions)",
+		formatSeconds(p.SweepCPUSeconds+p.ChildCPUSeconds), formatSeconds(p.SweepCPUSeconds), formatSeconds(p.ChildCPUSeconds), p.CPUSessions, p.Sessions)
 }
 
 // WithMetadata returns a copy of tables whose metadata also holds the

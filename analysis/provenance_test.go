@@ -64,12 +64,35 @@ func TestReadProvenance(t *testing.T) {
 	if p.WallSeconds != 140 || p.CellSeconds != 11.5 || p.Workers != 3 || p.Sessions != 3 {
 		t.Errorf("wall %v s, CPU %v s, %d cores, %d sessions; want 140, 11.5, 3, 3", p.WallSeconds, p.CellSeconds, p.Workers, p.Sessions)
 	}
+	if p.CPUSessions != 0 || p.cpuText() != "CPU not recorded (a run before sweep recorded it)" {
+		t.Errorf("%d sessions with CPU, %q; want none", p.CPUSessions, p.cpuText())
+	}
+	// Two of the three sessions recorded their CPU time (the third was
+	// killed, say): sweep 3.25 + 1.5 s, child processes 10 + 0.5 s.
+	if err := os.MkdirAll(filepath.Join(dir, table.CPUDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"s1.json": `{"run_started":"2026-01-02T03:04:05Z","shard":"all","sweep_cpu_seconds":3.25,"children_cpu_seconds":10}`,
+		"s2.json": `{"run_started":"2026-01-02T04:04:05Z","shard":"all","sweep_cpu_seconds":1.5,"children_cpu_seconds":0.5}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, table.CPUDir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err = ReadProvenance(dir, planned, ""); err != nil {
+		t.Fatal(err)
+	}
+	if want := "CPU 15s (sweep 5s + child processes 11s, recorded by 2 of the 3 sessions)"; p.cpuText() != want {
+		t.Errorf("CPU %q; want %q", p.cpuText(), want)
+	}
 	if inc := p.Incomplete(); len(inc) != 1 || inc[0].Workload != "b" {
 		t.Errorf("incomplete %+v, want b alone", inc)
 	}
 	md := p.Metadata()
 	for k, v := range map[string]string{"provenance.cells_done": "4", "provenance.cells_planned": "5", "provenance.cells_failed": "1",
 		"provenance.run_wall_seconds": "140.000", "provenance.run_cpu_seconds": "11.500", "provenance.run_cores": "3",
+		"provenance.run_sweep_cpu_seconds": "4.750", "provenance.run_child_cpu_seconds": "10.500",
 		"provenance.experiment": "x", "provenance.sweep_version": "v1", "provenance.partial": "false"} {
 		if md[k] != v {
 			t.Errorf("metadata %s = %q, want %q", k, md[k], v)

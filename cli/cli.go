@@ -35,6 +35,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/sweep-sched/sweep/model"
@@ -161,10 +162,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *mod
 		case errors.As(err, &fe):
 			return 2
 		case errors.As(err, &ue):
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, commandMessage(c.name, err))
 			return 2
 		}
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, commandMessage(c.name, err))
 		if ctx.Err() != nil {
 			return 130 // interrupted, as a shell reports SIGINT
 		}
@@ -173,6 +174,29 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, reg *mod
 	fmt.Fprintf(stderr, "sweep: unknown command %q\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// setUsage makes fs's -h print the command's usage line (its arguments,
+// which the flag package does not know) and notes before the flags.
+func setUsage(fs *flag.FlagSet, usage string, notes ...string) {
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: "+usage)
+		for _, n := range notes {
+			fmt.Fprintln(fs.Output(), n)
+		}
+		fs.PrintDefaults()
+	}
+}
+
+// commandMessage is err's message prefixed with the command's name, as
+// every message of a command begins ("sweep run: ..."), unless it does
+// already.
+func commandMessage(name string, err error) string {
+	msg, prefix := err.Error(), "sweep "+name+":"
+	if strings.HasPrefix(msg, prefix) {
+		return msg
+	}
+	return prefix + " " + msg
 }
 
 // asksForHelp says whether args hold -h or --help before any "--".

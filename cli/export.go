@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 )
 
@@ -40,9 +41,9 @@ func (a *app) runExport(ctx context.Context, args []string, stdout, stderr io.Wr
 		return bad("want DIR and CELL, the results directory of a `sweep run` and one of its cells (got %d arguments)", fs.NArg())
 	}
 	if !slices.Contains(exportFormats, *format) {
-		return bad("--format %q: want one of %s", *format, strings.Join(exportFormats, ", "))
+		return bad("--format %q: want one of %s%s", *format, strings.Join(exportFormats, ", "), suggest.DidYouMean(*format, exportFormats))
 	}
-	replayer, err := a.newReplayer(fs.Arg(0), *manifest)
+	replayer, err := a.newReplayer("export", fs.Arg(0), *manifest)
 	if err != nil {
 		return err
 	}

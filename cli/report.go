@@ -76,11 +76,12 @@ const fullGanttBars = 20000
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
 func worstGantts(ctx context.Context, models *model.Registry, dir string, worst []report.GanttCell, full bool, note io.Writer) ([]report.GanttLink, error) {
-	p, err := (&app{models: models}).newReplayer(dir, "")
+	m, err := (&app{models: models}).runManifest(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
 		return nil, nil
 	}
+	p := &replayer{cmd: "report", dir: dir, m: m}
 	if err := os.MkdirAll(filepath.Join(dir, report.Dir), 0o755); err != nil {
 		return nil, err
 	}

@@ -69,6 +69,7 @@ func (a *app) manifestArg(fs *flag.FlagSet, name string) (*sweep.Manifest, error
 func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep plan M [--out DIR] [--shard i/n] [--replicates K] [--retry-failed]", manifestNote)
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "plan only shard i/n")
 	retry := fs.Bool("retry-failed", false, "count failed cells as to run")
@@ -91,15 +92,20 @@ func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return changedIsBadInput(err)
 	}
+	if err := m.ProbePolicies(ctx, p.ToRun); err != nil {
+		return changedIsBadInput(err)
+	}
 	p.Write(stdout)
 	return nil
 }
 
 // changedIsBadInput makes a results directory that holds cells of other
-// settings bad input (exit 2): the manifest or --out must change.
+// settings, and an external policy that cannot start, bad input (exit 2):
+// the manifest or --out must change.
 func changedIsBadInput(err error) error {
 	var changed *sweep.ChangedError
-	if errors.As(err, &changed) {
+	var probe *sweep.ProbeError
+	if errors.As(err, &changed) || errors.As(err, &probe) {
 		return usageError{err}
 	}
 	return err
@@ -131,6 +137,9 @@ func optionalShard(s string) (sweep.Shard, error) {
 	return sh, nil
 }
 
+// manifestNote says what a command's argument M is.
+const manifestNote = "M is the experiment's manifest (YAML), e.g. experiments/burkimsher2013.yaml."
+
 // gcPercent is sweep run's garbage-collection target (see runRun).
 const gcPercent = 300
 
@@ -138,6 +147,7 @@ const gcPercent = 300
 func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep run M [-j N] [--out DIR] [--shard i/n] [--replicates K] [--fail-fast] [--retry-failed]", manifestNote)
 	jobs := fs.Int("j", 0, "cells simulated at once (default: every core the process may use, runtime.GOMAXPROCS)")
 	out := fs.String("out", "", "results directory (default results/<experiment>)")
 	shard := fs.String("shard", "", "run only shard i/n of the cells (1 <= i <= n)")
@@ -175,9 +185,6 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	for _, t := range m.TraceReports() {
-		fmt.Fprintf(stderr, "trace workload %s: %s", t.Workload, t.Report)
-	}
 	if os.Getenv("GOGC") == "" {
 		// A run allocates rows at a high rate over a small live heap, so
 		// the collector's default pacing (GOGC 100) takes a tenth of the
@@ -195,7 +202,7 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
 		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
-		Version: toolVersion(), Progress: progress,
+		Version: toolVersion(), Progress: progress, Planned: func(p *sweep.Plan) { printTraceReports(stderr, p) },
 	})
 	for _, w := range sum.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
@@ -217,8 +224,14 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "\nserial: %s (manifest and traces %s, before the first cell %s, after the last %s), %.2f%% of serial + worker time",
 			serial.Round(time.Millisecond), loaded.Round(time.Millisecond), sum.Setup.Round(time.Millisecond), sum.Close.Round(time.Millisecond),
 			100*serial.Seconds()/(serial+busy).Seconds())
+		fmt.Fprintf(stdout, "\nCPU: %s (sweep %s, child processes such as external policies %s)",
+			(sum.SweepCPU + sum.ChildrenCPU).Round(time.Millisecond), sum.SweepCPU.Round(time.Millisecond), sum.ChildrenCPU.Round(time.Millisecond))
 	}
 	fmt.Fprintf(stdout, "\nresults: %s\n", filepath.Join(sum.Out, "cells"))
+	if len(sum.FirstFailures) > 0 {
+		fmt.Fprintf(stderr, "the first %d failed cells (sweep status %s lists them all):\n", len(sum.FirstFailures), sum.Out)
+		sweep.WriteFailedCells(stderr, sum.FirstFailures)
+	}
 	if err := sum.Err(); err != nil {
 		if sum.Interrupted {
 			return fmt.Errorf("%v\nresume with: %s", err, typedCommand(os.Args[0], "run", args))
@@ -226,6 +239,19 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	return nil
+}
+
+// printTraceReports prints what reading the traces dropped and repaired,
+// once per run: on its first session (no cell done yet), not on every
+// resume; the reports stay in the part files' metadata and `sweep plan`
+// shows them.
+func printTraceReports(w io.Writer, p *sweep.Plan) {
+	if p.Done > 0 || p.Failed > 0 {
+		return
+	}
+	for _, t := range p.Traces {
+		fmt.Fprintf(w, "trace workload %s: %s", t.Workload, t.Report)
+	}
 }
 
 // typedCommand returns the command line as the user typed it, binary

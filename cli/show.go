@@ -116,7 +116,7 @@ func (a *app) runShow(ctx context.Context, args []string, stdout, stderr io.Writ
 			return bad("--gantt-window: %w", err)
 		}
 	}
-	replayer, err := a.newReplayer(dir, *manifest)
+	replayer, err := a.newReplayer("show", dir, *manifest)
 	if err != nil {
 		return err
 	}
@@ -149,20 +149,22 @@ func measureNames(ms []table.Measure) []string {
 	return names
 }
 
-// replayer simulates cells of a results directory again.
+// replayer simulates cells of a results directory again for the command
+// cmd (show, export, report), which prefixes its errors.
 type replayer struct {
+	cmd string
 	dir string
 	m   *sweep.Manifest
 }
 
 // newReplayer reads the manifest of the results directory dir: the one at
 // manifestPath, or when that is empty the copy in dir.
-func (a *app) newReplayer(dir, manifestPath string) (*replayer, error) {
+func (a *app) newReplayer(cmd, dir, manifestPath string) (*replayer, error) {
 	m, err := a.runManifest(dir, manifestPath)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("sweep show: %w", err)}
+		return nil, usageError{fmt.Errorf("sweep %s: %w", cmd, err)}
 	}
-	return &replayer{dir: dir, m: m}, nil
+	return &replayer{cmd: cmd, dir: dir, m: m}, nil
 }
 
 // runManifest loads the manifest of the results directory dir (its copy,
@@ -199,16 +201,16 @@ func (a *app) runManifest(dir, manifestPath string) (*sweep.Manifest, error) {
 func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, replayed *sweep.Replayed, storedRow string, err error) {
 	cell, err = p.m.FindCell(key)
 	if err != nil {
-		return cell, nil, "", usageError{fmt.Errorf("sweep show: %w", err)}
+		return cell, nil, "", usageError{fmt.Errorf("sweep %s: %w", p.cmd, err)}
 	}
 	replayed, err = p.m.Replay(ctx, cell)
 	if err != nil {
-		return cell, nil, "", fmt.Errorf("sweep show: %w", err)
+		return cell, nil, "", fmt.Errorf("sweep %s: %w", p.cmd, err)
 	}
 	names := measureNames(replayed.Measures)
 	stored, _, err := parquet.ReadColumns(p.dir, table.Cells, append([]string{table.CellID, table.Status, table.Error}, names...))
 	if err != nil {
-		return cell, nil, "", fmt.Errorf("sweep show: reading %s: %w", p.dir, err)
+		return cell, nil, "", fmt.Errorf("sweep %s: reading %s: %w", p.cmd, p.dir, err)
 	}
 	row := -1
 	if stored != nil {
@@ -230,7 +232,7 @@ func (p *replayer) replay(ctx context.Context, key string) (cell sweep.Cell, rep
 			want = append(want, stored.Columns[3+c].Value(row))
 		}
 		if diffs := differences(replayed.Measures, replayed.Measured.Values, want); len(diffs) > 0 {
-			return cell, nil, "", fmt.Errorf("sweep show: cell %s (%s): the replay differs from the stored row: %s", cell.ID, cell.Name(), strings.Join(diffs, "; "))
+			return cell, nil, "", fmt.Errorf("sweep %s: cell %s (%s): the replay differs from the stored row: %s", p.cmd, cell.ID, cell.Name(), strings.Join(diffs, "; "))
 		}
 		storedRow = fmt.Sprintf("equal: all %d measures", len(names)-timingCount(replayed.Measures))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/report/gantt"
@@ -97,7 +98,7 @@ func parseSimulateFlags(models *model.Registry, args []string, stderr io.Writer)
 	case f.platform == "" || f.workload == "" || f.policy == "":
 		return nil, badSimulate("--platform, --workload and --policy are required")
 	case !slices.Contains(exportFormats, f.exportFormat):
-		return nil, badSimulate("--export-format %q: want one of %s", f.exportFormat, strings.Join(exportFormats, ", "))
+		return nil, badSimulate("--export-format %q: want one of %s%s", f.exportFormat, strings.Join(exportFormats, ", "), suggest.DidYouMean(f.exportFormat, exportFormats))
 	}
 	if *ccr != "" {
 		f.settings["ccr"] = *ccr
@@ -132,7 +133,7 @@ func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.
 	}
 	_, md, ok := a.models.Policy(f.policy)
 	if !ok {
-		return badSimulate("--policy %q: unknown; valid policies: %s", f.policy, strings.Join(a.models.PolicyNames(), ", "))
+		return badSimulate("--policy %q: unknown%s; valid policies: %s", f.policy, suggest.DidYouMean(f.policy, a.models.PolicyNames()), strings.Join(a.models.PolicyNames(), ", "))
 	}
 	src, c, env, err := f.cell(md)
 	if err != nil {

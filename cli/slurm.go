@@ -35,6 +35,7 @@ func runSinfo(ctx context.Context, args ...string) (string, error) {
 func (a *app) slurmCommand(ctx context.Context, args []string, stdout, stderr io.Writer, sinfo sinfoFunc) error {
 	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep slurm M --shards n [--throttle K] [--cpus C] [--time T] [--partition P] [--binary PATH] [--out DIR] [--retry-failed]", manifestNote)
 	shards := fs.Int("shards", 0, "number of array tasks (shards)")
 	throttle := fs.Int("throttle", 0, "most array tasks running at once (sbatch --array=1-N%K); 0: no limit")
 	out := fs.String("out", "", "results directory on the cluster's shared file system (default results/<experiment>)")

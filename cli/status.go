@@ -22,6 +22,7 @@ func (a *app) runStatus(ctx context.Context, args []string, stdout, stderr io.Wr
 func (a *app) statusCommand(args []string, stdout, stderr io.Writer, now func() time.Time) error {
 	fs := flag.NewFlagSet("sweep status", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sweep status DIR [--manifest M] [--window 10m]", "DIR is a results directory of `sweep run`, e.g. results/burkimsher2013.")
 	manifest := fs.String("manifest", "", "the manifest, for the cells not yet done (default DIR/manifest.yaml, the copy every run leaves)")
 	window := fs.Duration("window", sweep.DefaultStatusWindow, "how far back the rate for the ETA looks")
 	if err := parseFlags(fs, args); err != nil {

@@ -25,6 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/export"
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
@@ -166,6 +167,29 @@ type Record struct {
 	Users bool `yaml:"users,omitempty"`
 }
 
+// recordKeys are the keys of a manifest's record section.
+var recordKeys = []string{"jobs", "campaigns", "users"}
+
+// UnmarshalYAML reads the record section, refusing a key it does not
+// know with the valid ones (and the nearest), not a Go type's name.
+func (r *Record) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: record: want a mapping such as {jobs: true}; valid keys: %s", v.Line, strings.Join(recordKeys, ", "))
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if !slices.Contains(recordKeys, k.Value) {
+			return fmt.Errorf("line %d: record: unknown key %q%s; valid keys: %s", k.Line, k.Value, suggest.DidYouMean(k.Value, recordKeys), strings.Join(recordKeys, ", "))
+		}
+		var on bool
+		if err := val.Decode(&on); err != nil {
+			return fmt.Errorf("line %d: record: %s: %q; want true or false", val.Line, k.Value, val.Value)
+		}
+	}
+	type plain Record
+	return v.Decode((*plain)(r))
+}
+
 // Env is what a source may read while it is resolved and prepared.
 type Env struct {
 	// Path turns a path named in the manifest into the one to open:
@@ -300,6 +324,9 @@ func (r *Registry) Sections() []string {
 // ModelOf returns the model that takes a workload entry, or an error
 // naming every generator a manifest may give.
 func (r *Registry) ModelOf(w *WorkloadSpec) (Model, error) {
+	if err := r.checkWorkloadKeys(w); err != nil {
+		return nil, err
+	}
 	for _, m := range r.models {
 		if m.Takes(w) {
 			return m, nil
@@ -312,7 +339,41 @@ func (r *Registry) ModelOf(w *WorkloadSpec) (Model, error) {
 	for _, m := range r.models {
 		all = append(all, m.Generators()...)
 	}
-	return nil, fmt.Errorf("generator %q: unknown; valid generators: %s (or give trace: FILE)", w.Generator, strings.Join(all, ", "))
+	if w.Generator == "" {
+		// A trace whose keys no model takes as they are given, such as
+		// a format no model reads.
+		return nil, fmt.Errorf("trace %s: no model takes a trace entry with keys %s", w.Trace, strings.Join(w.OptionKeys(), ", "))
+	}
+	return nil, fmt.Errorf("generator %q: unknown%s; valid generators: %s (or give trace: FILE)", w.Generator, suggest.DidYouMean(w.Generator, all), strings.Join(all, ", "))
+}
+
+// A WorkloadKeyed model's workload entries take keys of their own beyond
+// CommonKeys: the registry checks every entry's keys against all models'
+// before choosing the model, so that a mistyped key ("month" for
+// "months") is named as such rather than taken for another model's entry.
+type WorkloadKeyed interface {
+	WorkloadKeys() []string
+}
+
+// checkWorkloadKeys refuses a workload key that no model takes, naming the
+// nearest valid one.
+func (r *Registry) checkWorkloadKeys(w *WorkloadSpec) error {
+	valid := slices.Clone(CommonKeys)
+	for _, m := range r.models {
+		if k, ok := m.(WorkloadKeyed); ok {
+			for _, key := range k.WorkloadKeys() {
+				if !slices.Contains(valid, key) {
+					valid = append(valid, key)
+				}
+			}
+		}
+	}
+	for _, key := range w.OptionKeys() {
+		if !slices.Contains(valid, key) {
+			return fmt.Errorf("line %d: workloads: unknown key %q%s; valid keys: %s", w.Options[key].Line, key, suggest.DidYouMean(key, valid), strings.Join(valid, ", "))
+		}
+	}
+	return nil
 }
 
 // Versions names every model's version, e.g. "dag=1 campaign=3", for the

@@ -1,12 +1,15 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sweep-sched/sweep/platform"
 )
 
 // A PolicyEntry is one entry of a manifest's policies as the models see
@@ -118,6 +121,16 @@ type ExternalTaker interface {
 	// ExternalKinds lists the kinds of decision process the model runs:
 	// "command" (sweep's pipe protocol), "batsim".
 	ExternalKinds() []string
+}
+
+// An ExternalProber is an ExternalTaker that can start an external
+// policy once before any cell runs: the decision process is started on
+// platform p, its hello exchanged (a Batsim scheduler's first and last
+// messages), and stopped. The runner probes each distinct command once
+// per plan, so that a command that cannot start or cannot say hello is
+// refused before any cell runs rather than failing every cell.
+type ExternalProber interface {
+	ProbeExternal(ctx context.Context, entry PolicyEntry, p *platform.Platform) error
 }
 
 // A ParamChecker is a model whose built-in policies take parameters that

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sweep-sched/sweep/internal/suggest"
 )
 
 // WorkloadSpec is one entry of a manifest's workloads: the keys every
@@ -59,6 +61,9 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 		}
 		w.Options[k.Value] = val
 	}
+	if err := checkInstances(common); err != nil {
+		return err
+	}
 	var p plain
 	if err := common.Decode(&p); err != nil {
 		return err
@@ -68,13 +73,26 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 	return nil
 }
 
+// checkInstances refuses an instances value that is not a whole number,
+// naming the field (the YAML decoder would name only a Go type).
+func checkInstances(common *yaml.Node) error {
+	for i := 0; i+1 < len(common.Content); i += 2 {
+		k, v := common.Content[i], common.Content[i+1]
+		var n int
+		if k.Value == "instances" && v.Decode(&n) != nil {
+			return fmt.Errorf("line %d: workloads: instances: %q; want a whole number >= 1 (the generator's instances, each its own cells)", v.Line, v.Value)
+		}
+	}
+	return nil
+}
+
 // CheckOptions refuses an option key that is not among the model's keys,
 // naming its line and the valid keys.
 func (w *WorkloadSpec) CheckOptions(modelKeys ...string) error {
 	for _, key := range w.OptionKeys() {
 		if !slices.Contains(modelKeys, key) {
 			valid := append(slices.Clone(CommonKeys), modelKeys...)
-			return fmt.Errorf("line %d: workloads: key %q does not apply to this workload; valid keys: %s", w.Options[key].Line, key, strings.Join(valid, ", "))
+			return fmt.Errorf("line %d: workloads: key %q does not apply to this workload%s; valid keys: %s", w.Options[key].Line, key, suggest.DidYouMean(key, valid), strings.Join(valid, ", "))
 		}
 	}
 	return nil

@@ -249,7 +249,6 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 <p>Performance ratios against the lower bounds: C_max over lambda* (the MRT dual test), sum w_i C_i
 over the safe interval LP. Each point is the average ratio (sum of values over sum of bounds, as the
 paper computes it), its bar runs from the smallest to the largest per-instance ratio.</p>
-{{.Claims.Tables}}
 {{range .Workloads}}<h2>{{.Name}}</h2>
 <div class="figures">
 {{range $f := .Figures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
@@ -258,6 +257,7 @@ paper computes it), its bar runs from the smallest to the largest per-instance r
 {{with .Time}}<h2>Run time</h2>
 <figure><figcaption>{{.Title}}{{with .File}} <span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}
+{{.Claims.Tables}}
 <h2>Tables</h2>
 <pre>{{.Notes}}</pre>
 </body>

@@ -104,6 +104,44 @@ func TestReportFiguresDAG(t *testing.T) {
 	}
 	titles = append(titles, "Fig. 9: mean worst-case SLR by load", "Fig. 7: mean SLR by decile of job volume at load 1.2")
 	checkFigures(t, page, titles)
+	checkOpensOnResults(t, page, false, false)
+}
+
+// claimsBlock is the opening of the collapsed claims block, with its
+// counts in its summary.
+var claimsBlock = regexp.MustCompile(`<details class="claims" id="claims"><summary><h2>The papers' claims: (\d+ hold|\d+ do not hold|\d+ explained|\d+ not checkable)[^<]*</h2>`)
+
+// checkOpensOnResults checks that a report page opens on results (issue
+// 35: the report opened with 120 claim rows, 9,400 px, before its first
+// table or figure): the provenance collapsed to one line, the claims
+// block collapsed with its counts and after every result table and
+// figure, so that the first table or figure is on the first screen.
+func checkOpensOnResults(t *testing.T, page string, claims, provenance bool) {
+	t.Helper()
+	loc := claimsBlock.FindStringIndex(page)
+	if !claims {
+		if loc != nil || strings.Contains(page, "claims") {
+			t.Errorf("claims on a page without any")
+		}
+		loc = []int{len(page), len(page)}
+	}
+	if loc == nil {
+		t.Fatalf("no collapsed claims block with its counts")
+	}
+	if claims && strings.Count(page, "<details class=\"claims\"") != 1 {
+		t.Errorf("%d claims blocks; want one", strings.Count(page, "<details class=\"claims\""))
+	}
+	results := regexp.MustCompile(`<table>|<figure`).FindAllStringIndex(page, -1)
+	if len(results) == 0 || results[0][0] > loc[0] {
+		t.Errorf("the first result table or figure comes after the claims block")
+	}
+	prov := strings.Index(page, `<details class="provenance"><summary><b>Provenance:</b> `)
+	if provenance && (prov < 0 || strings.Index(page, `<table class="provenance">`) < prov) {
+		t.Errorf("the provenance table is not collapsed under a one-line summary")
+	}
+	if tail := page[loc[0]:]; strings.Contains(tail, "<figure") {
+		t.Errorf("a figure comes after the claims block")
+	}
 }
 
 // TestReportFiguresCampaigns: the small campaign run gets the stretch ECDF
@@ -154,5 +192,22 @@ func TestReportFiguresMoldable(t *testing.T) {
 	// claims about the best minsum algorithm are checked, with numbers.
 	if !regexp.MustCompile(`DEMT is the best on minsum</span></td><td>as the text says</td><td>at [01] of 1 n</td>`).Match(page) {
 		t.Errorf("report lacks the claim on the best minsum algorithm with its evidence")
+	}
+	checkOpensOnResults(t, string(page), true, false)
+}
+
+// The provenance block opens a page as one line, its table collapsed
+// (issue 35): the experiment, its cells and the sweep that ran them.
+func TestProvenanceCollapsed(t *testing.T) {
+	p := &analysis.Provenance{Experiment: "burkimsher2013", RootSeed: "2013", SweepVersions: []string{"v1.2"}, PlanKnown: true,
+		Workloads: []analysis.WorkloadProgress{{Workload: "fan", Done: 139, Failed: 1, Planned: 140}, {Workload: "log", Done: 140, Planned: 140}}}
+	html, err := provenanceHTML(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<details class="provenance"><summary><b>Provenance:</b> burkimsher2013, 279 of 280 cells (1 failed), root seed 2013, run by sweep v1.2 (click for the manifest&#39;s hash, versions and run time)</summary>
+<table class="provenance">`
+	if !strings.HasPrefix(string(html), want) || !strings.HasSuffix(string(html), "</table></details>\n") {
+		t.Errorf("got\n%s\nwant it to start with\n%s", html, want)
 	}
 }

@@ -14,7 +14,8 @@ body { font-family: sans-serif; margin: 2em; max-width: 80em; color: #222; line-
 h1 { font-size: 1.5em; } h2 { font-size: 1.25em; margin-top: 2.2em; border-bottom: 1px solid #ddd; }
 h3 { font-size: 1.05em; margin-top: 1.6em; }
 nav.toc { background: #f6f6f6; padding: 0.6em 1.2em; display: inline-block; }
-nav.toc ol { margin: 0.3em 0; padding-left: 1.4em; }
+nav.toc ol { margin: 0.3em 0; padding-left: 1.4em; } nav.toc > ol { columns: 2; column-gap: 3em; }
+nav.toc li { break-inside: avoid; } nav.toc { font-size: 0.9em; }
 table { border-collapse: collapse; margin: 0.5em 0; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
@@ -38,7 +39,6 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{.Provenance}}
 {{.Claims.Summary}}
 <nav class="toc"><b>Contents</b><ol>
-{{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
 {{if .DAG}}<li><a href="#tables">Tables 3 and 4: dominance beside the paper</a></li>
 <li><a href="#tests">Tests and effect sizes</a></li>
 {{if .Spreads}}<li><a href="#replicates">Across {{.Replicates}} replicates</a></li>{{end}}
@@ -49,10 +49,10 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
 {{if .MeasureFigures}}<li><a href="#measures">Measures by policy</a></li>
 {{end}}{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
+{{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
 {{if .DAG}}<li><a href="#definitions">Definitions of the statistics</a></li>{{end}}
 <li><a href="#text">Text output of sweep analyze</a></li>
 </ol></nav>
-{{.Claims.Tables}}
 {{if .DAG}}
 <h2 id="tables">Tables 3 and 4: dominance beside the paper</h2>
 <p>Each cell gives our dominance percentage with its Wilson 95% interval (grey), then the paper's value and
@@ -157,6 +157,7 @@ over-share.</p>
 {{if .NoUserRows}}<p>The run did not record the users table (record.users), so there are no per-user bars.</p>{{end}}
 {{range $f := .FairShareFigures}}<figure{{if $f.Half}} class="half"{{end}}><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}{{end}}
+{{.Claims.Tables}}
 {{if .DAG}}<h2 id="definitions">Definitions of the statistics</h2>
 <dl class="defs">
 <dt>Pairs</dt><dd>Cells that differ only by policy (same workload instance, load and platform) form a pair

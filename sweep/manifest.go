@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/builtin"
 	"github.com/sweep-sched/sweep/platform"
@@ -107,7 +108,7 @@ func (p *PolicySpec) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.MappingNode {
 		for i := 0; i < len(v.Content); i += 2 {
 			if k := v.Content[i]; !slices.Contains(policyKeys, k.Value) {
-				return fmt.Errorf("line %d: policies: unknown key %q; valid keys: %s", k.Line, k.Value, strings.Join(policyKeys, ", "))
+				return fmt.Errorf("line %d: policies: unknown key %q%s; valid keys: %s", k.Line, k.Value, suggest.DidYouMean(k.Value, policyKeys), strings.Join(policyKeys, ", "))
 			}
 		}
 	}
@@ -310,7 +311,9 @@ func (m *Manifest) normalise() error {
 // order, is the error.
 func (m *Manifest) checkFields() error {
 	for _, rule := range []func() error{
-		m.checkExperiment, m.checkReplicates, m.checkPlatformsGiven, m.checkSections,
+		// checkSections before checkPlatformsGiven: a mistyped
+		// "platfrom" is named as such, not as a missing platform.
+		m.checkExperiment, m.checkReplicates, m.checkSections, m.checkPlatformsGiven,
 		m.checkWorkloadsGiven, m.checkLoads, m.checkPolicies, m.checkLabels, m.checkExclusions,
 	} {
 		if err := rule(); err != nil {
@@ -422,7 +425,7 @@ func (m *Manifest) checkModelPolicy(spec PolicySpec) error {
 	}
 	policy, _, ok := m.models.Policy(p)
 	if !ok {
-		return fmt.Errorf("%s: unknown policy %q; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, strings.Join(m.models.PolicyNames(), ", "))
+		return fmt.Errorf("%s: unknown policy %q%s; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, suggest.DidYouMean(p, m.models.PolicyNames()), strings.Join(m.models.PolicyNames(), ", "))
 	}
 	if spec.Policy != "" && len(policy.Params) == 0 {
 		// Its cells would be the plain policy's under another name.
@@ -512,19 +515,18 @@ func (m *Manifest) resolve() error {
 	for i := range m.Workloads {
 		g.Go(func() error {
 			w := &m.Workloads[i]
-			where := fmt.Sprintf("line %d: workloads[%d]", w.Line, i)
 			md, err := m.models.ModelOf(w)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", where, err)
+				errs[i] = atWorkload(w, i, err)
 				return nil
 			}
 			src, err := md.NewSource(w, m.env(md))
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", where, err)
+				errs[i] = atWorkload(w, i, err)
 				return nil
 			}
 			if w.Instances < 1 {
-				errs[i] = fmt.Errorf("%s: instances %d; want a whole number >= 1", where, w.Instances)
+				errs[i] = atWorkload(w, i, fmt.Errorf("instances %d; want a whole number >= 1", w.Instances))
 				return nil
 			}
 			m.sources[i] = resolvedSource{md, src}
@@ -539,6 +541,28 @@ func (m *Manifest) resolve() error {
 	}
 	return nil
 }
+
+// atWorkload places err in workload entry i: "line L: workloads[i]: err",
+// where an err that names a line of the entry already ("line 9:
+// workloads: unknown key ...", a key's own line) keeps that line.
+func atWorkload(w *model.WorkloadSpec, i int, err error) error {
+	if rest, ok := strings.CutPrefix(err.Error(), "line "); ok {
+		if line, msg, ok := strings.Cut(rest, ": workloads: "); ok && strings.Trim(line, "0123456789") == "" {
+			return placedError{fmt.Sprintf("line %s: workloads[%d]: %s", line, i, msg), err}
+		}
+	}
+	return fmt.Errorf("line %d: workloads[%d]: %w", w.Line, i, err)
+}
+
+// A placedError is an error with its message rewritten to say where it
+// is; errors.Is and As still reach the original.
+type placedError struct {
+	msg string
+	err error
+}
+
+func (e placedError) Error() string { return e.msg }
+func (e placedError) Unwrap() error { return e.err }
 
 // env is what the model md's sources may read.
 func (m *Manifest) env(md model.Model) model.Env {
@@ -626,9 +650,10 @@ func checkParams(p model.Policy, params map[string]string) error {
 // a model's section.
 func (m *Manifest) checkSections() error {
 	sections := m.models.Sections()
+	valid := append(slices.Clone(topLevelKeys), sections...)
 	for _, key := range slices.Sorted(maps.Keys(m.Sections)) {
 		if !slices.Contains(sections, key) {
-			return fmt.Errorf("%s: unknown key; valid top-level keys: %s", m.at(key), strings.Join(append(slices.Clone(topLevelKeys), sections...), ", "))
+			return fmt.Errorf("%s: unknown key%s; valid top-level keys: %s", m.at(key), suggest.DidYouMean(key, valid), strings.Join(valid, ", "))
 		}
 	}
 	return nil

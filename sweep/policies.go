@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -163,4 +164,57 @@ func fileSHA256(path string) (string, error) {
 		return "", fmt.Errorf("hashing %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// A ProbeError is an external policy whose decision process could not
+// start or say hello when probed before the run (ProbePolicies): bad
+// input, the command must change.
+type ProbeError struct {
+	Policy string
+	Argv   []string
+	Err    error // the start's or the hello's (a *child.Fault quotes the stderr tail)
+}
+
+func (e *ProbeError) Error() string {
+	return fmt.Sprintf("policy %q: %s did not start and say hello when probed before the run: %v\n"+
+		"(the command must name the interpreter the policy's client is installed in, such as .venv/bin/python; docs/protocol.md)",
+		e.Policy, strings.Join(e.Argv, " "), e.Err)
+}
+
+func (e *ProbeError) Unwrap() error { return e.Err }
+
+// ProbePolicies starts each external policy that cells run, once per
+// distinct command (its model's ExternalProber on the platform of its
+// first cell), and stops it after the hello: a command that cannot start
+// or say hello is refused with a *ProbeError before any cell runs, rather
+// than failing every cell. Probes run one after another, in manifest
+// order.
+func (m *Manifest) ProbePolicies(ctx context.Context, cells []Cell) error {
+	platformOf := map[string]string{} // policy -> platform of its first cell
+	for _, c := range cells {
+		if _, ok := m.external[c.Policy]; ok && platformOf[c.Policy] == "" {
+			platformOf[c.Policy] = c.Platform
+		}
+	}
+	probed := map[string]bool{}
+	for _, spec := range m.Policies {
+		name := spec.Name
+		e, md := m.entries[name], m.external[name]
+		prober, ok := md.(model.ExternalProber)
+		if platformOf[name] == "" || !ok {
+			continue
+		}
+		key := fmt.Sprintf("%s %v %v %q", md.Name(), e.Batsim != nil, e.Argv, e.Dir)
+		if probed[key] {
+			continue
+		}
+		probed[key] = true
+		if err := prober.ProbeExternal(ctx, e, m.platform[platformOf[name]]); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &ProbeError{Policy: name, Argv: e.Argv, Err: err}
+		}
+	}
+	return nil
 }

@@ -3,12 +3,15 @@ package sweep
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/model"
@@ -110,7 +113,7 @@ func TestExternalPolicyErrors(t *testing.T) {
 		{`[{name: x, command: [a], timeout: soon}]`, `timeout "soon": want a positive Go duration`},
 		{`[{name: x, batsim: [a], params: {k: v}}]`, "a Batsim scheduler takes its options in its argv"},
 		{`[{name: fcfs-easy, timeout: 5s}]`, "model and timeout apply to external policies"},
-		{`[{name: x, commands: [a]}]`, `unknown key "commands"; valid keys: name, policy, params, command, batsim, model, timeout`},
+		{`[{name: x, commands: [a]}]`, `unknown key "commands" (did you mean command?); valid keys: name, policy, params, command, batsim, model, timeout`},
 		{`[{name: x, command: [a], model: grid}]`, `workload "tiny" is a rigid workload, and policy "x" is a grid policy`},
 	}
 	for _, tt := range tests {
@@ -244,31 +247,94 @@ func TestExternalPoliciesInTheRunner(t *testing.T) {
 	}
 }
 
-// A policy that crashes fails its cells with its stderr; the built-in's
-// cells go on; --retry-failed runs the failed cells again.
+// A policy that crashes after its hello fails its cells with its stderr;
+// the built-in's cells go on; --retry-failed runs the failed cells again.
 func TestExternalPolicyFaultFailsItsCellsOnly(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is absent")
 	}
 	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
 	// It runs from the manifest's folder: it reads a file beside it.
-	crash := "import sys\nsys.stdin.readline()\nsys.stderr.write(open('note.txt').read())\nsys.exit(3)\n"
+	crash := "import sys\nsys.stdin.readline()\nprint('{\"type\":\"hello\",\"protocol\":1}', flush=True)\nsys.stdin.readline()\n" +
+		"sys.stderr.write(open('note.txt').read())\nsys.exit(3)\n"
 	m, out, sum := externalRun(t, fixture, "1970-01", `[fcfs-easy, {name: crash, command: [python3, crash.py]}]`, map[string]string{"crash.py": crash, "note.txt": "my policy is broken\n"})
 	if sum.Ran != 2 || sum.Failed != 1 {
 		t.Fatalf("ran %d, failed %d: want 2, 1", sum.Ran, sum.Failed)
 	}
+	want := "decision 2 (decide: 1 submitted, 0 finished, 4 free) at 100 s: the decision process exited with status 3"
 	for w, byPolicy := range measuresByPolicy(t, m, out) {
 		if !strings.HasPrefix(byPolicy["fcfs-easy"], "ok") {
 			t.Errorf("%s: fcfs-easy %q", w, byPolicy["fcfs-easy"])
 		}
-		want := "decision 1 (hello) at 0 s: the decision process exited with status 3"
 		if !strings.Contains(byPolicy["crash"], want) || !strings.Contains(byPolicy["crash"], "my policy is broken") {
 			t.Errorf("%s: crash %q, want %q and its stderr", w, byPolicy["crash"], want)
 		}
 	}
+	// The run's summary keeps the failed cell's whole error, stderr
+	// included, for the end of `sweep run` (issue 35: the reason was
+	// only in the cells table).
+	if len(sum.FirstFailures) != 1 || !strings.Contains(sum.FirstFailures[0].Error, "my policy is broken") ||
+		!strings.HasSuffix(sum.FirstFailures[0].Name, "/crash") {
+		t.Errorf("first failures %+v; want the crash cell with its stderr", sum.FirstFailures)
+	}
 	again, err := Run(context.Background(), m, RunOptions{Out: out, Jobs: 2, RetryFailed: true})
 	if err != nil || again.Ran != 1 || again.Failed != 1 {
 		t.Fatalf("retry: ran %d, failed %d (%v): want the failed cell run again", again.Ran, again.Failed, err)
+	}
+}
+
+// A policy whose command cannot say hello (its client installed in
+// another interpreter: a ModuleNotFoundError) is refused before any cell
+// runs, once, naming the policy, the command and its stderr; nothing is
+// written (issue 35: it failed every cell at run time, the reason hidden).
+func TestExternalPolicyProbedBeforeTheRun(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	// Each start appends to starts.txt: the probe starts the command once
+	// for two policies of the same command.
+	broken := "open('starts.txt', 'a').write('x')\nimport no_such_client_module\n"
+	dir := t.TempDir()
+	for name, text := range map[string]string{"mine.py": broken} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest := fmt.Sprintf(`experiment: probe
+seed: 1
+platform: single:4
+workloads:
+  - trace: %s
+    months: {from: 1970-01, to: 1970-01}
+    estimates: [T]
+policies: [fcfs-easy, {name: mine, command: [python3, mine.py]}, {name: mine2, command: [python3, mine.py], params: {a: "1"}}]
+`, fixture)
+	path := filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "results")
+	_, err = Run(context.Background(), m, RunOptions{Out: out, Jobs: 2})
+	var probe *ProbeError
+	if !errors.As(err, &probe) || probe.Policy != "mine" {
+		t.Fatalf("got %v; want a ProbeError of policy mine", err)
+	}
+	for _, want := range []string{`policy "mine": python3 ` + filepath.Join(dir, "mine.py"), "decision 1 (hello)",
+		"ModuleNotFoundError: No module named 'no_such_client_module'", "the interpreter the policy's client is installed in"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if fileExists(out) {
+		t.Errorf("%s was created: a refused run writes nothing", out)
+	}
+	if starts, _ := os.ReadFile(filepath.Join(dir, "starts.txt")); string(starts) != "x" {
+		t.Errorf("the command started %d times; want once", len(starts))
 	}
 }
 
@@ -419,5 +485,55 @@ policies: `+policies+"\n"), 0o644)
 		if _, err := load(policies); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one saying %q", policies, err, want)
 		}
+	}
+}
+
+// A run records the CPU time of its child processes: issue 35 found a
+// Python policy's CPU counted nowhere. This policy burns at least 0.4 s of
+// CPU (a busy loop timed by the process's own CPU clock) before each
+// answer, then starts the waiting jobs that fit; the run's summary and
+// its recorded session (table.CPUDir) count it among the children.
+func TestRunRecordsChildCPU(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is absent")
+	}
+	fixture, _ := filepath.Abs("testdata/norequest.swf.txt")
+	burn := `import json, sys, time
+waiting = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "end":
+        break
+    t0 = time.process_time()
+    while time.process_time() - t0 < 0.4:
+        pass
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1}), flush=True)
+        continue
+    waiting += msg["submitted"]
+    free, start = msg["free"], []
+    for j in list(waiting):
+        if j["procs"] <= free:
+            free -= j["procs"]
+            start.append(j["id"])
+            waiting.remove(j)
+    print(json.dumps({"start": start}), flush=True)
+`
+	_, out, sum := externalRun(t, fixture, "1970-01", `[{name: burn, command: [python3, burn.py]}]`, map[string]string{"burn.py": burn})
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed", sum.Failed)
+	}
+	// The probe's hello and the cell's hello and first decision: >= 1.2 s.
+	if sum.ChildrenCPU < 1200*time.Millisecond {
+		t.Errorf("children's CPU %v; want >= 1.2 s (three exchanges of 0.4 s)", sum.ChildrenCPU)
+	}
+	paths, _ := filepath.Glob(filepath.Join(out, table.CPUDir, "*-all.json"))
+	if len(paths) != 1 {
+		t.Fatalf("recorded sessions %v; want one", paths)
+	}
+	data, _ := os.ReadFile(paths[0])
+	var s table.SessionCPU
+	if err := json.Unmarshal(data, &s); err != nil || s.ChildrenSeconds < 1.2 || s.Shard != "all" {
+		t.Errorf("recorded %+v (%v); want >= 1.2 s of children's CPU, shard all", s, err)
 	}
 }

@@ -66,7 +66,7 @@ func TestReplayManifestErrors(t *testing.T) {
 		{"zero-run", window, window + "\n    replay: {zero-run: clamp}", `workloads[1]: replay: zero-run "clamp"; want drop or keep`},
 		{"release", window, window + "\n    replay: {release: batch}", `workloads[1]: replay: release "batch"; want one of [per-job campaign]`},
 		{"loop", window, window + "\n    replay: {loop: half}", `workloads[1]: replay: loop "half"; want one of closed, open`},
-		{"generator", "set: {jobs: 400, users: 4, short-users: 2}", "set: {jobs: 400, users: 4, short-users: 2}\n    replay: {loop: open}", `workloads[0]: line 12: workloads: key "replay" does not apply to this workload`},
+		{"generator", "set: {jobs: 400, users: 4, short-users: 2}", "set: {jobs: 400, users: 4, short-users: 2}\n    replay: {loop: open}", `line 12: workloads[0]: key "replay" does not apply to this workload`},
 	} {
 		text := strings.Replace(base, tc.from, tc.to, 1)
 		if text == base {

@@ -40,6 +40,10 @@ type RunOptions struct {
 	// Flush overrides when results are published (zero: every 500 cells
 	// or 5 seconds).
 	Flush parquet.FlushPolicy
+	// Planned, when set, is told the plan once it is checked (external
+	// policies probed), before the first cell: `sweep run` prints the
+	// traces' reports there on a run's first session only.
+	Planned func(*Plan)
 
 	// beforeCell, when set, runs at the start of every cell (tests use it
 	// to make a cell fail).
@@ -76,8 +80,19 @@ type Summary struct {
 	// writers, which publish their last parts). No cell runs then: it is
 	// the serial part of the run, whatever the number of workers.
 	Setup, Close time.Duration
-	Warnings     []string
+	// SweepCPU and ChildrenCPU are the CPU time the run used, sweep's
+	// own and its child processes' (external policies), from the
+	// operating system's accounting; both zero when no cell ran.
+	SweepCPU, ChildrenCPU time.Duration
+	Warnings              []string
+	// FirstFailures are the first cells that failed in this run (at most
+	// firstFailures, in the order they failed) with their errors, for the
+	// user to read at the end of the run (WriteFailedCells).
+	FirstFailures []FailedCell
 }
+
+// firstFailures is how many failed cells a run's summary keeps.
+const firstFailures = 3
 
 // Err summarises an unsuccessful run as an error; nil when every cell ran.
 func (s *Summary) Err() error {
@@ -104,7 +119,7 @@ func (m *Manifest) OutDir(out string) string {
 // is saved. Cells that fail are recorded and the others go on (unless
 // FailFast); the returned summary says so.
 func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
-	start := time.Now()
+	start, startCPU := time.Now(), readCPUTimes()
 	// The phase labels split a CPU profile (sweep run --cpuprofile) into
 	// the serial phases (setup, close) and the workers' (cell, write):
 	// go tool pprof -tags, or -tagfocus phase=close.
@@ -112,13 +127,16 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
-	plan, err := m.prepareOut(out, opts, sum)
+	plan, err := m.prepareOut(ctx, out, opts, sum)
 	if err != nil {
 		return sum, err
 	}
 	if len(plan.ToRun) == 0 {
 		sum.Wall = time.Since(start)
 		return sum, nil
+	}
+	if opts.Planned != nil {
+		opts.Planned(plan)
 	}
 	sum.Workers = workerCount(opts.Jobs)
 	writer, err := newWriterPool(sum.Workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(),
@@ -138,6 +156,12 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	stopProgress()
 	closeErr := writer.close()
 	r.summarise(sum)
+	used := readCPUTimes().since(startCPU)
+	sum.SweepCPU, sum.ChildrenCPU = time.Duration(used.self*float64(time.Second)), time.Duration(used.children*float64(time.Second))
+	if closeErr == nil && sum.Ran > 0 {
+		closeErr = saveSessionCPU(out, table.SessionCPU{RunStarted: start.UTC().Format(time.RFC3339Nano), Shard: opts.Shard.Label(),
+			SweepSeconds: used.self, ChildrenSeconds: used.children})
+	}
 	sum.Interrupted = ctx.Err() != nil
 	sum.Close = time.Since(lastCell)
 	sum.Wall = time.Since(start)
@@ -153,15 +177,19 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	return sum, nil
 }
 
-// prepareOut plans the run into out and readies the directory: created,
-// what a killed run left repaired, the manifest's copy saved. sum gets
-// the plan's counts and the repair's warnings.
-func (m *Manifest) prepareOut(out string, opts RunOptions, sum *Summary) (*Plan, error) {
+// prepareOut plans the run into out, probes the external policies of the
+// cells to run (nothing is written when one fails), and readies the
+// directory: created, what a killed run left repaired, the manifest's
+// copy saved. sum gets the plan's counts and the repair's warnings.
+func (m *Manifest) prepareOut(ctx context.Context, out string, opts RunOptions, sum *Summary) (*Plan, error) {
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
 		return nil, err
 	}
 	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
+	if err := m.ProbePolicies(ctx, plan.ToRun); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating results directory: %w", err)
 	}
@@ -220,6 +248,18 @@ type cellRun struct {
 	writer *writerPool
 
 	done, failed, cellNanos, writerNanos atomic.Int64
+
+	mu       sync.Mutex
+	failures []FailedCell // the first firstFailures
+}
+
+// recordFailure keeps cell c's error if it is among the first failures.
+func (r *cellRun) recordFailure(c Cell, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.failures) < firstFailures {
+		r.failures = append(r.failures, FailedCell{Name: c.Name(), ID: c.ID, Shard: r.opts.Shard.Label(), Error: err.Error()})
+	}
 }
 
 // reportProgress starts flushing the writers when due and reporting
@@ -289,6 +329,7 @@ func (r *cellRun) computeAndWrite(ctx context.Context, t task, writing context.C
 	if err != nil {
 		row, children = failedRow(r.m, t.Cell, err), nil
 		r.failed.Add(1)
+		r.recordFailure(t.Cell, err)
 	}
 	pprof.SetGoroutineLabels(writing)
 	werr := r.writer.append(row, children...)
@@ -306,6 +347,7 @@ func (r *cellRun) computeAndWrite(ctx context.Context, t task, writing context.C
 // summarise puts the workers' tallies into sum.
 func (r *cellRun) summarise(sum *Summary) {
 	sum.Ran, sum.Failed = int(r.done.Load()), int(r.failed.Load())
+	sum.FirstFailures = r.failures
 	sum.CellTime, sum.WriterTime = time.Duration(r.cellNanos.Load()), time.Duration(r.writerNanos.Load())
 }
 

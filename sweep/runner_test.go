@@ -311,7 +311,7 @@ func TestBadManifests(t *testing.T) {
 			"bad.yaml: line 6: workloads[0]: instances 0; want a whole number >= 1"},
 		{"unreadable platform", "platform: burkimsher2013", "platform: nowhere/grid.yaml", `bad.yaml: line 4: platform: platform "nowhere/grid.yaml": not a preset (burkimsher2013, single:N) and no such file`},
 		{"unknown set key", "jobs: 40,", "jobz: 40,", `bad.yaml: line 6: workloads[0]: set:`},
-		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `line 8: workloads: key "sets" does not apply to this workload; valid keys: label, generator, instances, set, trace`},
+		{"unknown workload key", "    instances: 2\n    set: {jobs: 40", "    instances: 2\n    sets: {jobs: 40", `bad.yaml: line 8: workloads[0]: unknown key "sets" (did you mean set?); valid keys: label, generator, instances, set, trace`},
 	}
 	checkManifestEdits(t, base, "bad.yaml", edits)
 }

@@ -262,6 +262,33 @@ func (st *Status) countSettledCells(pub *published) {
 	sort.Slice(st.FailedCells, func(i, j int) bool { return st.FailedCells[i].Name < st.FailedCells[j].Name })
 }
 
+// WriteFailedCells prints each failed cell with its error: a decision
+// process's fault ends with its stderr lines, one per line, which the user
+// needs (a ModuleNotFoundError, a traceback's last frame). A panic's stack
+// trace, for developers, is left to `sweep show`, and an error is cut at
+// maxErrorLines lines (a fault with its 20 stderr lines fits).
+func WriteFailedCells(w io.Writer, cells []FailedCell) {
+	for _, c := range cells {
+		fmt.Fprintf(w, "  %s (%s, %s):\n", c.Name, c.Shard, c.ID)
+		lines := strings.Split(strings.TrimRight(c.Error, "\n"), "\n")
+		for i, line := range lines {
+			if i > 0 && strings.HasPrefix(line, "goroutine ") {
+				fmt.Fprintf(w, "    (its stack trace: sweep show DIR %s)\n", c.ID)
+				break
+			}
+			if i == maxErrorLines {
+				fmt.Fprintf(w, "    (%d more lines: sweep show DIR %s)\n", len(lines)-i, c.ID)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", strings.Replace(line, "\t", "  ", 1))
+		}
+	}
+}
+
+// maxErrorLines is how many lines of a failed cell's error WriteFailedCells
+// prints.
+const maxErrorLines = 24
+
 // parseShardLabel inverts Shard.Label.
 func parseShardLabel(label string) (Shard, bool) {
 	if label == "all" {
@@ -367,10 +394,7 @@ func (s *Status) Write(w io.Writer, now time.Time) {
 	}
 	if len(s.FailedCells) > 0 {
 		fmt.Fprintf(w, "failed cells (rerun with --retry-failed after fixing the cause):\n")
-		for _, c := range s.FailedCells {
-			msg, _, _ := strings.Cut(c.Error, "\n")
-			fmt.Fprintf(w, "  %s (%s, %s): %s\n", c.Name, c.Shard, c.ID, msg)
-		}
+		WriteFailedCells(w, s.FailedCells)
 	}
 	for _, p := range s.Problems {
 		fmt.Fprintf(w, "warning   unreadable part file %s: %v\n", p.Path, p.Err)

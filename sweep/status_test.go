@@ -112,7 +112,7 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 		"s02of03  6      5     1       0          1      15m0s ago\n",
 		"s03of03  6      4     0       2          2      4m0s ago\n",
 		"rate      0.25 cells/min over the last 10m0s; ETA 8m0s at that rate\n",
-		"  " + failing + " (s02of03, " + st.FailedCells[0].ID + "): panic: boom\n",
+		"  " + failing + " (s02of03, " + st.FailedCells[0].ID + "):\n    panic: boom\n    (its stack trace: sweep show DIR " + st.FailedCells[0].ID + ")\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("status lacks %q:\n%s", want, b.String())
@@ -223,5 +223,25 @@ func TestSettle(t *testing.T) {
 		if got := pub.cells["c1"]; len(pub.cells) != 1 || *got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, *got, tc.want)
 		}
+	}
+}
+
+// A failed cell's error is printed whole: a decision process's fault ends
+// with its stderr lines, which `sweep status` used to cut after "its last
+// 4 stderr lines:" (issue 35). The fault's text is policy/child's.
+func TestWriteFailedCellsPrintsTheStderrTail(t *testing.T) {
+	fault := "decision process python3 mine.py: decision 1 (hello) at 0 s: the decision process exited with status 1; its last 4 stderr lines:\n" +
+		"\tTraceback (most recent call last):\n\t  File \"mine.py\", line 2, in <module>\n\t    from sweep_policy import RigidPolicy, run\n" +
+		"\tModuleNotFoundError: No module named 'sweep_policy'"
+	var b strings.Builder
+	WriteFailedCells(&b, []FailedCell{{Name: "kth-R/1996-10/L-/single:100/mine", ID: "abc", Shard: "all", Error: fault}})
+	want := "  kth-R/1996-10/L-/single:100/mine (all, abc):\n" +
+		"    decision process python3 mine.py: decision 1 (hello) at 0 s: the decision process exited with status 1; its last 4 stderr lines:\n" +
+		"      Traceback (most recent call last):\n" +
+		"        File \"mine.py\", line 2, in <module>\n" +
+		"          from sweep_policy import RigidPolicy, run\n" +
+		"      ModuleNotFoundError: No module named 'sweep_policy'\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

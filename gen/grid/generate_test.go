@@ -374,15 +374,19 @@ func TestParamErrors(t *testing.T) {
 			t.Errorf("%s %v: error %v; want one containing %q", c.preset, c.settings, err, c.contains)
 		}
 	}
-	// A non-discard distribution can draw a job too small for its tasks:
-	// the error names the job and the fix.
+	// A non-discard distribution can draw a job too small for its tasks,
+	// which would fail every cell of the instance: refused before
+	// anything is drawn, naming the fix (issue 35: infeasible generator
+	// settings checked at plan time). fan's largest job has
+	// 10 x 15 + 2 = 152 tasks.
 	p, _ := Lookup("burkimsher2013/fan")
 	params := p.Defaults()
 	if err := params.SetAll([]string{"job-dist=uniform", "jobs=10", "total=100"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Generate(params, 1, 0); err == nil || !strings.Contains(err.Error(), "job J") || !strings.Contains(err.Error(), "job-min >=") {
-		t.Errorf("fan jobs of ~10 ticks: error %v; want one naming the job and job-min", err)
+	want := "job-dist=uniform can draw a job of fewer ticks than its tasks (up to 152); jobs of several tasks need job-dist=uunifast-discard with job-min >= 152"
+	if err := params.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("fan jobs of ~10 ticks: Validate error %v; want one containing %q", err, want)
 	}
 }
 

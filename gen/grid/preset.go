@@ -315,6 +315,12 @@ func (p Params) Validate() error {
 			return fail("jobs=%d of at most job-max=%d ticks cannot reach total=%d; want job-max >= %d", c.jobs, c.jobBounds.Max, c.total, need)
 		}
 	}
+	if most := c.maxTasksPerJob(); most > 1 && c.jobDist != DistUUniFastDiscard {
+		// The other distributions may draw a job of fewer ticks than
+		// its tasks, which fails every cell of the instance: refused
+		// here, before anything runs.
+		return fail("job-dist=%s can draw a job of fewer ticks than its tasks (up to %d); jobs of several tasks need job-dist=%s with job-min >= %d", c.jobDist, most, DistUUniFastDiscard, most)
+	}
 	if c.maxTasksPerJob() > maxCount {
 		return fail("a job could have %d tasks; want at most %d (lower width, length or blocks)", c.maxTasksPerJob(), maxCount)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -189,8 +190,14 @@ type TraceWindow struct {
 	To   string `yaml:"to"`
 }
 
+// traceKeys are the keys of a trace entry beyond model.CommonKeys.
+var traceKeys = []string{"window", "replay"}
+
+// WorkloadKeys are a trace entry's keys (model.WorkloadKeyed).
+func (Model) WorkloadKeys() []string { return traceKeys }
+
 func traceSource(w *model.WorkloadSpec, path string) (*source, error) {
-	if err := w.CheckOptions("window", "replay"); err != nil {
+	if err := w.CheckOptions(traceKeys...); err != nil {
 		return nil, err
 	}
 	if w.Instances > 1 {
@@ -229,6 +236,9 @@ func traceSource(w *model.WorkloadSpec, path string) (*source, error) {
 	// One pass over the file: the reader parses what the hash reads.
 	h := sha256.New()
 	camp, report, err := gcampaign.ReadTrace(io.TeeReader(f, h), path, replay.readerOptions(window), gcampaign.Release(replay.Release))
+	if errors.Is(err, swf.ErrJSON) {
+		return nil, fmt.Errorf("trace: %w; a Batsim workload is read with format: batsim", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	gridengine "github.com/sweep-sched/sweep/engine/grid"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/policy/pipe"
 )
 
@@ -34,6 +35,13 @@ type Order struct {
 
 // ExternalKinds says the model runs pipe-protocol ordering policies.
 func (Model) ExternalKinds() []string { return []string{"command"} }
+
+// ProbeExternal starts a pipe-protocol ordering policy once on p's
+// clusters (model.ExternalProber).
+func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
+	return pipe.ProbeDAG(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
+		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, p)
+}
 
 // simulate runs a cell's instance under its policy: built-in, the
 // model's own (Go) or a pipe-protocol process.

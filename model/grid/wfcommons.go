@@ -31,8 +31,14 @@ type workflowSource struct {
 	own    []Order  // the model's Go orders
 }
 
+// workflowKeys are the keys of a WfCommons entry beyond model.CommonKeys.
+var workflowKeys = []string{"workflows"}
+
+// WorkloadKeys are a WfCommons entry's keys (model.WorkloadKeyed).
+func (Model) WorkloadKeys() []string { return workflowKeys }
+
 func newWorkflowSource(w *model.WorkloadSpec, env model.Env) (*workflowSource, error) {
-	if err := w.CheckOptions("workflows"); err != nil {
+	if err := w.CheckOptions(workflowKeys...); err != nil {
 		return nil, err
 	}
 	var paths []string

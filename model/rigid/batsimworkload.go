@@ -28,7 +28,7 @@ type batsimSource struct {
 }
 
 func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error) {
-	if err := w.CheckOptions("format", "estimates"); err != nil {
+	if err := w.CheckOptions(batsimKeys...); err != nil {
 		return nil, err
 	}
 	if w.Instances > 1 || len(w.Set) > 0 {

@@ -10,12 +10,14 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
@@ -73,10 +75,39 @@ func (m Model) Policies() []model.Policy {
 
 func (Model) Generators() []string { return nil }
 
-// Takes traces with months, and Batsim workloads (format: batsim).
+// Takes traces with months, and traces with a format (format: batsim, a
+// Batsim workload; another format is refused by NewSource naming the
+// valid ones).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	_, months := w.Options["months"]
-	return w.Trace != "" && (months || IsBatsimWorkload(w))
+	_, format := w.Options["format"]
+	return w.Trace != "" && (months || format)
+}
+
+// The keys of the model's workload entries beyond model.CommonKeys: a
+// trace's (monthKeys) and a Batsim workload's (batsimKeys).
+var (
+	monthKeys  = []string{"months", "estimates", "window"}
+	batsimKeys = []string{"format", "estimates"}
+)
+
+// traceFormats are the values of a trace entry's format key.
+var traceFormats = []string{"batsim"}
+
+// WorkloadKeys are the keys of trace and Batsim entries (model.WorkloadKeyed).
+func (Model) WorkloadKeys() []string { return append(slices.Clone(monthKeys), "format") }
+
+// checkFormat refuses a format key other than batsim, naming the valid ones.
+func checkFormat(w *model.WorkloadSpec) error {
+	var format string
+	if _, err := w.Option("format", &format); err != nil {
+		return err
+	}
+	if !slices.Contains(traceFormats, format) {
+		return fmt.Errorf("line %d: workloads: format %q: unknown%s; valid formats: %s (an SWF log, the default, takes no format key)",
+			w.Options["format"].Line, format, suggest.DidYouMean(format, traceFormats), strings.Join(traceFormats, ", "))
+	}
+	return nil
 }
 
 // IsBatsimWorkload reports whether a workload entry is a Batsim JSON
@@ -244,6 +275,11 @@ type unit struct {
 
 // NewSource checks a trace workload with months.
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if _, ok := w.Options["format"]; ok {
+		if err := checkFormat(w); err != nil {
+			return nil, err
+		}
+	}
 	if IsBatsimWorkload(w) {
 		s, err := newBatsimSource(w, env)
 		if err != nil {
@@ -252,7 +288,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 		s.own = m.Own
 		return s, nil
 	}
-	if err := w.CheckOptions("months", "estimates", "window"); err != nil {
+	if err := w.CheckOptions(monthKeys...); err != nil {
 		return nil, err
 	}
 	path := env.Path(w.Trace)
@@ -342,7 +378,11 @@ func (s *source) Describe(label string, _ int) string {
 
 // Report is the reader's part; the jobs each cluster drops as too wide are
 // counted in the cells (dropped_wide_jobs).
-func (s *source) Report() string { return s.trace.Report.Read.String() }
+// Report is the trace reader's report without the notes on fields the
+// model does not read (recorded wait times).
+func (s *source) Report() string {
+	return s.trace.Report.Read.Without(swf.ReasonWaitUnknown).String()
+}
 
 // CheckPlatform refuses a platform of more than one cluster.
 func (s *source) CheckPlatform(name string, p *platform.Platform) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/policy/batsim"
 	"github.com/sweep-sched/sweep/policy/pipe"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -36,6 +37,17 @@ type Policy struct {
 // ExternalKinds says the model runs pipe-protocol policies and Batsim
 // schedulers.
 func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
+
+// ProbeExternal starts a pipe-protocol policy or a Batsim scheduler once
+// on p's processors (model.ExternalProber).
+func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
+	procs := p.Clusters[0].Cores // rigid platforms have one cluster (CheckPlatform)
+	if entry.Batsim != nil {
+		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, procs)
+	}
+	return pipe.ProbeRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
+		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, procs, rigid.EstimateRequested.String())
+}
 
 // policyRunner runs a cell's policy: built-in, the model's own (Go), a
 // pipe-protocol process or a Batsim scheduler.

@@ -645,3 +645,15 @@ func endsFirst(a, b endEvent) bool {
 }
 
 func earlier(a, b int64) bool { return a < b }
+
+// Probe runs the scheduler of opts once on one job of one second on procs
+// resources, from SIMULATION_BEGINS to SIMULATION_ENDS: before any cell
+// runs, a command that cannot start, connect or schedule is found once,
+// not in every cell. The error is the simulation's (a *child.Fault with
+// the scheduler's stderr tail when the scheduler failed).
+func Probe(ctx context.Context, opts Options, procs int) error {
+	w := &rigid.Workload{Name: "probe", Procs: procs,
+		Jobs: []rigid.Job{{Number: 1, Procs: 1, RunSeconds: 1, RequestedSeconds: 1}}}
+	_, err := Simulate(ctx, w, opts)
+	return err
+}

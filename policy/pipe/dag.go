@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/sweep-sched/sweep/engine/grid"
+	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/policy/child"
 )
 
@@ -31,26 +32,53 @@ type DAG struct {
 // simulation must run under the returned context: a fault of the policy
 // cancels it, and Err then returns the fault.
 func StartDAG(ctx context.Context, opts Options, in *grid.Instance) (*DAG, context.Context, error) {
-	type cluster struct {
-		Name  string `json:"name"`
-		Kind  string `json:"kind"`
-		Cores int    `json:"cores"`
-	}
-	var clusters []cluster
-	for _, c := range in.Platform.Clusters {
-		clusters = append(clusters, cluster{c.Name, c.Kind, c.Cores})
-	}
-	cj, err := json.Marshal(clusters)
+	hello, err := dagHello(in.Platform.Clusters, in.Jobs(), in.Tasks())
 	if err != nil {
 		return nil, nil, err
 	}
-	hello := fmt.Appendf(nil, `"platform":{"clusters":%s},"workload":{"jobs":%d,"tasks":%d}`, cj, in.Jobs(), in.Tasks())
 	c, err := start(ctx, opts, "dag", hello)
 	if err != nil {
 		return nil, nil, err
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	return &DAG{c: c, ctx: ctx, cancel: cancel}, sctx, nil
+}
+
+// dagHello is the dag hello's platform and workload fields.
+func dagHello(clusters []platform.Cluster, jobs, tasks int) ([]byte, error) {
+	type cluster struct {
+		Name  string `json:"name"`
+		Kind  string `json:"kind"`
+		Cores int    `json:"cores"`
+	}
+	var cs []cluster
+	for _, c := range clusters {
+		cs = append(cs, cluster{c.Name, c.Kind, c.Cores})
+	}
+	cj, err := json.Marshal(cs)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, `"platform":{"clusters":%s},"workload":{"jobs":%d,"tasks":%d}`, cj, jobs, tasks), nil
+}
+
+// ProbeDAG starts the DAG policy of opts, exchanges the hello for an
+// empty workload on p's clusters and stops it: before any cell runs, a
+// command that cannot start or answer the hello is found once, not in
+// every cell. The error is the *child.Fault of the hello (the policy's
+// stderr tail included).
+func ProbeDAG(ctx context.Context, opts Options, p *platform.Platform) error {
+	hello, err := dagHello(p.Clusters, 0, 0)
+	if err != nil {
+		return err
+	}
+	c, err := start(ctx, opts, "dag", hello)
+	if err != nil {
+		return err
+	}
+	c.end(0)
+	c.close()
+	return nil
 }
 
 // Priority is the policy's grid.JobPriority.

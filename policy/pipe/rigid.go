@@ -40,6 +40,20 @@ func StartRigid(ctx context.Context, opts Options, procs, jobs int, estimate, wo
 	return &Rigid{c: c, ctx: ctx, stamp: make([]uint32, jobs)}, nil
 }
 
+// ProbeRigid starts the rigid policy of opts, exchanges the hello for an
+// empty workload on procs processors and stops it: before any cell runs,
+// a command that cannot start or answer the hello is found once, not in
+// every cell. The error is the *child.Fault of the hello (the policy's
+// stderr tail included).
+func ProbeRigid(ctx context.Context, opts Options, procs int, estimate string) error {
+	r, err := StartRigid(ctx, opts, procs, 0, estimate, "probe")
+	if err != nil {
+		return err
+	}
+	r.Close()
+	return nil
+}
+
 // Decide tells the policy what changed and returns the jobs it starts,
 // refusing (as a fault of the policy, with its stderr) a job that is
 // unknown, not submitted, not waiting or does not fit.

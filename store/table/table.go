@@ -40,6 +40,24 @@ const (
 	WorkersKey    = "sweep.workers"
 )
 
+// CPUDir is the folder of a results directory where each session of a
+// run that simulated cells (a run, a resume, a shard) records, once its
+// cells are written, the CPU time it used: one SessionCPU as JSON per
+// session, named by its start and shard. A killed session records none.
+const CPUDir = "cpu"
+
+// A SessionCPU is the CPU time of one session of a run, from the
+// operating system's accounting (getrusage): sweep's own (every thread,
+// user and system), and its child processes' (external policies, Batsim
+// schedulers and their own children, once reaped). RunStarted and Shard
+// are the session's RunStartedKey and shard metadata.
+type SessionCPU struct {
+	RunStarted      string  `json:"run_started"`
+	Shard           string  `json:"shard"`
+	SweepSeconds    float64 `json:"sweep_cpu_seconds"`
+	ChildrenSeconds float64 `json:"children_cpu_seconds"`
+}
+
 // Cell statuses, the Status column.
 const (
 	StatusOK     = "ok"

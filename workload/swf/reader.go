@@ -99,6 +99,11 @@ func userSet(users []int64) map[int64]bool {
 	return set
 }
 
+// ErrJSON is the error of a log that is a JSON document, such as a Batsim
+// workload, read as SWF: callers that know the other formats say which
+// to choose.
+var ErrJSON = errors.New("a JSON document, not an SWF log")
+
 // readHeader consumes the comment and blank lines before the first job and
 // keeps that job's line for Next.
 func (r *Reader) readHeader() error {
@@ -117,6 +122,9 @@ func (r *Reader) readHeader() error {
 				r.report.record(r.report.Lines, ReasonHeaderValue, fmt.Sprintf("%s: %q", key, value))
 			}
 		default:
+			if t := bytes.TrimSpace(line); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+				return fmt.Errorf("%s:%d: %w", r.report.Source, r.report.Lines, ErrJSON)
+			}
 			r.pending = append([]byte(nil), line...)
 			r.pendingLine = r.report.Lines
 			return nil

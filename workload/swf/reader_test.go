@@ -473,3 +473,30 @@ func TestOpenMissing(t *testing.T) {
 		t.Errorf("error %v, want not-exist naming the file", err)
 	}
 }
+
+// A report without the wait-time note is the one a reader of the jobs
+// that ignores recorded waits shows (the rigid model: issue 35, campaign
+// notes on rigid traces); the line balance and the other reasons stay.
+func TestReportWithout(t *testing.T) {
+	log := "; MaxProcs: 4\n" +
+		"1 0 -1 10 2 -1 -1 2 20 -1 1 1 -1 -1 -1 -1 -1 -1\n" +
+		"2 5 0 30 2 -1 -1 2 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	r, err := NewReader(strings.NewReader(log), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	full := r.Report()
+	if full.Count(ReasonWaitUnknown) != 1 || full.Count(ReasonRunOverRequest) != 1 {
+		t.Fatalf("wait -1 %d, over request %d; want 1, 1:\n%s", full.Count(ReasonWaitUnknown), full.Count(ReasonRunOverRequest), full)
+	}
+	got := full.Without(ReasonWaitUnknown).String()
+	want := "input: 3 lines = 2 jobs + 0 dropped + 0 filtered + 1 comment + 0 blank\n" +
+		"count  action  reason                         first lines\n" +
+		"1      noted   run time above requested time  3\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

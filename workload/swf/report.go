@@ -187,6 +187,26 @@ func (rep *Report) record(line int, r Reason, detail string) {
 	}
 }
 
+// Without returns the report without the noted reasons given: a reader
+// of the jobs that does not use a field leaves out the notes about it
+// (the rigid model takes no recorded wait times). Dropped, filtered and
+// repaired reasons stay: they change the line balance or the jobs.
+func (rep Report) Without(reasons ...Reason) Report {
+	out := rep
+	out.issues = nil
+	for _, r := range reasons {
+		if r < numReasons && r.Action() == Noted {
+			out.counts[r] = 0
+		}
+	}
+	for _, is := range rep.issues {
+		if out.counts[is.Reason] > 0 {
+			out.issues = append(out.issues, is)
+		}
+	}
+	return out
+}
+
 // String prints the line balance and a table of the reasons that applied,
 // with the first line numbers of each.
 func (rep Report) String() string {
