@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
@@ -49,7 +50,7 @@ type Model struct {
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
-	return "rigid jobs of an SWF trace, month by month, under fair-share backfilling (seed 003)"
+	return "rigid jobs of an SWF trace month by month (seed 003), a Batsim workload or Lublin-Feitelson workloads, under backfilling policies"
 }
 func (Model) Version() string { return Version }
 func (Model) Section() string { return "rigid" }
@@ -71,12 +72,18 @@ func (m Model) Policies() []model.Policy {
 	return out
 }
 
-func (Model) Generators() []string { return nil }
+// Generators lists lublin1999, the Lublin-Feitelson workloads
+// (generated.go).
+func (Model) Generators() []string { return []string{genrigid.LublinName} }
 
-// Takes traces with months, and Batsim workloads (format: batsim).
+// Takes traces with months, Batsim workloads (format: batsim) and
+// lublin1999 workloads.
 func (Model) Takes(w *model.WorkloadSpec) bool {
+	if w.Trace == "" {
+		return w.Generator == genrigid.LublinName
+	}
 	_, months := w.Options["months"]
-	return w.Trace != "" && (months || IsBatsimWorkload(w))
+	return months || IsBatsimWorkload(w)
 }
 
 // IsBatsimWorkload reports whether a workload entry is a Batsim JSON
@@ -242,8 +249,12 @@ type unit struct {
 	variant rigid.Variant
 }
 
-// NewSource checks a trace workload with months.
+// NewSource checks a trace workload with months, a Batsim workload or a
+// generated one.
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if w.Trace == "" {
+		return newGeneratedSource(w, m.Own)
+	}
 	if IsBatsimWorkload(w) {
 		s, err := newBatsimSource(w, env)
 		if err != nil {
