@@ -142,6 +142,9 @@ func (g *generatorSpec) generate(root uint64, inst, procs int) (instance, error)
 	if err := genrigid.Tsafrir(w.Jobs, g.estimates, grid.InstanceSeed(root, canon+" "+g.estimates.Canonical(), inst)); err != nil {
 		return instance{}, err
 	}
+	// Every job is measured: the window runs from the first submit to
+	// just after the last, as for a Batsim workload.
+	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
 	return instance{w, classes}, nil
 }
 
