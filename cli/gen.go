@@ -25,7 +25,8 @@ func (s *settingsFlag) Set(v string) error {
 }
 
 // runGen implements `sweep gen`: it writes one workload instance of a
-// preset as JSON and prints a one-line summary.
+// preset in its model's format (JSON; SWF for rigid jobs) and prints a
+// one-line summary.
 func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -35,10 +36,10 @@ func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Write
 	var settings settingsFlag
 	fs.Var(&settings, "set", "override a preset parameter, key=value (repeatable; ranges like 1-10 are inclusive)")
 	load := fs.String("load", "", "load ratio, e.g. 0.8 or 1.2: sets arrivals (needs --platform)")
-	platformSpec := fs.String("platform", "", "platform for --load: "+strings.Join(platform.Presets(), ", ")+" or a platform file")
-	out := fs.String("o", "", "output workload JSON file")
+	platformSpec := fs.String("platform", "", "platform for --load, and the machine of a rigid generator: "+strings.Join(platform.Presets(), ", ")+" or a platform file")
+	out := fs.String("o", "", "output workload file (JSON; SWF for a rigid generator)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep gen --preset NAME [--instance I] [--seed S] [--set key=value ...] [--load L --platform P] -o FILE")
+		fmt.Fprintln(fs.Output(), "usage: sweep gen --preset NAME [--instance I] [--seed S] [--set key=value ...] [--load L] [--platform P] -o FILE")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -53,8 +54,8 @@ func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Write
 	if *out == "" {
 		return usageError{errors.New("sweep gen: -o FILE is required")}
 	}
-	if (*load == "") != (*platformSpec == "") {
-		return usageError{errors.New("sweep gen: --load and --platform go together: arrivals need both the load ratio and the platform's cores")}
+	if *load != "" && *platformSpec == "" {
+		return usageError{errors.New("sweep gen: --load needs --platform: arrivals need both the load ratio and the platform's cores")}
 	}
 	models := a.models
 	md, err := models.ModelOf(&model.WorkloadSpec{Generator: *preset})
@@ -63,16 +64,19 @@ func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Write
 		return usageError{fmt.Errorf("sweep gen: unknown preset %q; valid presets: %s", *preset, strings.Join(a.presets(), ", "))}
 	}
 	var arrivals model.Arrivals
+	if *platformSpec != "" {
+		p, err := platform.Parse(*platformSpec)
+		if err != nil {
+			return usageError{fmt.Errorf("sweep gen: --platform: %w", err)}
+		}
+		arrivals.Cores = p.TotalCores()
+	}
 	if *load != "" {
 		ratio, err := strconv.ParseFloat(*load, 64)
 		if err != nil || !(ratio > 0) {
 			return usageError{fmt.Errorf("sweep gen: --load %q: want a positive number like 0.8 or 1.2", *load)}
 		}
-		p, err := platform.Parse(*platformSpec)
-		if err != nil {
-			return usageError{fmt.Errorf("sweep gen: --platform: %w", err)}
-		}
-		arrivals = model.Arrivals{Load: ratio, Cores: p.TotalCores()}
+		arrivals.Load = ratio
 	}
 	var summary string
 	err = writeFile(*out, func(w io.Writer) error {

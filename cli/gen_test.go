@@ -82,7 +82,7 @@ func TestRunGenErrors(t *testing.T) {
 		{[]string{"--preset", "nope"}, "valid presets: burkimsher2013/uniform-independent"},
 		{[]string{}, "--preset is required"},
 		{[]string{"--preset", "burkimsher2013/fan", "--set", "depth=2"}, "valid parameters: cores"},
-		{[]string{"--preset", "burkimsher2013/fan", "--load", "0.9"}, "--load and --platform go together"},
+		{[]string{"--preset", "burkimsher2013/fan", "--load", "0.9"}, "--load needs --platform"},
 		{[]string{"--preset", "burkimsher2013/fan", "--load", "x", "--platform", "single:4"}, "want a positive number"},
 		{[]string{"--preset", "burkimsher2013/fan", "--load", "1", "--platform", "grid5000"}, "not a preset (burkimsher2013, single:N)"},
 		{[]string{"--preset", "burkimsher2013/fan", "extra"}, "unexpected arguments"},

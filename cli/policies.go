@@ -29,6 +29,16 @@ func (a *app) runPolicies(_ context.Context, args []string, stdout, stderr io.Wr
 		if gens := md.Generators(); len(gens) > 0 {
 			fmt.Fprintf(stdout, "  generators: %s\n", strings.Join(gens, ", "))
 		}
+		if doc, ok := md.(model.PresetDocumenter); ok {
+			for _, g := range md.Generators() {
+				if params := doc.PresetParams(g); len(params) > 0 {
+					fmt.Fprintf(stdout, "  %s takes (set: key: value):\n", g)
+					for _, q := range params {
+						fmt.Fprintf(stdout, "    %-22s %s (default %s)\n", q.Name, q.Doc, q.Default)
+					}
+				}
+			}
+		}
 		if keys := model.SectionKeys(md); len(keys) > 0 {
 			fmt.Fprintf(stdout, "  settings:   the manifest's %s section", keys[0])
 			if len(keys) > 1 {

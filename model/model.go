@@ -397,8 +397,19 @@ type Generator interface {
 	Generate(ctx context.Context, preset string, settings []string, seed uint64, instance int, arrivals Arrivals, w io.Writer) (string, error)
 }
 
+// A PresetDocumenter is a model whose generator presets take parameters
+// it can list, with one line each (`sweep policies`).
+type PresetDocumenter interface {
+	// PresetParams lists the parameters of a generator preset that a
+	// manifest sets under set: (and `sweep gen` with --set), in a stable
+	// order; nil for a preset the model does not know.
+	PresetParams(preset string) []Param
+}
+
 // Arrivals asks a generator for open-loop arrivals: work arriving at Load
-// times what Cores cores can run.
+// times what Cores cores can run. A Cores without a Load is the platform
+// named on the command line, for a generator whose workload has the
+// machine's size (a rigid model's); others ignore it.
 type Arrivals struct {
 	Load  float64
 	Cores int

@@ -179,14 +179,14 @@ var floatParams = func() map[string]param {
 // intParams are the integer and boolean parameters: name, domain, lowest
 // and highest value, field.
 var intParams = map[string]struct {
-	domain  string
-	lo, hi  int
-	field   func(p *Params) *int
-	boolean func(p *Params) *bool
+	doc, domain string
+	lo, hi      int
+	field       func(p *Params) *int
+	boolean     func(p *Params) *bool
 }{
-	"start-hour":       {"an hour in 0..23", 0, 23, func(p *Params) *int { return &p.StartHour }, nil},
-	"cyclic-day-start": {"a bucket in 1..48", 1, 48, func(p *Params) *int { return &p.CyclicDayStart }, nil},
-	"job-types":        {"true (batch and interactive classes) or false (the typeless set)", 0, 1, nil, func(p *Params) *bool { return &p.JobTypes }},
+	"start-hour":       {"START: the hour of the day at second 0", "an hour in 0..23", 0, 23, func(p *Params) *int { return &p.StartHour }, nil},
+	"cyclic-day-start": {"CYCLIC_DAY_START: the daily cycle's first half-hour bucket", "a bucket in 1..48", 1, 48, func(p *Params) *int { return &p.CyclicDayStart }, nil},
+	"job-types":        {"INCLUDE_JOBS_TYPE: batch and interactive classes, each with its parameters", "true (batch and interactive classes) or false (the typeless set)", 0, 1, nil, func(p *Params) *bool { return &p.JobTypes }},
 }
 
 // Keys returns every parameter name, sorted.
@@ -200,6 +200,18 @@ func (p Params) Keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Doc returns what a parameter means and its domain, in one line (for
+// listings such as `sweep policies`); "" for an unknown name.
+func (Params) Doc(key string) string {
+	if f, ok := floatParams[key]; ok {
+		return f.doc + "; " + f.domain
+	}
+	if ip, ok := intParams[key]; ok {
+		return ip.doc + "; " + ip.domain
+	}
+	return ""
 }
 
 // Set sets one parameter from its text form; an unknown name or a value

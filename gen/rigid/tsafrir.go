@@ -71,13 +71,14 @@ func DefaultEstimateParams() EstimateParams {
 // messages), how to set it from text (false: out of the domain) and its
 // canonical text.
 type estimateSpec struct {
+	doc    string
 	domain string
 	set    func(p *EstimateParams, v string) bool
 	get    func(p *EstimateParams) string
 }
 
-func estimateFloat(domain string, check func(float64) bool, field func(p *EstimateParams) *float64) estimateSpec {
-	return estimateSpec{domain,
+func estimateFloat(doc, domain string, check func(float64) bool, field func(p *EstimateParams) *float64) estimateSpec {
+	return estimateSpec{doc, domain,
 		func(p *EstimateParams, text string) bool {
 			v, err := strconv.ParseFloat(text, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !check(v) {
@@ -90,42 +91,42 @@ func estimateFloat(domain string, check func(float64) bool, field func(p *Estima
 }
 
 var estimateSpecs = map[string]estimateSpec{
-	"max-estimate": {"whole seconds, at least 3600 (an hour)",
+	"max-estimate": {"max_est: the largest estimate in seconds", "whole seconds, at least 3600 (an hour)",
 		func(p *EstimateParams, text string) bool {
 			n, err := strconv.ParseInt(text, 10, 64)
 			p.MaxEstimateSeconds = n
 			return err == nil && n >= 3600 && n <= 1<<40
 		},
 		func(p *EstimateParams) string { return strconv.FormatInt(p.MaxEstimateSeconds, 10) }},
-	"bins": {"0 (from the job count) or a count in 1..1000000",
+	"bins": {"binnum: distinct estimate values", "0 (from the job count) or a count in 1..1000000",
 		func(p *EstimateParams, text string) bool {
 			n, err := strconv.Atoi(text)
 			p.Bins = n
 			return err == nil && n >= 0 && n <= 1_000_000
 		},
 		func(p *EstimateParams) string { return strconv.Itoa(p.Bins) }},
-	"bins-model": {"linear or power",
+	"bins-model": {"how the bin count follows the job count", "linear or power",
 		func(p *EstimateParams, text string) bool {
 			p.BinsModel = text
 			return text == "linear" || text == "power"
 		},
 		func(p *EstimateParams) string { return p.BinsModel }},
-	"popular": {"none, or seconds:percent,... (at most 20 distinct values, percents summing to at most 100)",
+	"popular": {"bins: values the site's users favour, with their shares", "none, or seconds:percent,... (at most 20 distinct values, percents summing to at most 100)",
 		func(p *EstimateParams, text string) bool {
 			list, ok := parsePopular(text)
 			p.Popular = list
 			return ok
 		},
 		func(p *EstimateParams) string { return formatPopular(p.Popular) }},
-	"bins-power-a": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerA }),
-	"bins-power-b": estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerB }),
-	"head-a":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadA }),
-	"head-b":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadB }),
-	"head-c":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadC }),
-	"head-percent": estimateFloat("a percentage in (0, 100)", func(v float64) bool { return v > 0 && v < 100 }, func(p *EstimateParams) *float64 { return &p.HeadPercent }),
-	"tail-a":       estimateFloat("a number > 0", positive, func(p *EstimateParams) *float64 { return &p.TailA }),
-	"tail-b":       estimateFloat("a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.TailB }),
-	"time-shape":   estimateFloat("0 (from the bin count) or a number > 1", func(v float64) bool { return v == 0 || v > 1 }, func(p *EstimateParams) *float64 { return &p.TimeShape }),
+	"bins-power-a": estimateFloat("a of the power bins model K = a jobs^b", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerA }),
+	"bins-power-b": estimateFloat("b of the power bins model K = a jobs^b", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.PowerB }),
+	"head-a":       estimateFloat("a of the head shares a e^(b rank) + c", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadA }),
+	"head-b":       estimateFloat("b of the head shares a e^(b rank) + c", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadB }),
+	"head-c":       estimateFloat("c of the head shares a e^(b rank) + c", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.HeadC }),
+	"head-percent": estimateFloat("binsiz_head_sum: percent of jobs on the 20 most popular values", "a percentage in (0, 100)", func(v float64) bool { return v > 0 && v < 100 }, func(p *EstimateParams) *float64 { return &p.HeadPercent }),
+	"tail-a":       estimateFloat("a of the tail shares a rank^b", "a number > 0", positive, func(p *EstimateParams) *float64 { return &p.TailA }),
+	"tail-b":       estimateFloat("b of the tail shares a rank^b", "a finite number", anyFinite, func(p *EstimateParams) *float64 { return &p.TailB }),
+	"time-shape":   estimateFloat("bintim_param: shape of the tail values' times", "0 (from the bin count) or a number > 1", func(v float64) bool { return v == 0 || v > 1 }, func(p *EstimateParams) *float64 { return &p.TimeShape }),
 }
 
 // Keys returns every parameter name, sorted.
@@ -136,6 +137,24 @@ func (p EstimateParams) Keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Get returns a parameter's value in canonical text form.
+func (p EstimateParams) Get(key string) (string, error) {
+	spec, ok := estimateSpecs[key]
+	if !ok {
+		return "", fmt.Errorf("%s: unknown parameter %q; valid parameters: %s", TsafrirName, key, strings.Join(p.Keys(), ", "))
+	}
+	return spec.get(&p), nil
+}
+
+// Doc returns what a parameter means and its domain, in one line (for
+// listings such as `sweep policies`); "" for an unknown name.
+func (EstimateParams) Doc(key string) string {
+	if spec, ok := estimateSpecs[key]; ok {
+		return spec.doc + "; " + spec.domain
+	}
+	return ""
 }
 
 // Set sets one parameter from its text form; an unknown name or a value
@@ -173,7 +192,8 @@ func (p EstimateParams) Canonical() string {
 	var b strings.Builder
 	b.WriteString(TsafrirName)
 	for _, k := range p.Keys() {
-		fmt.Fprintf(&b, " %s=%s", k, estimateSpecs[k].get(&p))
+		v, _ := p.Get(k)
+		fmt.Fprintf(&b, " %s=%s", k, v)
 	}
 	return b.String()
 }

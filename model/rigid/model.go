@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
@@ -51,7 +52,7 @@ type Model struct {
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
-	return "rigid jobs of an SWF trace, month by month, under fair-share backfilling (seed 003)"
+	return "rigid jobs of an SWF trace month by month (seed 003), a Batsim workload or Lublin-Feitelson workloads, under backfilling policies"
 }
 func (Model) Version() string { return Version }
 func (Model) Section() string { return "rigid" }
@@ -73,15 +74,20 @@ func (m Model) Policies() []model.Policy {
 	return out
 }
 
-func (Model) Generators() []string { return nil }
+// Generators lists lublin1999, the Lublin-Feitelson workloads
+// (generated.go).
+func (Model) Generators() []string { return []string{genrigid.LublinName} }
 
-// Takes traces with months, and traces with a format (format: batsim, a
+// Takes traces with months, traces with a format (format: batsim, a
 // Batsim workload; another format is refused by NewSource naming the
-// valid ones).
+// valid ones) and lublin1999 workloads (generated.go).
 func (Model) Takes(w *model.WorkloadSpec) bool {
+	if w.Trace == "" {
+		return w.Generator == genrigid.LublinName
+	}
 	_, months := w.Options["months"]
 	_, format := w.Options["format"]
-	return w.Trace != "" && (months || format)
+	return months || format
 }
 
 // The keys of the model's workload entries beyond model.CommonKeys: a
@@ -273,8 +279,12 @@ type unit struct {
 	variant rigid.Variant
 }
 
-// NewSource checks a trace workload with months.
+// NewSource checks a trace workload with months, a Batsim workload or a
+// generated one.
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
+	if w.Trace == "" {
+		return newGeneratedSource(w, m.Own)
+	}
 	if _, ok := w.Options["format"]; ok {
 		if err := checkFormat(w); err != nil {
 			return nil, err

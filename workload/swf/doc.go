@@ -1,6 +1,7 @@
-// Package swf reads workload logs in the Standard Workload Format (SWF
-// 2.2, Parallel Workloads Archive): the header, the jobs and a report of
-// every line dropped, filtered, repaired or noted. It is a format: it
+// Package swf reads and writes workload logs in the Standard Workload
+// Format (SWF 2.2, Parallel Workloads Archive): the header, the jobs and,
+// when reading, a report of every line dropped, filtered, repaired or
+// noted. It is a format: it
 // imports only the standard library, and what a model makes of the jobs
 // lives with the model (the campaign model's MAX-rule campaigns in
 // gen/campaign, the rigid model's trace months in model/rigid/rigidtrace).
@@ -42,6 +43,15 @@
 // Each returned [Job] carries the reasons that touched it in [Job.Notes].
 // Comment lines after the first job are counted but not added to the
 // [Header].
+//
+// # Writing
+//
+// [Write] writes a header and jobs as a log any SWF reader takes: the
+// header's keys in the order of the format's definition, then one line of
+// 18 fields per job (-1 for unknown). Reading it back gives the same
+// header keys and the same jobs. It writes workloads (a log or a model's
+// jobs); a simulated schedule, whose wait times are the simulator's, is
+// package export's.
 //
 // # Time
 //

@@ -29,7 +29,9 @@ type Header struct {
 	Fields map[string][]string
 }
 
-func newHeader() Header {
+// NewHeader returns a header that knows nothing: every numeric key -1
+// (unknown, as in SWF), no fields.
+func NewHeader() Header {
 	return Header{MaxProcs: -1, MaxNodes: -1, MaxJobs: -1, MaxRecords: -1, UnixStartTime: -1, Fields: map[string][]string{}}
 }
 

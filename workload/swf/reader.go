@@ -62,7 +62,7 @@ func Open(path string, opts Options) (*Reader, error) {
 // NewNamedReader is NewReader on a log that errors, issues and the report
 // name source, such as the path it was read from.
 func NewNamedReader(src io.Reader, source string, opts Options) (*Reader, error) {
-	r := &Reader{opts: opts, header: newHeader(), maxSubmit: math.MinInt64}
+	r := &Reader{opts: opts, header: NewHeader(), maxSubmit: math.MinInt64}
 	r.report.Source = source
 	buffered := bufio.NewReader(src)
 	var text io.Reader = buffered
