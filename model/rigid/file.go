@@ -59,6 +59,6 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 			return nil, model.InputError{Err: fmt.Errorf("estimate: %w", err)}
 		}
 	}
-	return &source{own: m.Own, trace: trace, months: []rigidtrace.Month{month}, variants: []rigid.Variant{v},
+	return &source{own: m.Own, trace: trace, pieces: []piece{{month: &month}}, variants: []rigid.Variant{v},
 		canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
 }
