@@ -264,6 +264,8 @@ type Outcome struct {
 	// AchievedLoad the measured jobs' offered load as simulated
 	// (rigidload.Offered), NaN when they span no time.
 	TargetLoad, AchievedLoad float64
+
+	jobStats *jobStats // computed on first use
 }
 
 // Measure returns the month's fair-share measures (Model.Measures) and,
