@@ -1,0 +1,141 @@
+package rigid
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload/rigid"
+	"gopkg.in/yaml.v3"
+)
+
+// sharedTraces are the Parallel Workloads Archive logs of the team's
+// shared folder, when present.
+const sharedTraces = "../../../shared/traces"
+
+// wholeTraceCells resolves a whole-trace workload (no months) on the
+// trace platform at loads, and simulates every cell under fcfs-easy.
+func wholeTraceCells(t *testing.T, path string, loads []float64) []*Outcome {
+	t.Helper()
+	var w model.WorkloadSpec
+	if err := yaml.Unmarshal([]byte("{trace: "+path+", estimates: [R]}"), &w); err != nil {
+		t.Fatal(err)
+	}
+	s := settings(t, "")
+	env := model.Env{Path: func(p string) string { return p }, Platforms: map[string]*platform.Platform{PlatformTrace: platform.Single(1)}, Settings: s}
+	src, err := Model{}.NewSource(&w, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.CheckPlatform(PlatformTrace, nil); err != nil {
+		t.Fatal(err)
+	}
+	groups := src.Groups(model.Axes{Experiment: "x", Label: "w", Platforms: []string{PlatformTrace}, Loads: loads,
+		Policies: []string{PolicyFCFSEasy}, Settings: s, Env: env})
+	prep, err := src.Prepare(context.Background(), groups[0][0], env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*Outcome
+	for _, c := range groups[0] {
+		o, err := prep.Simulate(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o.(*Outcome))
+	}
+	return out
+}
+
+// The acceptance check of the load rule: every cell's achieved offered
+// load within 0.5% of its target, on our 40-job fixture (where one second
+// of rounding is a larger share of the span) and, when the shared folder
+// has them, on the whole KTH-SP2 and SDSC-SP2 logs at 0.5..0.95.
+func TestWholeTraceAchievesLoads(t *testing.T) {
+	loads := []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95}
+	paths := []string{"testdata/loads.swf.txt"}
+	for _, name := range []string{"KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"} {
+		if p := filepath.Join(sharedTraces, name); fileExists(p) {
+			paths = append(paths, p)
+		} else {
+			t.Logf("%s absent: checked on the fixture only", p)
+		}
+	}
+	for _, path := range paths {
+		for _, o := range wholeTraceCells(t, path, loads) {
+			if rel := math.Abs(o.AchievedLoad-o.TargetLoad) / o.TargetLoad; !(rel <= 0.005) {
+				t.Errorf("%s at load %v: achieved %v (%.3f%% off)", path, o.TargetLoad, o.AchievedLoad, 100*rel)
+			}
+			t.Logf("%s: target %v achieved %.6f bsld %.2f utilisation %.3f", filepath.Base(path), o.TargetLoad, o.AchievedLoad, o.stats().bsldMean, o.stats().utilisation)
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// A whole trace at its recorded arrivals is the log as it was: the cell's
+// schedule is engine/backfill's fcfs-easy schedule of the trace's jobs on
+// the header's machine, job for job, and its achieved load the log's own
+// (fixture: the 40 jobs' processor-seconds over 16 x their submit span).
+func TestWholeTraceRecordedArrivals(t *testing.T) {
+	o := wholeTraceCells(t, "testdata/loads.swf.txt", nil)[0]
+	tr, err := rigidtrace.Load("testdata/loads.swf.txt", rigidtrace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rigid.Workload{Name: "direct", Procs: 16, Jobs: tr.Jobs}
+	want, err := backfill.Simulate(context.Background(), &w, rigid.EstimateRequested, backfill.FCFSEasy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(o.Schedule.StartSeconds, want.StartSeconds) || o.TargetLoad != 0 || o.Period != 0 || o.WarmUpJobs != 0 {
+		t.Errorf("whole trace at recorded arrivals: starts %v, want %v (target %v period %d warm-up %d)", o.Schedule.StartSeconds, want.StartSeconds, o.TargetLoad, o.Period, o.WarmUpJobs)
+	}
+	var work int64
+	for _, j := range tr.Jobs {
+		work += j.WorkProcSeconds()
+	}
+	span := tr.Jobs[len(tr.Jobs)-1].SubmitSeconds - tr.Jobs[0].SubmitSeconds
+	if want := float64(work) / float64(16*span); math.Abs(o.AchievedLoad-want) > 1e-12 {
+		t.Errorf("achieved load %v, want %v", o.AchievedLoad, want)
+	}
+}
+
+// BenchmarkWholeTrace simulates whole Parallel Workloads Archive logs
+// under fcfs-easy with requested times (simulation only: the trace is
+// read and cut before the timer).
+func BenchmarkWholeTrace(b *testing.B) {
+	for _, name := range []string{"SDSC-SP2-1998-4.2-cln.swf.gz", "LPC-EGEE-2004-1.2-cln.swf.gz"} {
+		path := filepath.Join(sharedTraces, name)
+		if !fileExists(path) {
+			b.Logf("%s absent", path)
+			continue
+		}
+		tr, err := rigidtrace.Load(path, rigidtrace.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := tr.Whole()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportMetric(float64(len(c.Workload.Jobs)), "jobs")
+			for b.Loop() {
+				if _, err := backfill.Simulate(context.Background(), &c.Workload, rigid.EstimateRequested, backfill.FCFSEasy()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
