@@ -61,8 +61,16 @@ func (m *Manifest) takers(w *model.WorkloadSpec) []string {
 type loadsOptional interface{ LoadsOptional() bool }
 
 // takesLoads reports whether md's cells range over the manifest's loads.
+// A loads-optional model takes them unless a workload of a model that
+// needs loads is in the manifest: those loads are that model's, and every
+// manifest written before the rigid model took loads keeps its cells.
 func (m *Manifest) takesLoads(md model.Model) bool {
 	if o, ok := md.(loadsOptional); ok && o.LoadsOptional() {
+		for _, rs := range m.sources {
+			if rs.model.UsesLoads() {
+				return false
+			}
+		}
 		return len(m.Loads) > 0
 	}
 	return md.UsesLoads()

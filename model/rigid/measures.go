@@ -82,7 +82,7 @@ func measures() []measure {
 			func(o *Outcome, _ *fairness.Month) float64 { return o.TargetLoad }),
 		float("offered_load_achieved", "ratio", "the measured jobs' offered load as simulated (submit times in whole seconds); NaN when they span no time",
 			func(o *Outcome, _ *fairness.Month) float64 { return o.AchievedLoad }),
-		float("utilisation", "ratio", "the measured jobs' processor-seconds over the machine's from their first submit to their last end",
+		float("proc_utilisation", "ratio", "the measured jobs' processor-seconds over the machine's from their first submit to their last end",
 			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().utilisation }),
 		integer("makespan_seconds", "seconds", "from the measured jobs' first submit to their last end",
 			func(o *Outcome, _ *fairness.Month) int64 { return o.stats().makespanSeconds }),
