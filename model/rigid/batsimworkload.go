@@ -96,7 +96,6 @@ func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 	if len(loads) == 0 {
 		loads = []float64{0}
 	}
-	span := ax.Settings.(Settings).span
 	var cells []model.Cell
 	for _, v := range s.variants {
 		for _, plat := range ax.Platforms {
@@ -107,7 +106,7 @@ func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
 						"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
 					if load > 0 {
-						meaning = append(meaning, "load="+model.FormatLoad(load), "span="+span.String())
+						meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)
 					}
 					c.SetID(meaning)
 					cells = append(cells, c)
@@ -169,7 +168,7 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 		return nil, err
 	}
 	w = l.cut.Workload
-	sched, ids, err := p.schedule(ctx, c.Policy, &w, u.variant)
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
 	if err != nil {
 		return nil, err
 	}

@@ -131,6 +131,13 @@ type SectionSpec struct {
 	// first to last measured submit) or mean-gap. It enters the ids of
 	// cells at a load only.
 	Span string `yaml:"span"`
+	// Day is RelShare's usage day in a cell at a load: fixed (default,
+	// 24 h of simulated time, as a site's fair-share window stays a day
+	// whatever the load) or scaled (24 h times the cell's time factor,
+	// the day of the recorded log; tumbling days then fall at multiples
+	// of it from the Unix epoch). It enters the ids of cells at a load
+	// only, when scaled.
+	Day string `yaml:"day"`
 }
 
 // Settings are a manifest's rigid section resolved.
@@ -140,6 +147,10 @@ type Settings struct {
 	tradeoff   backfill.Tradeoff
 	canon      string
 	span       rigidload.Span
+	dayScaled  bool
+	// windowSeconds is RelShare's window in one cell (0: a day), set
+	// for a cell at a load under day: scaled.
+	windowSeconds int64
 }
 
 // Canonical renders the settings for cell ids.
@@ -151,7 +162,7 @@ func (s Settings) Canonical() string { return s.canon }
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	var spec SectionSpec
 	if section != nil {
-		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget", "span"); err != nil {
+		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget", "span", "day"); err != nil {
 			return nil, err
 		}
 	}
@@ -159,6 +170,13 @@ func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	var err error
 	if s.span, err = rigidload.ParseSpan(spec.Span); err != nil {
 		return s, err
+	}
+	switch spec.Day {
+	case "", "fixed":
+	case "scaled":
+		s.dayScaled = true
+	default:
+		return s, fmt.Errorf("day %q; want fixed (RelShare's day stays 24 h at every load, the default) or scaled (24 h times the cell's time factor)", spec.Day)
 	}
 	switch spec.Window {
 	case "", "tumbling":
@@ -222,9 +240,9 @@ func (s Settings) Policy(name string) backfill.Policy {
 		return backfill.FCFSEasy()
 	case PolicyTradeoffFS:
 		t := s.tradeoff
-		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Planner: &t}
+		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Planner: &t}
 	}
-	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Allocation: s.allocation}
+	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Allocation: s.allocation}
 }
 
 // NewSource checks a trace workload: an SWF log or a Batsim workload.

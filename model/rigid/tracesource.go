@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/rigidload"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
@@ -348,7 +350,6 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 	if len(loads) == 0 {
 		loads = []float64{0}
 	}
-	span := ax.Settings.(Settings).span
 	var cells []model.Cell
 	for _, v := range s.variants {
 		for pi, pc := range s.pieces {
@@ -360,7 +361,7 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 						meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
 							pc.name(), v.String(), s.platformCanon(ax, plat), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
 						if load > 0 {
-							meaning = append(meaning, "load="+model.FormatLoad(load), "span="+span.String())
+							meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)
 						}
 						c.SetID(meaning)
 						cells = append(cells, c)
@@ -370,6 +371,16 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 		}
 	}
 	return [][]model.Cell{cells}
+}
+
+// loadMeaning is what a cell at a load adds to its id: the load and the
+// load rule's options.
+func loadMeaning(load float64, s Settings) []string {
+	out := []string{"load=" + model.FormatLoad(load), "span=" + s.span.String()}
+	if s.dayScaled {
+		out = append(out, "day=scaled")
+	}
+	return out
 }
 
 // Prepare shares the trace among the cells of a run, cut to each cluster
@@ -407,6 +418,16 @@ type scaledKey struct {
 type loaded struct {
 	cut              rigidtrace.Cut
 	target, achieved float64
+	factor           *big.Rat // the time factor; nil at the recorded arrivals
+}
+
+// runner returns the policy runner of a cell of l: RelShare's day scaled
+// by l's time factor under day: scaled.
+func (l *loaded) runner(r policyRunner) policyRunner {
+	if r.settings.dayScaled && l.factor != nil {
+		r.settings.windowSeconds = max(1, rigidload.ScaleSeconds(backfill.DaySeconds, 0, l.factor))
+	}
+	return r
 }
 
 func onceOf[K comparable, T any](mu *sync.Mutex, m *map[K]*once[T], k K, f func() (T, error)) (T, error) {
@@ -471,7 +492,7 @@ func atLoad(c rigidtrace.Cut, procs int, span rigidload.Span, load float64) (*lo
 	w.Name = fmt.Sprintf("%s at load %s", w.Name, model.FormatLoad(load))
 	w.Jobs, w.MeasureFromSeconds, w.MeasureToSeconds = sc.Jobs, max(from, 0), to
 	w.MeasureFromJob, w.MeasureToJob = measured.From, measured.To
-	return &loaded{cut: c, target: load, achieved: rigidload.Float(sc.Achieved)}, nil
+	return &loaded{cut: c, target: load, achieved: rigidload.Float(sc.Achieved), factor: sc.Factor}, nil
 }
 
 // Simulate runs the cell's piece of the trace under its policy.
@@ -486,7 +507,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 		return nil, err
 	}
 	w := l.cut.Workload // the cell's own copy of the header fields
-	sched, ids, err := p.schedule(ctx, c.Policy, &w, u.variant)
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package rigid
 import (
 	"context"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
@@ -138,4 +140,36 @@ func BenchmarkWholeTrace(b *testing.B) {
 			}
 		})
 	}
+}
+
+// RelShare's day in a cell at a load: 24 h under day: fixed (the
+// default), 24 h x the time factor under day: scaled (3/2: 129600 s);
+// fcfs-easy has no day.
+func TestRelShareDay(t *testing.T) {
+	l := &loaded{factor: big.NewRat(3, 2)}
+	for _, tt := range []struct {
+		section string
+		want    int64
+	}{{"", 0}, {"{day: fixed}", 0}, {"{day: scaled}", 129600}} {
+		r := l.runner(policyRunner{settings: settings(t, tt.section)})
+		if got := r.settings.Policy(PolicyRelShare).WindowSeconds; got != tt.want {
+			t.Errorf("%q: RelShare window %d s, want %d (0: a day)", tt.section, got, tt.want)
+		}
+	}
+	recorded := (&loaded{}).runner(policyRunner{settings: settings(t, "{day: scaled}")})
+	if got := recorded.settings.Policy(PolicyRelShare).WindowSeconds; got != 0 {
+		t.Errorf("recorded arrivals under day: scaled: window %d s, want 0 (a day)", got)
+	}
+	if _, err := (Model{}).ParseSettings(yamlNode(t, "{day: weekly}")); err == nil || !strings.Contains(err.Error(), `day "weekly"; want fixed`) {
+		t.Errorf("day weekly: %v", err)
+	}
+}
+
+func yamlNode(t *testing.T, text string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Content[0]
 }

@@ -50,7 +50,7 @@ func TestCuts(t *testing.T) {
 				c.WarmUpJobs, c.MeasuredJobs, c.CoolDownJobs, len(c.Workload.Jobs), c.Workload.MeasureFromJob, c.Workload.MeasureToJob,
 				tt.warm, tt.measured, tt.cool, tt.jobs, tt.fromJob, tt.toJob)
 		}
-		if (c.Workload.MeasureFromSeconds != tt.from || c.Workload.MeasureToSeconds != tt.to) {
+		if c.Workload.MeasureFromSeconds != tt.from || c.Workload.MeasureToSeconds != tt.to {
 			t.Errorf("%s: seconds [%d, %d), want [%d, %d)", tt.name, c.Workload.MeasureFromSeconds, c.Workload.MeasureToSeconds, tt.from, tt.to)
 		}
 		measured := 0
