@@ -32,6 +32,18 @@ func TestRigidTraceLoads(t *testing.T) {
 		}
 		ids[set.Column(table.CellID).Strings[r]] = true
 	}
+	names := map[string]bool{}
+	for _, c := range m.Cells() {
+		names[c.Name()] = true
+	}
+	for _, want := range []string{"whole-R/whole/L0.5/trace/fcfs-easy", "seq-T/jobs:10..30/L0.9/trace/fcfs-easy", "days-T/1970-01-01T06:00:00Z..1970-01-02/L0.5/trace/fcfs-easy"} {
+		if !names[want] {
+			t.Errorf("no cell named %s among %v", want, names)
+		}
+	}
+	if len(names) != 6 {
+		t.Errorf("%d names for 6 cells", len(names))
+	}
 	// seq measures jobs 10..29, by index, at every load.
 	for r := range set.Rows {
 		if set.Column(table.Workload).Strings[r] == "seq-T" && set.Column(table.FairJobs).Int64s[r] != 20 {

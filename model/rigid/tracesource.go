@@ -56,11 +56,20 @@ func (p piece) name() string {
 	case p.month != nil:
 		return p.month.String()
 	case p.toJob > 0:
-		return fmt.Sprintf("jobs %d..%d", p.fromJob, p.toJob)
+		return fmt.Sprintf("jobs:%d..%d", p.fromJob, p.toJob)
 	case !p.to.IsZero():
-		return fmt.Sprintf("%s..%s", p.from.Format(time.RFC3339), p.to.Format(time.RFC3339))
+		return formatDate(p.from) + ".." + formatDate(p.to)
 	}
 	return "whole"
+}
+
+// formatDate writes a window's end as a date when it is a midnight (UTC),
+// else in RFC 3339.
+func formatDate(t time.Time) string {
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.RFC3339)
 }
 
 // period is the piece as the cells table's month column: yyyymm, or 0.
@@ -356,7 +365,13 @@ func (s *source) Groups(ax model.Axes) [][]model.Cell {
 			for _, plat := range ax.Platforms {
 				for _, load := range loads {
 					for _, pol := range ax.Policies {
-						c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: pi, Period: pc.name(), Platform: plat,
+						// The load joins the period in the cell's name
+						// (workload/period/platform/policy).
+						period := pc.name()
+						if load > 0 {
+							period += "/L" + model.FormatLoad(load)
+						}
+						c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: pi, Period: period, Platform: plat,
 							Policy: pol, RootSeed: ax.RootSeed, Load: load, Unit: unit{pi, v, load}}
 						meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
 							pc.name(), v.String(), s.platformCanon(ax, plat), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
