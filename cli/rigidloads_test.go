@@ -31,7 +31,7 @@ func TestRigidLoadsBadInput(t *testing.T) {
 		{"dates outside the trace", head + "platform: single:4\nworkloads:\n  - {trace: " + trace + ", estimates: [T], window: {from: 2001-01-01, to: 2001-02-01}}\n",
 			"window: " + trace + ": window 2001-01-01T00:00:00Z..2001-02-01T00:00:00Z has no job: want dates within the trace"},
 		{"jobs beyond the trace", head + "platform: single:4\nworkloads:\n  - {trace: " + trace + ", estimates: [T], window: {from_job: 1, to_job: 7}}\n",
-			"window: to_job 7: the trace has 2 jobs on single:4's 4 processors; want to_job <= 2"},
+			"window: " + trace + ": window of jobs [1, 7): want 0 <= from < to <= 3"},
 		{"platform trace without a size", head + "platform: trace\nworkloads:\n  - {trace: " + nosize + ", estimates: [T]}\n",
 			"platform trace: " + nosize + ": the header gives neither MaxProcs nor MaxNodes, so the machine's size is unknown; give a platform such as single:N"},
 	} {
