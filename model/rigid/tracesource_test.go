@@ -25,9 +25,15 @@ const sharedTraces = "../../../shared/traces"
 // wholeTraceCells resolves a whole-trace workload (no months) on the
 // trace platform at loads, and simulates every cell under fcfs-easy.
 func wholeTraceCells(t *testing.T, path string, loads []float64) []*Outcome {
+	return traceCells(t, "{trace: "+path+", estimates: [R]}", loads)
+}
+
+// traceCells resolves a trace workload entry on the trace platform at
+// loads, and simulates every cell under fcfs-easy.
+func traceCells(t *testing.T, entry string, loads []float64) []*Outcome {
 	t.Helper()
 	var w model.WorkloadSpec
-	if err := yaml.Unmarshal([]byte("{trace: "+path+", estimates: [R]}"), &w); err != nil {
+	if err := yaml.Unmarshal([]byte(entry), &w); err != nil {
 		t.Fatal(err)
 	}
 	s := settings(t, "")
@@ -172,4 +178,33 @@ func yamlNode(t *testing.T, text string) *yaml.Node {
 		t.Fatal(err)
 	}
 	return doc.Content[0]
+}
+
+// A trace month at a load measures the month's jobs by index whatever
+// the scaled times: October 1996 of rigidtrace's months fixture (second 0
+// is 1996-09-20) measures the four jobs submitted at 960000 (two), 970000
+// and 3628799 s, whose 12010 processor-seconds over 32 x 2668799 s offer
+// 12010 / 85401568 = 0.0001406; at load 0.0002 the gaps shrink by 0.703
+// and the same four jobs are measured, the load achieved within 0.5%.
+func TestMonthAtALoad(t *testing.T) {
+	entry := "{trace: rigidtrace/testdata/months.swf.txt, months: {from: 1996-10, to: 1996-10}, estimates: [T]}"
+	cells := traceCells(t, entry, []float64{0.0002})
+	recorded := traceCells(t, entry, nil)[0]
+	if want := 12010.0 / 85401568; math.Abs(recorded.AchievedLoad-want) > 1e-15 || recorded.Period != 199610 {
+		t.Errorf("recorded: offered %v, want %v (month %d)", recorded.AchievedLoad, want, recorded.Period)
+	}
+	o := cells[0]
+	w := o.Workload
+	measured := 0
+	for i := range w.Jobs {
+		if w.Measured(i) {
+			measured++
+			if n := w.Jobs[i].Number; n != 5 && n != 6 && n != 7 && n != 10 {
+				t.Errorf("measured SWF job %d, want 5, 6, 7 and 10", n)
+			}
+		}
+	}
+	if measured != 4 || o.WarmUpJobs != 2 || math.Abs(o.AchievedLoad-0.0002)/0.0002 > 0.005 {
+		t.Errorf("at load 0.0002: %d measured, %d warm-up, achieved %v", measured, o.WarmUpJobs, o.AchievedLoad)
+	}
 }
