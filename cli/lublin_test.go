@@ -115,7 +115,7 @@ func TestLublinSmall(t *testing.T) {
 
 // TestLublinBadInput: a Lublin or Tsafrir parameter out of its domain, one
 // that does not fit the platform, an estimate variant a generated workload
-// has not, and a load ratio exit 2 at plan time, naming the manifest's
+// has not, and a load ratio of 1 (the rigid load rule's limit) exit 2 at plan time, naming the manifest's
 // line, field and what is valid; sweep run writes nothing.
 func TestLublinBadInput(t *testing.T) {
 	head := "experiment: x\nseed: 1\nplatforms: [single:128]\npolicies: [fcfs-easy]\nworkloads:\n"
@@ -130,7 +130,8 @@ func TestLublinBadInput(t *testing.T) {
 			"set: lublin1999: uhi-batch = 8: want at most log2(128 processors) = 7, or auto (on single:128)"},
 		{"R", "  - {generator: lublin1999, instances: 1, estimates: [R]}\n", "",
 			"estimates: R is a log's requested times, and a generated job has none of its own"},
-		{"loads", "  - {generator: lublin1999, instances: 1}\n", "loads: [0.8]\n", "load ratios apply to open-loop workloads"},
+		{"load at 1", "  - {generator: lublin1999, instances: 1}\n", "loads: [1]\n",
+			"load 1: a rigid workload's offered load must be > 0 and < 1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

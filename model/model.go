@@ -324,7 +324,7 @@ func (r *Registry) Sections() []string {
 // ModelOf returns the model that takes a workload entry, or an error
 // naming every generator a manifest may give.
 func (r *Registry) ModelOf(w *WorkloadSpec) (Model, error) {
-	if err := r.checkWorkloadKeys(w); err != nil {
+	if err := r.CheckWorkloadKeys(w); err != nil {
 		return nil, err
 	}
 	for _, m := range r.models {
@@ -355,9 +355,9 @@ type WorkloadKeyed interface {
 	WorkloadKeys() []string
 }
 
-// checkWorkloadKeys refuses a workload key that no model takes, naming the
+// CheckWorkloadKeys refuses a workload key that no model takes, naming the
 // nearest valid one.
-func (r *Registry) checkWorkloadKeys(w *WorkloadSpec) error {
+func (r *Registry) CheckWorkloadKeys(w *WorkloadSpec) error {
 	valid := slices.Clone(CommonKeys)
 	for _, m := range r.models {
 		if k, ok := m.(WorkloadKeyed); ok {

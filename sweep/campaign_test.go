@@ -66,7 +66,7 @@ func TestCampaignManifestErrors(t *testing.T) {
 	edits := []manifestEdit{
 		{"dag policy", "[ostrich, fcfs, log]", "[ostrich, pslr, log]", `workload "synth" is a campaign workload, and policy "pslr" is a grid policy; campaign workloads take fcfs, ostrich, log`},
 		{"log without trace", "exclude:\n  - {workload: synth, policy: log}\n", "", `workload "synth": policy log replays a recorded schedule and needs a trace workload`},
-		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to open-loop workloads (grid); leave loads out"},
+		{"loads", "platform: single:8", "platform: single:8\nloads: [1.0]", "load ratios apply to open-loop workloads (grid, rigid); leave loads out"},
 		{"grid", "platform: single:8", "platform: burkimsher2013", "campaign workloads run on identical processors: want a one-cluster platform"},
 		{"missing trace", "trace: ../../workload/swf/testdata/tiny.swf.txt", "trace: nosuch.swf", "trace: open "},
 		{"bad profile key", "short-users: 2}", "shorts: 2}", `set:`},

@@ -44,7 +44,7 @@ func (m *Manifest) replicateCells(cells []Cell, r int, group *int) []Cell {
 			Platforms: m.Platforms, Policies: m.PolicyNames(),
 			Settings: m.settings[rs.model.Name()], Env: m.env(rs.model),
 		}
-		if rs.model.UsesLoads() {
+		if m.takesLoads(rs.model) {
 			ax.Loads = m.Loads
 		}
 		for _, instance := range rs.source.Groups(ax) {

@@ -169,7 +169,8 @@ func TestFairShareBadInput(t *testing.T) {
 		{"tw", "{budget: 2000}", "{tw: 2d}", `tw "2d"; want a whole number of seconds as a duration such as 48h, or fcfs-max`},
 		{"objective", "{budget: 2000}", "{objective: best}", `objective "best"; want tradeoff or hier`},
 		{"budget", "{budget: 2000}", "{budget: -1}", "budget -1; want placements >= 0"},
-		{"loads", "platform: single:100", "platform: single:100\nloads: [1.0]", "load ratios apply to open-loop workloads (grid); leave loads out"},
+		{"load at the limit", "platform: single:100", "platform: single:100\nloads: [0.5, 1.0]", "loads: workloads[0] (kth): load 1: a rigid workload's offered load must be > 0 and < 1"},
+		{"load zero", "platform: single:100", "platform: single:100\nloads: [0]", "loads: 0; every load ratio must be > 0"},
 		{"grid", "platform: single:100", "platform: burkimsher2013", "rigid workloads run on identical processors"},
 		{"mixed models", "    estimates: [T, R]\n", "    estimates: [T, R]\n  - generator: burkimsher2013/fan\n    instances: 1\n", "workloads[1] (fan, a grid workload): platform single:100 has no cluster of kind Kind2, which burkimsher2013/fan draws"},
 	}
@@ -205,7 +206,10 @@ func TestFairShareTinyTrace(t *testing.T) {
 		{"missing trace", "trace: norequest.swf.txt", "trace: nosuch.swf", "trace: open testdata/nosuch.swf"},
 		{"instances", "label: tiny", "label: tiny\n    instances: 2", "instances 2: a trace is one workload, its months the cells"},
 		{"window", "label: tiny", "label: tiny\n    window: {from: 1970-01-01, to: 1970-01-02}", "window and months exclude each other"},
-		{"estimates without months", "    months: {from: 1970-01, to: 1970-01}\n", "", `key "estimates" does not apply to this workload; valid keys: label, generator, instances, set, trace, window, replay`},
+		{"window of dates outside", "months: {from: 1970-01, to: 1970-01}", "window: {from: 1980-01-01, to: 1980-02-01}", "window: testdata/norequest.swf.txt: window 1980-01-01T00:00:00Z..1980-02-01T00:00:00Z has no job: want dates within the trace (jobs submitted 1970-01-01 to 1970-01-01 UTC)"},
+		{"window of jobs outside", "months: {from: 1970-01, to: 1970-01}", "window: {from_job: 0, to_job: 3}", "window: to_job 3: the trace has 2 jobs on single:4's 4 processors; want to_job <= 2"},
+		{"window reversed", "months: {from: 1970-01, to: 1970-01}", "window: {from_job: 2, to_job: 1}", "window: from_job 2, to_job 1: want {from: DATE, to: DATE}"},
+		{"platform trace without a size", "platform: single:4\nworkloads:\n  - trace: norequest.swf.txt", "platform: trace\nworkloads:\n  - trace: nosize.swf.txt", "platform trace: testdata/nosize.swf.txt: the header gives neither MaxProcs nor MaxNodes, so the machine's size is unknown; give a platform such as single:N"},
 	}
 	checkManifestEdits(t, base, "testdata/bad.yaml", edits)
 }

@@ -487,6 +487,9 @@ func (m *Manifest) resolve() error {
 			return fmt.Errorf("%s: %q listed twice", m.at("platforms"), spec)
 		}
 		p, err := platform.Parse(m.platformPath(spec))
+		if spec == tracePlatform {
+			p, err = placeholderPlatform(), nil
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", m.at("platform"), err)
 		}
@@ -515,7 +518,7 @@ func (m *Manifest) resolve() error {
 	for i := range m.Workloads {
 		g.Go(func() error {
 			w := &m.Workloads[i]
-			md, err := m.models.ModelOf(w)
+			md, err := m.modelOf(w)
 			if err != nil {
 				errs[i] = atWorkload(w, i, err)
 				return nil
@@ -574,12 +577,17 @@ func (m *Manifest) env(md model.Model) model.Env {
 // given exactly when some model uses them, and every policy belonging to
 // the model of every workload it is not excluded from, and able to run it.
 func (m *Manifest) crossCheck() error {
-	usesLoads := false
+	usesLoads, needsLoads := false, false
 	for i, rs := range m.sources {
 		w := &m.Workloads[i]
-		usesLoads = usesLoads || rs.model.UsesLoads()
+		usesLoads = usesLoads || m.takesLoads(rs.model)
+		needsLoads = needsLoads || rs.model.UsesLoads()
 		for _, name := range m.Platforms {
-			if err := rs.source.CheckPlatform(name, m.platform[name]); err != nil && !m.excludedPlatform(w.Label, name) {
+			err := checkTracePlatform(name, rs.source)
+			if err == nil {
+				err = rs.source.CheckPlatform(name, m.platform[name])
+			}
+			if err != nil && !m.excludedPlatform(w.Label, name) {
 				return fmt.Errorf("line %d: workloads[%d] (%s, a %s workload): %w", w.Line, i, w.Label, rs.model.Name(), err)
 			}
 		}
@@ -587,7 +595,10 @@ func (m *Manifest) crossCheck() error {
 	if !usesLoads && len(m.Loads) > 0 {
 		return fmt.Errorf("%s: load ratios apply to open-loop workloads (%s); leave loads out: these workloads have their own arrivals (closed loop, a trace's submit times, or off-line)", m.at("loads"), strings.Join(m.loadModels(), ", "))
 	}
-	if usesLoads && len(m.Loads) == 0 {
+	if err := m.checkSourceLoads(); err != nil {
+		return err
+	}
+	if needsLoads && len(m.Loads) == 0 {
 		return fmt.Errorf("loads: missing; want a list of load ratios > 0 such as [0.8, 0.9, 1.0, 1.1, 1.2]")
 	}
 	for i, rs := range m.sources {
@@ -613,7 +624,7 @@ func (m *Manifest) crossCheck() error {
 func (m *Manifest) loadModels() []string {
 	var out []string
 	for _, md := range m.models.Models() {
-		if md.UsesLoads() {
+		if o, ok := md.(loadsOptional); md.UsesLoads() || ok && o.LoadsOptional() {
 			out = append(out, md.Name())
 		}
 	}

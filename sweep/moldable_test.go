@@ -164,7 +164,7 @@ policies: [DEMT]
 	cases := []struct{ edit, want string }{
 		{"platform: single:16\n=>platform: single:8\n", "want platform single:16, not single:8"},
 		{"policies: [DEMT]\n=>policies: [DEMT, fcfs]\n", `workload "mixed" is a moldable workload, and policy "fcfs" is a campaign policy; moldable workloads take DEMT, Gang`},
-		{"policies: [DEMT]\n=>policies: [DEMT]\nloads: [1]\n", "load ratios apply to open-loop workloads (grid); leave loads out"},
+		{"policies: [DEMT]\n=>policies: [DEMT]\nloads: [1]\n", "load ratios apply to open-loop workloads (grid, rigid); leave loads out"},
 		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {anchor: lambda}\n", `line 7: moldable: DEMT anchor "lambda": want cmax or pmin`},
 		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {shuffles: -1}\n", `shuffles "-1": want a count in 1..1000000, or none`},
 		{"policies: [DEMT]\n=>policies: [DEMT]\nmoldable: {list: lazy}\n", `list mode "lazy": want overtake or strict`},

@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/rigidload"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/batsim"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -83,32 +85,59 @@ func (s *batsimSource) CheckPlatform(name string, p *platform.Platform) error {
 }
 
 // Groups returns the workload's cells in replicate 0, one group: per
-// estimate variant (in the label), platform and policy.
+// estimate variant (in the label), platform, load and policy. A cell at
+// the recorded arrivals has the id it always had; one at a load adds the
+// load and the span's rule, as a trace's do.
 func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 	if ax.Replicate > 0 {
 		return nil
 	}
+	loads := ax.Loads
+	if len(loads) == 0 {
+		loads = []float64{0}
+	}
 	var cells []model.Cell
 	for _, v := range s.variants {
 		for _, plat := range ax.Platforms {
-			for _, pol := range ax.Policies {
-				c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Unit: v}
-				c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-					"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
-				cells = append(cells, c)
+			for _, load := range loads {
+				for _, pol := range ax.Policies {
+					c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Load: load,
+						Unit: batsimUnit{v, load}}
+					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
+						"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
+					if load > 0 {
+						meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)
+					}
+					c.SetID(meaning)
+					cells = append(cells, c)
+				}
 			}
 		}
 	}
 	return [][]model.Cell{cells}
 }
 
+// batsimUnit is a Batsim cell's estimate variant and load (0: the
+// recorded arrivals).
+type batsimUnit struct {
+	variant rigid.Variant
+	load    float64
+}
+
+// CheckLoad refuses a load outside (0, rigidload.MaxLoad).
+func (s *batsimSource) CheckLoad(load float64) error {
+	_, err := rigidload.ParseLoad(load)
+	return err
+}
+
 func (s *batsimSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &batsimPrepared{src: s, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
+	return &batsimPrepared{src: s, platforms: env.Platforms, span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 type batsimPrepared struct {
 	src       *batsimSource
 	platforms map[string]*platform.Platform
+	span      rigidload.Span
 	policyRunner
 }
 
@@ -133,11 +162,16 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 	// Every job is measured: the window runs from the first submit to
 	// just after the last.
 	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
-	v := c.Unit.(rigid.Variant)
-	sched, ids, err := p.schedule(ctx, c.Policy, &w, v)
+	u := c.Unit.(batsimUnit)
+	l, err := atLoad(rigidtrace.Cut{Workload: w, MeasuredJobs: len(w.Jobs)}, procs, p.span, u.load)
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{CellID: c.ID, Variant: v, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: dropped}, nil
+	w = l.cut.Workload
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
+		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/sweep-sched/sweep/gen/grid"
 	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/rigidload"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/rigid"
 	"github.com/sweep-sched/sweep/workload/swf"
@@ -261,6 +263,11 @@ func (s *generatedSource) CheckPlatform(name string, p *platform.Platform) error
 // of the instance seeded alike.
 func (s *generatedSource) Groups(ax model.Axes) [][]model.Cell {
 	settings := ax.Settings.Canonical()
+	if len(ax.Loads) > 0 {
+		// At a load the load rule's options change the arrivals too
+		// (the load itself is in every cell's id).
+		settings += " " + strings.Join(loadRuleMeaning(ax.Settings.(Settings)), " ")
+	}
 	var groups [][]model.Cell
 	for inst := range ax.Instances {
 		seed := grid.InstanceSeed(ax.RootSeed, s.canon, inst)
@@ -283,7 +290,13 @@ func (s *generatedSource) Groups(ax model.Axes) [][]model.Cell {
 // size on first use.
 func (s *generatedSource) Prepare(_ context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
 	return &generatedPrepared{src: s, root: c.RootSeed, instance: c.Instance, platforms: env.Platforms,
-		policyRunner: newPolicyRunner(env, s.own), bySize: map[int]*generatedOnce{}}, nil
+		span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own), bySize: map[int]*generatedOnce{}}, nil
+}
+
+// CheckLoad refuses a load outside (0, rigidload.MaxLoad).
+func (s *generatedSource) CheckLoad(load float64) error {
+	_, err := rigidload.ParseLoad(load)
+	return err
 }
 
 // generatedPrepared is one instance of a generated workload.
@@ -292,10 +305,19 @@ type generatedPrepared struct {
 	root      uint64
 	instance  int
 	platforms map[string]*platform.Platform
+	span      rigidload.Span
 	policyRunner
 
 	mu     sync.Mutex
 	bySize map[int]*generatedOnce
+	scaled map[generatedLoad]*once[*loaded]
+}
+
+// generatedLoad is an instance on a machine of procs processors at a load
+// (0: at its model's own arrivals).
+type generatedLoad struct {
+	procs int
+	load  float64
 }
 
 // generatedOnce is the instance drawn for one machine size, once.
@@ -317,28 +339,37 @@ func (p *generatedPrepared) get(procs int) (instance, error) {
 	return g.inst, g.err
 }
 
-// Simulate runs the instance drawn for the cell's machine under its
-// policy, the scheduler told what the cell's estimate variant says.
+// Simulate runs the instance drawn for the cell's machine, at the cell's
+// load, under its policy, the scheduler told what the cell's estimate
+// variant says.
 func (p *generatedPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
-	if c.Load != 0 {
-		// Wired at the merge with the load axis (issue 32 item 1): a load
-		// rescales the instance's submit times by its rule.
-		return nil, fmt.Errorf("%s: load %s: a generated rigid workload runs at its model's arrival rate until the load axis comes", c.Workload, model.FormatLoad(c.Load))
-	}
 	e := c.Unit.(generatedEstimate)
 	plat := p.platforms[c.Platform]
-	inst, err := p.get(plat.TotalCores())
+	l, err := p.atLoad(plat.TotalCores(), c.Load)
 	if err != nil {
 		return nil, fmt.Errorf("generating %s instance %d: %w", c.Workload, c.Instance, err)
 	}
-	w := *inst.workload // the jobs are shared, read only
+	w := l.cut.Workload // the jobs are shared, read only
 	w.Name = p.src.workloadName(p.root, p.instance, w.Procs, e.name)
-	sched, ids, err := p.schedule(ctx, c.Policy, &w, e.variant)
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, e.variant)
 	if err != nil {
 		return nil, err
 	}
 	return &Outcome{CellID: c.ID, Variant: e.variant, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: plat.Clusters[0].Name}, nil
+		Cluster: plat.Clusters[0].Name, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+}
+
+// atLoad returns the instance drawn for a machine of procs processors,
+// every job measured, with its arrivals scaled to load by the rigid
+// model's one load rule (atLoad, rigidload); once per machine and load.
+func (p *generatedPrepared) atLoad(procs int, load float64) (*loaded, error) {
+	return onceOf(&p.mu, &p.scaled, generatedLoad{procs, load}, func() (*loaded, error) {
+		inst, err := p.get(procs)
+		if err != nil {
+			return nil, err
+		}
+		return atLoad(rigidtrace.Cut{Workload: *inst.workload, MeasuredJobs: len(inst.workload.Jobs)}, procs, p.span, load)
+	})
 }
 
 // workloadName describes an instance for messages and for an external

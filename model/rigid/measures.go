@@ -1,6 +1,9 @@
 package rigid
 
 import (
+	"math"
+	"slices"
+
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
@@ -75,5 +78,79 @@ func measures() []measure {
 			func(o *Outcome, _ *fairness.Month) int64 { return int64(o.RequestFromRun) }),
 		integer(table.FairWarmUpJobs, "jobs", "jobs before the measured window",
 			func(o *Outcome, _ *fairness.Month) int64 { return int64(o.WarmUpJobs) }),
+		float("offered_load_target", "ratio", "the cell's load (rigidload: the measured jobs' processor-seconds over the machine's in their span); 0 at the recorded arrivals",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.TargetLoad }),
+		float("offered_load_achieved", "ratio", "the measured jobs' offered load as simulated (submit times in whole seconds); NaN when they span no time",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.AchievedLoad }),
+		float("proc_utilisation", "ratio", "the measured jobs' processor-seconds over the machine's from their first submit to their last end",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().utilisation }),
+		integer("makespan_seconds", "seconds", "from the measured jobs' first submit to their last end",
+			func(o *Outcome, _ *fairness.Month) int64 { return o.stats().makespanSeconds }),
+		lower(float("bsld_mean", "ratio", "mean bounded slowdown max(1, (wait + run) / max(run, 10 s)) of the measured jobs",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().bsldMean })),
+		lower(float("bsld_p95", "ratio", "95th percentile (nearest rank) of the measured jobs' bounded slowdowns, tau = 10 s",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().bsldP95 })),
+		lower(float("wait_mean_seconds", "seconds", "mean wait of the measured jobs",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().waitMeanSeconds })),
+		lower(float("wait_max_seconds", "seconds", "longest wait of the measured jobs",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().waitMaxSeconds })),
+		lower(float("response_mean_seconds", "seconds", "mean response (wait + run) of the measured jobs",
+			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().responseMeanSeconds })),
 	}
+}
+
+// lower marks a measure as better lower.
+func lower(m measure) measure {
+	m.Better = table.LowerIsBetter
+	return m
+}
+
+// jobStats are the load-sweep measures of the measured jobs that started.
+type jobStats struct {
+	utilisation                                                             float64
+	makespanSeconds                                                         int64
+	bsldMean, bsldP95, waitMeanSeconds, waitMaxSeconds, responseMeanSeconds float64
+}
+
+// stats computes the outcome's jobStats once.
+func (o *Outcome) stats() *jobStats {
+	if o.jobStats != nil {
+		return o.jobStats
+	}
+	w, s := o.Workload, o.Schedule
+	st := &jobStats{}
+	var bslds []float64
+	var work, waits, responses float64
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	for j := range w.Jobs {
+		if !w.Measured(j) || s.StartSeconds[j] < 0 {
+			continue
+		}
+		job := &w.Jobs[j]
+		wait := s.StartSeconds[j] - job.SubmitSeconds
+		bslds = append(bslds, max(1, float64(wait+job.RunSeconds)/float64(max(job.RunSeconds, boundedSlowdownTauSeconds))))
+		work += float64(job.WorkProcSeconds())
+		waits += float64(wait)
+		responses += float64(wait + job.RunSeconds)
+		st.waitMaxSeconds = max(st.waitMaxSeconds, float64(wait))
+		first, last = min(first, job.SubmitSeconds), max(last, s.EndSeconds[j])
+	}
+	o.jobStats = st
+	n := float64(len(bslds))
+	if n == 0 {
+		nan := math.NaN()
+		*st = jobStats{utilisation: nan, bsldMean: nan, bsldP95: nan, waitMeanSeconds: nan, waitMaxSeconds: nan, responseMeanSeconds: nan}
+		return st
+	}
+	st.makespanSeconds = last - first
+	st.utilisation = work / (float64(w.Procs) * float64(max(st.makespanSeconds, 1)))
+	st.waitMeanSeconds, st.responseMeanSeconds = waits/n, responses/n
+	var sum float64
+	for _, b := range bslds {
+		sum += b
+	}
+	st.bsldMean = sum / n
+	slices.Sort(bslds)
+	st.bsldP95 = bslds[int(math.Ceil(0.95*n))-1]
+	return st
 }

@@ -1,17 +1,10 @@
 package rigid
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -21,8 +14,7 @@ import (
 	"github.com/sweep-sched/sweep/internal/suggest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/fairness"
-	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
-	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/model/rigid/rigidload"
 	"github.com/sweep-sched/sweep/store"
 	"github.com/sweep-sched/sweep/store/table"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -52,7 +44,7 @@ type Model struct {
 
 func (Model) Name() string { return "rigid" }
 func (Model) Doc() string {
-	return "rigid jobs of an SWF trace month by month (seed 003), a Batsim workload or Lublin-Feitelson workloads, under backfilling policies"
+	return "rigid jobs of an SWF trace, month by month, under fair-share backfilling (seed 003)"
 }
 func (Model) Version() string { return Version }
 func (Model) Section() string { return "rigid" }
@@ -78,16 +70,16 @@ func (m Model) Policies() []model.Policy {
 // (generated.go).
 func (Model) Generators() []string { return []string{genrigid.LublinName} }
 
-// Takes traces with months, traces with a format (format: batsim, a
-// Batsim workload; another format is refused by NewSource naming the
-// valid ones) and lublin1999 workloads (generated.go).
+// Takes every trace: an SWF log (months, a window or the whole log) or a
+// Batsim workload (format: batsim; another format is refused by NewSource
+// naming the valid ones). A whole SWF log is the campaign model's too; the
+// manifest's policies (or its model: key) choose. It also takes lublin1999
+// workloads (generated.go).
 func (Model) Takes(w *model.WorkloadSpec) bool {
 	if w.Trace == "" {
 		return w.Generator == genrigid.LublinName
 	}
-	_, months := w.Options["months"]
-	_, format := w.Options["format"]
-	return months || format
+	return w.Generator == ""
 }
 
 // The keys of the model's workload entries beyond model.CommonKeys: a
@@ -115,6 +107,10 @@ func checkFormat(w *model.WorkloadSpec) error {
 	}
 	return nil
 }
+
+// LoadsOptional: the manifest's loads apply to rigid workloads when it
+// gives them; without, each replays its recorded arrivals.
+func (Model) LoadsOptional() bool { return true }
 
 // IsBatsimWorkload reports whether a workload entry is a Batsim JSON
 // workload: a trace with format: batsim.
@@ -170,6 +166,17 @@ type SectionSpec struct {
 	Objective string `yaml:"objective"`
 	// Budget is the placements per decision point (default 10000).
 	Budget *int `yaml:"budget"`
+	// Span is the load rule's span (rigidload.Span): submits (default,
+	// first to last measured submit) or mean-gap. It enters the ids of
+	// cells at a load only.
+	Span string `yaml:"span"`
+	// Day is RelShare's usage day in a cell at a load: fixed (default,
+	// 24 h of simulated time, as a site's fair-share window stays a day
+	// whatever the load) or scaled (24 h times the cell's time factor,
+	// the day of the recorded log; tumbling days then fall at multiples
+	// of it from the Unix epoch). It enters the ids of cells at a load
+	// only, when scaled.
+	Day string `yaml:"day"`
 }
 
 // Settings are a manifest's rigid section resolved.
@@ -178,6 +185,11 @@ type Settings struct {
 	allocation backfill.Allocation
 	tradeoff   backfill.Tradeoff
 	canon      string
+	span       rigidload.Span
+	dayScaled  bool
+	// windowSeconds is RelShare's window in one cell (0: a day), set
+	// for a cell at a load under day: scaled.
+	windowSeconds int64
 }
 
 // Canonical renders the settings for cell ids.
@@ -189,11 +201,22 @@ func (s Settings) Canonical() string { return s.canon }
 func (Model) ParseSettings(section *yaml.Node) (model.Settings, error) {
 	var spec SectionSpec
 	if section != nil {
-		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget"); err != nil {
+		if err := model.DecodeSection(section, &spec, "window", "backfill", "tw", "alpha", "objective", "budget", "span", "day"); err != nil {
 			return nil, err
 		}
 	}
 	s := Settings{tradeoff: *backfill.DefaultTradeoff()}
+	var err error
+	if s.span, err = rigidload.ParseSpan(spec.Span); err != nil {
+		return s, err
+	}
+	switch spec.Day {
+	case "", "fixed":
+	case "scaled":
+		s.dayScaled = true
+	default:
+		return s, fmt.Errorf("day %q; want fixed (RelShare's day stays 24 h at every load, the default) or scaled (24 h times the cell's time factor)", spec.Day)
+	}
 	switch spec.Window {
 	case "", "tumbling":
 		spec.Window = "tumbling"
@@ -256,30 +279,12 @@ func (s Settings) Policy(name string) backfill.Policy {
 		return backfill.FCFSEasy()
 	case PolicyTradeoffFS:
 		t := s.tradeoff
-		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Planner: &t}
+		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Planner: &t}
 	}
-	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Allocation: s.allocation}
+	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Allocation: s.allocation}
 }
 
-// source is a trace replayed month by month as rigid jobs. The trace is
-// read once, when the manifest is loaded (so a month outside it or variant
-// R without requested times is a manifest error); each cluster size of the
-// run then drops the jobs wider than it, once.
-type source struct {
-	canon    string            // the trace's hash, for cell ids
-	trace    *rigidtrace.Trace // every job, whatever its width
-	months   []rigidtrace.Month
-	variants []rigid.Variant
-	own      []Policy
-}
-
-// unit is a cell's month and estimate variant.
-type unit struct {
-	month   rigidtrace.Month
-	variant rigid.Variant
-}
-
-// NewSource checks a trace workload with months, a Batsim workload or a
+// NewSource checks a trace workload (an SWF log or a Batsim workload) or a
 // generated one.
 func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, error) {
 	if w.Trace == "" {
@@ -298,194 +303,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 		s.own = m.Own
 		return s, nil
 	}
-	if err := w.CheckOptions(monthKeys...); err != nil {
-		return nil, err
-	}
-	path := env.Path(w.Trace)
-	var months MonthRange
-	if _, err := w.Option("months", &months); err != nil {
-		return nil, err
-	}
-	var estimates []string
-	if _, err := w.Option("estimates", &estimates); err != nil {
-		return nil, err
-	}
-	if w.Instances > 1 {
-		return nil, fmt.Errorf("instances %d: a trace is one workload, its months the cells; want 1 (or leave it out)", w.Instances)
-	}
-	if len(w.Set) > 0 {
-		return nil, fmt.Errorf("set applies to generators, not traces")
-	}
-	w.Instances = 1
-	if _, window := w.Options["window"]; window {
-		return nil, fmt.Errorf("window and months exclude each other: months select the trace's calendar months")
-	}
-	if months.From == "" || months.To == "" {
-		return nil, fmt.Errorf("months: want both from and to, as YYYY-MM (to is included)")
-	}
-	from, err := rigidtrace.ParseMonth(months.From)
-	if err != nil {
-		return nil, fmt.Errorf("months: from: %w", err)
-	}
-	to, err := rigidtrace.ParseMonth(months.To)
-	if err != nil {
-		return nil, fmt.Errorf("months: to: %w", err)
-	}
-	rs := &source{own: m.Own}
-	for m := from; !m.Start().After(to.Start()); {
-		rs.months = append(rs.months, m)
-		next := m.End()
-		m = rigidtrace.Month{Year: next.Year(), Month: next.Month()}
-	}
-	if len(rs.months) == 0 {
-		return nil, fmt.Errorf("months: from %s comes after to %s", from, to)
-	}
-	if len(estimates) == 0 {
-		return nil, fmt.Errorf("estimates: missing; want a list of T (actual run times) and/or R (requested times)")
-	}
-	for _, e := range estimates {
-		v, err := rigid.ParseVariant(e)
-		if err != nil {
-			return nil, fmt.Errorf("estimates: %w", err)
-		}
-		if slices.Contains(rs.variants, v) {
-			return nil, fmt.Errorf("estimates: %s listed twice", e)
-		}
-		rs.variants = append(rs.variants, v)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w (paths are relative to the manifest's folder; the Parallel Workloads Archive has the logs: see the README)", err)
-	}
-	defer f.Close()
-	// One pass over the file: the reader parses what the hash reads. The
-	// width limit comes with each platform (prepared.get).
-	h := sha256.New()
-	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
-	}
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
-	}
-	for _, m := range rs.months {
-		if _, err := rs.trace.Month(m); err != nil {
-			return nil, fmt.Errorf("months: %w", err)
-		}
-	}
-	if slices.Contains(rs.variants, rigid.EstimateRequested) {
-		if err := rs.trace.CheckRequestedTimes(); err != nil {
-			return nil, fmt.Errorf("estimates: %w", err)
-		}
-	}
-	rs.canon = fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))
-	return rs, nil
-}
-
-func (s *source) Describe(label string, _ int) string {
-	return fmt.Sprintf("%s (%d months x %d estimates)", label, len(s.months), len(s.variants))
-}
-
-// Report is the reader's part; the jobs each cluster drops as too wide are
-// counted in the cells (dropped_wide_jobs).
-// Report is the trace reader's report without the notes on fields the
-// model does not read (recorded wait times).
-func (s *source) Report() string {
-	return s.trace.Report.Read.Without(swf.ReasonWaitUnknown).String()
-}
-
-// CheckPlatform refuses a platform of more than one cluster.
-func (s *source) CheckPlatform(name string, p *platform.Platform) error {
-	if len(p.Clusters) != 1 {
-		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:64, not %s", name)
-	}
-	return nil
-}
-
-func (s *source) Allows(string) error { return nil }
-
-// Groups returns the source's cells in replicate 0 as one group: per
-// estimate variant (in the workload label), month (the instance; the
-// period of the cell's name), platform and policy.
-func (s *source) Groups(ax model.Axes) [][]model.Cell {
-	if ax.Replicate > 0 {
-		return nil // a trace replays the same jobs under every root seed
-	}
-	var cells []model.Cell
-	for _, v := range s.variants {
-		for mi, month := range s.months {
-			for _, plat := range ax.Platforms {
-				for _, pol := range ax.Policies {
-					c := model.Cell{Workload: ax.Label + "-" + v.String(), Instance: mi, Period: month.String(), Platform: plat,
-						Policy: pol, RootSeed: ax.RootSeed, Unit: unit{month, v}}
-					c.SetID([]string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-						month.String(), v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)})
-					cells = append(cells, c)
-				}
-			}
-		}
-	}
-	return [][]model.Cell{cells}
-}
-
-// Prepare shares the trace among the cells of a run, cut to each cluster
-// size on first use.
-func (s *source) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &prepared{all: s.trace, platforms: env.Platforms, policyRunner: newPolicyRunner(env, s.own)}, nil
-}
-
-// prepared cuts a rigid source's trace to each cluster size once and
-// shares it among the cells of a run.
-type prepared struct {
-	all       *rigidtrace.Trace
-	platforms map[string]*platform.Platform
-	policyRunner
-
-	mu     sync.Mutex
-	bySize map[int]*clusterTrace
-}
-
-// clusterTrace is the trace cut to one cluster size, once.
-type clusterTrace struct {
-	once  sync.Once
-	trace *rigidtrace.Trace
-	err   error
-}
-
-func (r *prepared) get(procs int) (*rigidtrace.Trace, error) {
-	r.mu.Lock()
-	if r.bySize == nil {
-		r.bySize = map[int]*clusterTrace{}
-	}
-	t := r.bySize[procs]
-	if t == nil {
-		t = &clusterTrace{}
-		r.bySize[procs] = t
-	}
-	r.mu.Unlock()
-	t.once.Do(func() { t.trace, t.err = r.all.ForCluster(procs) })
-	return t.trace, t.err
-}
-
-// Simulate runs one month of the trace under the cell's policy.
-func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
-	u := c.Unit.(unit)
-	trace, err := p.get(p.platforms[c.Platform].TotalCores())
-	if err != nil {
-		return nil, err
-	}
-	mw, err := trace.Month(u.month)
-	if err != nil {
-		return nil, err
-	}
-	sched, ids, err := p.schedule(ctx, c.Policy, &mw.Workload, u.variant)
-	if err != nil {
-		return nil, err
-	}
-	return &Outcome{CellID: c.ID, Period: int64(u.month.Year*100 + int(u.month.Month)), Variant: u.variant, Workload: &mw.Workload,
-		Schedule: sched, Processors: ids, Cluster: p.platforms[c.Platform].Clusters[0].Name,
-		DroppedWide: trace.Report.ProcsAboveCluster, RequestFromRun: trace.Report.RequestFromRun, WarmUpJobs: mw.WarmUpJobs,
-		NoRequest: mw.NoRequest}, nil
+	return newTraceSource(w, env, m.Own)
 }
 
 // An Outcome is a rigid workload (one month of a trace, or a whole Batsim
@@ -508,6 +326,12 @@ type Outcome struct {
 	// requested time (it requests its run time); nil for a Batsim
 	// workload, whose reader does not say.
 	NoRequest []bool
+	// TargetLoad is the cell's load (0 at the recorded arrivals);
+	// AchievedLoad the measured jobs' offered load as simulated
+	// (rigidload.Offered), NaN when they span no time.
+	TargetLoad, AchievedLoad float64
+
+	jobStats *jobStats // computed on first use
 }
 
 // Measure returns the month's fair-share measures (Model.Measures) and,

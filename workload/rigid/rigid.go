@@ -84,10 +84,18 @@ type Workload struct {
 	// before are the warm-up, those after the cool-down. Both zero means
 	// every job is measured.
 	MeasureFromSeconds, MeasureToSeconds int64
+	// MeasureFromJob and MeasureToJob, when MeasureToJob > 0, choose the
+	// measured jobs by index instead, [from, to) of Jobs: a load-scaled
+	// cut, whose rounded submit times may tie across the ends of its
+	// seconds window. The seconds window must then still cover them.
+	MeasureFromJob, MeasureToJob int
 }
 
 // Measured reports whether job i is one of the measured jobs.
 func (w *Workload) Measured(i int) bool {
+	if w.MeasureToJob > 0 {
+		return i >= w.MeasureFromJob && i < w.MeasureToJob
+	}
 	if w.MeasureFromSeconds == 0 && w.MeasureToSeconds == 0 {
 		return true
 	}

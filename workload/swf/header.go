@@ -157,3 +157,16 @@ func (h Header) jobsHint() int {
 	}
 	return 0
 }
+
+// MachineProcs returns the machine's size as the header gives it:
+// MaxProcs, else MaxNodes (the archive's logs of node-allocating machines
+// give only nodes, and their jobs count nodes), else an error saying so.
+func (h Header) MachineProcs() (int64, error) {
+	switch {
+	case h.MaxProcs > 0:
+		return h.MaxProcs, nil
+	case h.MaxNodes > 0:
+		return h.MaxNodes, nil
+	}
+	return 0, errors.New("the header gives neither MaxProcs nor MaxNodes, so the machine's size is unknown")
+}

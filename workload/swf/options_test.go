@@ -68,3 +68,18 @@ func TestWindowErrors(t *testing.T) {
 		})
 	}
 }
+
+// The machine's size from the header: MaxProcs first (SDSC-SP2 gives
+// both, 128 and 128; LPC-EGEE 140 processors on 70 dual nodes), else
+// MaxNodes, else an error.
+func TestMachineProcs(t *testing.T) {
+	for _, tt := range []struct {
+		procs, nodes, want int64
+	}{{140, 70, 140}, {-1, 100, 100}, {-1, -1, 0}} {
+		h := Header{MaxProcs: tt.procs, MaxNodes: tt.nodes}
+		got, err := h.MachineProcs()
+		if got != tt.want || (err == nil) != (tt.want > 0) {
+			t.Errorf("MaxProcs %d MaxNodes %d: %d, %v; want %d", tt.procs, tt.nodes, got, err, tt.want)
+		}
+	}
+}

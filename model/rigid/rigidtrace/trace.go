@@ -254,22 +254,46 @@ func (t *Trace) Month(m Month) (MonthWorkload, error) {
 	}
 	from, _ := t.Header.LogSeconds(m.Start())
 	to, _ := t.Header.LogSeconds(m.End())
-	first := lowerBound(t.Jobs, from-t.WarmUpSeconds)
-	lo := lowerBound(t.Jobs, from)
-	hi := lowerBound(t.Jobs, to)
+	lo, hi := lowerBound(t.Jobs, from), lowerBound(t.Jobs, to)
 	if lo == hi {
-		span := "no jobs"
-		if n := len(t.Jobs); n > 0 {
-			a, _ := t.Header.Time(t.Jobs[0].SubmitSeconds)
-			b, _ := t.Header.Time(t.Jobs[n-1].SubmitSeconds)
-			span = fmt.Sprintf("jobs submitted %s to %s UTC", a.UTC().Format(time.DateOnly), b.UTC().Format(time.DateOnly))
-		}
-		return MonthWorkload{}, fmt.Errorf("%s: month %s is outside the trace (%s)", t.Source, m, span)
+		return MonthWorkload{}, fmt.Errorf("%s: month %s is outside the trace (%s)", t.Source, m, t.span())
 	}
-	return MonthWorkload{
-		Month: m,
+	c := t.cut(fmt.Sprintf("month %s", m), lo, hi, from, to)
+	return MonthWorkload{Month: m, Workload: c.Workload, WarmUpJobs: c.WarmUpJobs, MeasuredJobs: c.MeasuredJobs,
+		CoolDownJobs: c.CoolDownJobs, NoRequest: c.NoRequest}, nil
+}
+
+// span names the dates the log's jobs were submitted, for messages.
+func (t *Trace) span() string {
+	n := len(t.Jobs)
+	if n == 0 {
+		return "no jobs"
+	}
+	a, _ := t.Header.Time(t.Jobs[0].SubmitSeconds)
+	b, _ := t.Header.Time(t.Jobs[n-1].SubmitSeconds)
+	return fmt.Sprintf("jobs submitted %s to %s UTC", a.UTC().Format(time.DateOnly), b.UTC().Format(time.DateOnly))
+}
+
+// A Cut is a piece of the trace ready to simulate, with the month's
+// rules: its Workload starts with the warm-up (the jobs of WarmUpSeconds
+// before the first measured submit), measures the jobs [WarmUpJobs,
+// WarmUpJobs+MeasuredJobs) of its Jobs and runs on with every later job
+// of the log (the cool-down). It shares the trace's jobs.
+type Cut struct {
+	Workload rigid.Workload
+	// WarmUpJobs, MeasuredJobs and CoolDownJobs split Workload.Jobs.
+	WarmUpJobs, MeasuredJobs, CoolDownJobs int
+	// NoRequest tells, per job of Workload.Jobs, that its requested time
+	// is its run time for want of one in the log (Trace.NoRequest).
+	NoRequest []bool
+}
+
+// cut measures jobs [lo, hi) over the seconds [from, to).
+func (t *Trace) cut(name string, lo, hi int, from, to int64) Cut {
+	first := lowerBound(t.Jobs, from-t.WarmUpSeconds)
+	return Cut{
 		Workload: rigid.Workload{
-			Name:               fmt.Sprintf("%s month %s", t.Source, m),
+			Name:               fmt.Sprintf("%s %s", t.Source, name),
 			Procs:              t.Procs,
 			Jobs:               t.Jobs[first:],
 			MeasureFromSeconds: from,
@@ -280,7 +304,44 @@ func (t *Trace) Month(m Month) (MonthWorkload, error) {
 		MeasuredJobs: hi - lo,
 		CoolDownJobs: len(t.Jobs) - hi,
 		NoRequest:    t.NoRequest[first:],
-	}, nil
+	}
+}
+
+// Whole returns the whole log, every job measured.
+func (t *Trace) Whole() (Cut, error) {
+	if len(t.Jobs) == 0 {
+		return Cut{}, fmt.Errorf("%s: no job to simulate", t.Source)
+	}
+	return t.JobRange(0, len(t.Jobs))
+}
+
+// Dates cuts the jobs submitted in [from, to) (UTC), with the month's
+// warm-up and cool-down.
+func (t *Trace) Dates(from, to time.Time) (Cut, error) {
+	if t.Header.UnixStartTime < 0 {
+		return Cut{}, fmt.Errorf("%s: window %s..%s: %w", t.Source, from.Format(time.DateOnly), to.Format(time.DateOnly), errNoHeaderStart)
+	}
+	a, _ := t.Header.LogSeconds(from)
+	b, _ := t.Header.LogSeconds(to)
+	lo, hi := lowerBound(t.Jobs, a), lowerBound(t.Jobs, b)
+	if lo == hi {
+		return Cut{}, fmt.Errorf("%s: window %s..%s has no job: want dates within the trace (%s)", t.Source, from.Format(time.RFC3339), to.Format(time.RFC3339), t.span())
+	}
+	return t.cut(fmt.Sprintf("window %s..%s", from.Format(time.RFC3339), to.Format(time.RFC3339)), lo, hi, a, b), nil
+}
+
+// Jobs2 cuts the jobs of indices [from, to) of Jobs (sorted by submit
+// time, on the cluster: as learned-scheduler papers sample sequences),
+// with the month's warm-up and cool-down.
+func (t *Trace) JobRange(from, to int) (Cut, error) {
+	if from < 0 || to > len(t.Jobs) || from >= to {
+		return Cut{}, fmt.Errorf("%s: window of jobs [%d, %d): want 0 <= from < to <= %d (%s)", t.Source, from, to, len(t.Jobs), t.span())
+	}
+	// The seconds window covers the measured jobs; the simulator measures
+	// them by index, as jobs tied at the ends may belong either side.
+	c := t.cut(fmt.Sprintf("jobs %d..%d", from, to), from, to, t.Jobs[from].SubmitSeconds, t.Jobs[to-1].SubmitSeconds+1)
+	c.Workload.MeasureFromJob, c.Workload.MeasureToJob = c.WarmUpJobs, c.WarmUpJobs+c.MeasuredJobs
+	return c, nil
 }
 
 // lowerBound returns the index of the first job submitted at or after
