@@ -204,6 +204,9 @@ func (m *Manifest) runMetadata(plan *Plan, opts RunOptions, start time.Time, wor
 	for name, canon := range m.PolicyEntries() {
 		meta["sweep.policy."+name] = canon
 	}
+	for named, sum := range m.inputs.hashes() {
+		meta[inputKeyPrefix+named] = sum
+	}
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report
 	}

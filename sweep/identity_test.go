@@ -1,0 +1,147 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// dirSnapshot lists every file under dir with its size, mode and
+// modification time: equal snapshots mean nothing was written, whoever
+// runs the test (root ignores permissions, so a read-only directory would
+// not show it).
+func dirSnapshot(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out = append(out, fmt.Sprintf("%s %d %v %d", path, info.Size(), info.Mode(), info.ModTime().UnixNano()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// copyFile copies testdata file from into dir under its base name.
+func copyFile(t *testing.T, from, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := filepath.Join(dir, filepath.Base(from))
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// TestChangedCellsRefused runs a manifest of each model, changes what its
+// cells' results depend on (a section setting, a generator parameter, a
+// trace's content) and runs again into the same directory: refused before
+// anything is written, naming the change. Before the check compared cells
+// by a name rebuilt without the month, the rigid cases ran and added their
+// cells beside the old ones (issue 35), and a changed trace was not named.
+func TestChangedCellsRefused(t *testing.T) {
+	cases := []struct {
+		name     string
+		manifest string
+		files    []string // as the manifest names them; copied beside it
+		old, new string   // in the manifest's text ("" : none)
+		file     string   // rewritten (one of files), old -> new in it
+		cell     string
+		want     []string // differences, each a substring of one
+	}{
+		{name: "grid generator parameter", manifest: "testdata/small.yaml", old: "total: 20000000", new: "total: 30000000",
+			cell: "fan-chain/i000/L0.9/burkimsher2013/pslr", want: []string{"workloads[0].set.total: was 20000000, now 30000000"}},
+		{name: "moldable section", manifest: "testdata/moldable.yaml", old: "shuffles: 3", new: "shuffles: 4",
+			cell: "high-n12/i000/L-/single:16/DEMT", want: []string{"moldable.shuffles: was 3, now 4"}},
+		{name: "campaign section", manifest: "testdata/campaigns.yaml", files: []string{"../../workload/swf/testdata/tiny.swf.txt"},
+			old: "record: {campaigns: true, jobs: true}", new: "record: {campaigns: true, jobs: true}\ncampaign: {job-order: lpt}",
+			cell: "synth/i000/L-/single:8/ostrich", want: []string{"campaign: was absent, now {job-order: lpt}"}},
+		{name: "campaign trace content", manifest: "testdata/campaigns.yaml", files: []string{"../../workload/swf/testdata/tiny.swf.txt"},
+			file: "tiny.swf.txt", old: "\n5 ", new: "\n5 1",
+			cell: "head/i000/L-/single:8/ostrich", want: []string{"input file tiny.swf.txt (sha256): was "}},
+		{name: "rigid section", manifest: "testdata/fairshare-tiny.yaml", files: []string{"norequest.swf.txt"},
+			old: "policies: [fcfs-easy]", new: "policies: [fcfs-easy]\nrigid: {window: sliding}",
+			cell: "tiny-T/1970-01/single:4/fcfs-easy", want: []string{"rigid: was absent, now {window: sliding}"}},
+		{name: "rigid fairshare alias", manifest: "testdata/fairshare-tiny.yaml", files: []string{"norequest.swf.txt"},
+			old: "policies: [fcfs-easy]", new: "policies: [fcfs-easy]\nfairshare: {tw: 24h}",
+			cell: "tiny-T/1970-01/single:4/fcfs-easy", want: []string{"fairshare: was absent, now {tw: 24h}"}},
+		{name: "rigid trace content", manifest: "testdata/fairshare-tiny.yaml", files: []string{"norequest.swf.txt"},
+			file: "norequest.swf.txt", old: "1 100 0 60 2", new: "1 100 0 90 2",
+			cell: "tiny-T/1970-01/single:4/fcfs-easy", want: []string{"input file norequest.swf.txt (sha256): was "}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			text, err := os.ReadFile(tc.manifest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.files {
+				copyFile(t, filepath.Join(filepath.Dir(tc.manifest), f), dir)
+			}
+			// The copied files sit beside the manifest.
+			for _, f := range tc.files {
+				text = []byte(strings.ReplaceAll(string(text), f, filepath.Base(f)))
+			}
+			path := filepath.Join(dir, "m.yaml")
+			if err := os.WriteFile(path, text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
+			if s := mustRun(t, loadTestManifest(t, path), RunOptions{Out: out, Jobs: 2}); s.Failed != 0 {
+				t.Fatalf("%d cells failed", s.Failed)
+			}
+			edit := func(path, old, new string) {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(data), old) {
+					t.Fatalf("%s has no %q", path, old)
+				}
+				if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.file != "" {
+				edit(filepath.Join(dir, tc.file), tc.old, tc.new)
+			} else {
+				edit(path, tc.old, tc.new)
+			}
+			before := dirSnapshot(t, out)
+			_, err = Run(context.Background(), loadTestManifest(t, path), RunOptions{Out: out, Jobs: 2})
+			var ce *ChangedError
+			if !errors.As(err, &ce) {
+				t.Fatalf("changed run: %v; want a ChangedError", err)
+			}
+			if ce.Cell != tc.cell {
+				t.Errorf("refused for cell %s, want %s", ce.Cell, tc.cell)
+			}
+			for _, w := range tc.want {
+				if !slices.ContainsFunc(ce.Differences, func(d string) bool { return strings.Contains(d, w) }) {
+					t.Errorf("differences %q name no %q", ce.Differences, w)
+				}
+			}
+			if after := dirSnapshot(t, out); !slices.Equal(before, after) {
+				t.Errorf("the refused run wrote into %s:\nbefore %q\nafter  %q", out, before, after)
+			}
+		})
+	}
+}
