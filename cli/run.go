@@ -96,10 +96,12 @@ func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writ
 }
 
 // changedIsBadInput makes a results directory that holds cells of other
-// settings bad input (exit 2): the manifest or --out must change.
+// settings, or that a run of another manifest is writing, bad input (exit
+// 2): the manifest or --out must change.
 func changedIsBadInput(err error) error {
 	var changed *sweep.ChangedError
-	if errors.As(err, &changed) {
+	var inUse *sweep.InUseError
+	if errors.As(err, &changed) || errors.As(err, &inUse) {
 		return usageError{err}
 	}
 	return err
@@ -196,6 +198,7 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
 		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
 		Version: toolVersion(), Progress: progress,
+		Waiting: func(msg string) { fmt.Fprintln(stderr, "sweep run:", msg) },
 	})
 	for _, w := range sum.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)

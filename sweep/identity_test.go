@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -144,4 +145,60 @@ func TestChangedCellsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOtherManifestRefusedWhileRunning: while a run writes a directory, a
+// run of another manifest (another seed: every cell's id changes) into it
+// is refused, naming the directory and the running process; the first
+// run's tables are complete and equal a lone run's. Before the check ran
+// under the lock, both ran and the directory held 48 cells of two seeds
+// (issue 35).
+func TestOtherManifestRefusedWhileRunning(t *testing.T) {
+	m := loadSmall(t)
+	lone, shared := t.TempDir(), t.TempDir()
+	mustRun(t, m, RunOptions{Out: lone, Jobs: 2})
+	text, err := os.ReadFile("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherPath := filepath.Join(t.TempDir(), "other.yaml")
+	if err := os.WriteFile(otherPath, []byte(strings.Replace(string(text), "seed: 7", "seed: 8", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := loadTestManifest(t, otherPath)
+
+	started, refused := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	first := make(chan *Summary, 1)
+	go func() {
+		first <- mustRun(t, m, RunOptions{Out: shared, Jobs: 2, beforeCell: func(Cell) {
+			once.Do(func() {
+				close(started)
+				<-refused
+			})
+		}})
+	}()
+	<-started
+	before := dirSnapshot(t, shared)
+	_, err = Run(context.Background(), other, RunOptions{Out: shared, Jobs: 2})
+	close(refused)
+	var inUse *InUseError
+	if !errors.As(err, &inUse) {
+		t.Fatalf("second run: %v; want an InUseError", err)
+	}
+	if inUse.Out != shared || inUse.Other.PID != os.Getpid() || !strings.HasSuffix(inUse.Other.Label, filepath.Join("testdata", "small.yaml")) {
+		t.Errorf("refusal names %s and %+v; want %s and this process running testdata/small.yaml", inUse.Out, inUse.Other, shared)
+	}
+	for _, w := range []string{shared, fmt.Sprintf("pid %d on host ", os.Getpid()), "small.yaml"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("message %q does not name %q", err, w)
+		}
+	}
+	if after := dirSnapshot(t, shared); len(after) < len(before) {
+		t.Errorf("the refused run removed files: before %q, after %q", before, after)
+	}
+	if s := <-first; s.Ran != 24 || s.Failed != 0 {
+		t.Fatalf("first run ran %d (%d failed), want 24 (0)", s.Ran, s.Failed)
+	}
+	sameTables(t, lone, shared)
 }

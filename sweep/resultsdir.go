@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,6 +39,9 @@ func CopiedFrom(data []byte) string {
 	return origin
 }
 
+// manifestTempPrefix starts the name of a manifest copy being written.
+const manifestTempPrefix = ".manifest-"
+
 // saveCopy keeps the manifest beside its results, for `sweep analyze`.
 func (m *Manifest) saveCopy(out string) error {
 	data, err := os.ReadFile(m.path)
@@ -50,7 +55,7 @@ func (m *Manifest) saveCopy(out string) error {
 		}
 	}
 	data = append([]byte(copiedFrom+origin+"\n"), data...)
-	tmp, err := parquet.CreateTemp(out, ".manifest-")
+	tmp, err := parquet.CreateTemp(out, manifestTempPrefix)
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}
@@ -65,10 +70,13 @@ func (m *Manifest) saveCopy(out string) error {
 	return os.Rename(tmp.Name(), filepath.Join(out, "manifest.yaml"))
 }
 
-// repair makes a results directory safe to append to: unreadable part
-// files and jobs parts whose cells part was never written (a kill between
-// the two) are moved aside, and temporary files of killed writers removed.
-func repair(out string, plan *Plan, children []string) ([]string, error) {
+// repair makes a results directory safe to append to, under its
+// admission lock a: unreadable part files, and the parts of other tables
+// published with them, are moved aside (their cells run again); so are
+// child parts whose cells part was never written (a kill between the
+// two); and the temporary files of writers that are not live (killed
+// runs, as their sessions tell) are removed, whatever their age.
+func repair(out string, plan *Plan, children []string, a *parquet.Admission) ([]string, error) {
 	var warnings []string
 	for _, p := range plan.Problems {
 		aside, err := parquet.MoveAside(p.Path)
@@ -77,8 +85,9 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 		}
 		warnings = append(warnings, fmt.Sprintf("unreadable part file moved aside to %s (its cells will run again): %v", aside, p.Err))
 	}
-	// A flush writes the jobs part a few milliseconds before its cells
-	// part; a young orphan may belong to a live shard process.
+	live := a.LiveTags()
+	// A flush writes the child parts a few milliseconds before its cells
+	// part; an orphan of a live run may be such a flush.
 	const settle = 10 * time.Second
 	for attempt := 0; ; attempt++ {
 		var orphans []string
@@ -91,11 +100,7 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 		}
 		young := false
 		for _, path := range orphans {
-			info, err := os.Stat(path)
-			if err != nil {
-				continue
-			}
-			if time.Since(info.ModTime()) < settle && attempt == 0 {
+			if live[parquet.TagOf(filepath.Base(path))] && attempt == 0 {
 				young = true
 				continue
 			}
@@ -103,19 +108,43 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 			if err != nil {
 				return warnings, err
 			}
-			warnings = append(warnings, fmt.Sprintf("job rows of an unfinished flush moved aside to %s", aside))
+			warnings = append(warnings, fmt.Sprintf("rows of an unfinished flush moved aside to %s", aside))
 		}
 		if !young {
 			break
 		}
 		time.Sleep(settle)
 	}
-	for _, name := range append([]string{table.Cells}, children...) {
-		if _, err := parquet.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
-			return warnings, err
+	removed, err := removeDeadTemps(out, append([]string{table.Cells}, children...), live)
+	if removed > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d temporary files of killed runs removed", removed))
+	}
+	return warnings, err
+}
+
+// removeDeadTemps removes the temporary files of the writers that are not
+// live from the tables, and the manifest copies being written when a run
+// was killed (only a run holding the admission lock writes one).
+func removeDeadTemps(out string, tables []string, live map[string]bool) (int, error) {
+	n := 0
+	for _, name := range tables {
+		removed, err := parquet.RemoveDeadTemps(out, name, live)
+		n += len(removed)
+		if err != nil {
+			return n, err
 		}
 	}
-	return warnings, nil
+	copies, err := filepath.Glob(filepath.Join(out, manifestTempPrefix+"*"))
+	if err != nil {
+		return n, err
+	}
+	for _, path := range copies {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("removing a killed run's manifest copy: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // childTables names every child table any registered model may write,

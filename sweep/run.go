@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -37,6 +36,9 @@ type RunOptions struct {
 	Version string
 	// Progress receives progress reports; nil means none.
 	Progress Progress
+	// Waiting is told when the run waits for another run of the same
+	// manifest on the directory to finish; nil means not told.
+	Waiting func(message string)
 	// Flush overrides when results are published (zero: every 500 cells
 	// or 5 seconds).
 	Flush parquet.FlushPolicy
@@ -112,16 +114,32 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
-	plan, err := m.prepareOut(out, opts, sum)
+	// Planned first without the directory's lock: a run with nothing to
+	// do writes nothing (a finished directory may be read-only).
+	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
 		return sum, err
 	}
+	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
 	if len(plan.ToRun) == 0 {
 		sum.Wall = time.Since(start)
 		return sum, nil
 	}
 	sum.Workers = workerCount(opts.Jobs)
-	writer, err := newWriterPool(sum.Workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(),
+	tags, err := writerTags(sum.Workers, opts.Shard.Label(), start)
+	if err != nil {
+		return sum, err
+	}
+	session, plan, err := m.joinOut(ctx, out, opts, tags, start, sum)
+	if err != nil {
+		return sum, err
+	}
+	defer session.Close()
+	if len(plan.ToRun) == 0 {
+		sum.Wall = time.Since(start)
+		return sum, nil
+	}
+	writer, err := newWriterPool(tags, out, m.CellsSchema(), m.childSchemas(),
 		m.runMetadata(plan, opts, start, sum.Workers), opts.Flush)
 	if err != nil {
 		return sum, err
@@ -153,27 +171,32 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	return sum, nil
 }
 
-// prepareOut plans the run into out and readies the directory: created,
-// what a killed run left repaired, the manifest's copy saved. sum gets
-// the plan's counts and the repair's warnings.
-func (m *Manifest) prepareOut(out string, opts RunOptions, sum *Summary) (*Plan, error) {
+// prepareOut plans the run into out under the directory's admission
+// lock a and readies the directory: created, what killed runs left
+// repaired, the manifest's copy saved; then it joins the directory's
+// sessions as me. sum gets the plan's counts and the repair's warnings.
+func (m *Manifest) prepareOut(out string, opts RunOptions, a *parquet.Admission, me parquet.Owner, sum *Summary) (*parquet.Session, *Plan, error) {
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating results directory: %w", err)
+	if len(plan.ToRun) == 0 {
+		return nil, plan, nil // another run did it meanwhile
 	}
-	warnings, err := repair(out, plan, m.childTables())
+	warnings, err := repair(out, plan, m.childTables(), a)
 	sum.Warnings = warnings
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := m.saveCopy(out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return plan, nil
+	session, err := a.Join(me)
+	if err != nil {
+		return nil, nil, err
+	}
+	return session, plan, nil
 }
 
 // workerCount is the number of cells simulated at once for --jobs jobs.
