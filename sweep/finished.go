@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/sweep-sched/sweep/model"
@@ -26,14 +27,30 @@ var identityColumns = []string{table.CellID, table.Status, table.Workload, table
 
 // readFinished reads the cells table of out part by part, so that parts
 // of runs with other measures (another model's, an older version's) are
-// read by the columns each has.
-func readFinished(out string) (*finishedCells, error) {
+// read by the columns each has. A part of a child table (jobs, users,
+// campaigns...) that cannot be read makes the cells part published with
+// it (of the same name) a problem too: its cells run again, and repair
+// moves the flush's other parts aside.
+func readFinished(out string, children []string) (*finishedCells, error) {
 	parts, problems, err := parquet.ListParts(out, table.Cells)
 	if err != nil {
 		return nil, fmt.Errorf("reading finished cells in %s: %w", out, err)
 	}
-	f := &finishedCells{status: map[string]string{}, name: map[string]string{}, metadata: map[string]map[string]string{}, problems: problems}
+	childProblems, err := tableProblems(out, children)
+	if err != nil {
+		return nil, err
+	}
+	badFlush := map[string]parquet.Problem{}
+	for _, p := range childProblems {
+		badFlush[filepath.Base(p.Path)] = p
+	}
+	f := &finishedCells{status: map[string]string{}, name: map[string]string{}, metadata: map[string]map[string]string{},
+		problems: append(problems, childProblems...)}
 	for _, part := range parts {
+		if p, ok := badFlush[filepath.Base(part.Path)]; ok {
+			f.problems = append(f.problems, parquet.Problem{Path: part.Path, Err: fmt.Errorf("published with the unreadable %s", p.Path)})
+			continue
+		}
 		columns := slices.Clone(identityColumns)
 		for _, optional := range []string{table.Replicate, table.FairMonth} {
 			if slices.Contains(part.Columns, optional) {
@@ -105,4 +122,18 @@ func (m *Manifest) checkUnchanged(out string, cells []Cell, inManifest map[strin
 		return &ChangedError{Out: out, Cell: c.Name(), Differences: differences, ModelVersions: m.models.Versions()}
 	}
 	return nil
+}
+
+// tableProblems returns the part files of the tables that cannot be read
+// (their footers: a truncated file has none).
+func tableProblems(out string, tables []string) ([]parquet.Problem, error) {
+	var problems []parquet.Problem
+	for _, name := range tables {
+		_, p, err := parquet.ListParts(out, name)
+		if err != nil {
+			return nil, fmt.Errorf("checking table %s of %s: %w", name, out, err)
+		}
+		problems = append(problems, p...)
+	}
+	return problems, nil
 }

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/sweep-sched/sweep/store/parquet"
 )
 
 // dirSnapshot lists every file under dir with its size, mode and
@@ -201,4 +204,51 @@ func TestOtherManifestRefusedWhileRunning(t *testing.T) {
 		t.Fatalf("first run ran %d (%d failed), want 24 (0)", s.Ran, s.Failed)
 	}
 	sameTables(t, lone, shared)
+}
+
+// TestTruncatedChildPartRerun truncates a jobs part (as a full disk
+// does): status names it, the plan counts the cells published with it as
+// not done, and the resume moves the flush's parts aside and runs those
+// cells again, leaving tables equal to a lone run's. Before, only cells/
+// was checked: the run had nothing to do and the jobs table stayed
+// unreadable (issue 35).
+func TestTruncatedChildPartRerun(t *testing.T) {
+	m := loadSmall(t)
+	lone, dir := t.TempDir(), t.TempDir()
+	mustRun(t, m, RunOptions{Out: lone, Jobs: 2})
+	mustRun(t, m, RunOptions{Out: dir, Jobs: 1, Flush: parquet.FlushPolicy{Cells: 5}})
+	jobs, err := filepath.Glob(filepath.Join(dir, "jobs", "part-*.parquet"))
+	if err != nil || len(jobs) < 2 {
+		t.Fatalf("jobs parts %q (%v); want several", jobs, err)
+	}
+	victim := jobs[1]
+	info, err := os.Stat(victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(victim, info.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ReadStatus(dir, m, time.Now(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(st.Problems, func(p parquet.Problem) bool { return p.Path == victim }) {
+		t.Errorf("status problems %v do not name %s", st.Problems, victim)
+	}
+	plan, err := m.Plan(dir, Shard{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.ToRun) != 5 {
+		t.Errorf("plan runs %d cells, want the 5 of the truncated flush", len(plan.ToRun))
+	}
+	s := mustRun(t, m, RunOptions{Out: dir, Jobs: 2})
+	if s.Ran != 5 {
+		t.Errorf("resume ran %d cells, want 5", s.Ran)
+	}
+	sameTables(t, lone, dir)
+	if _, err := os.Stat(victim + ".bad"); err != nil {
+		t.Errorf("the truncated part was not moved aside: %v", err)
+	}
 }

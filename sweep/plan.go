@@ -37,7 +37,7 @@ type Axis struct {
 func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error) {
 	cells := m.Cells()
 	p := &Plan{Out: out, Total: len(cells)}
-	finished, err := readFinished(out)
+	finished, err := readFinished(out, m.childTables())
 	if err != nil {
 		return nil, err
 	}

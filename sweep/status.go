@@ -82,7 +82,15 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Out: out, Window: window, Problems: problems}
+	children, err := childTablesIn(out)
+	if err != nil {
+		return nil, err
+	}
+	childProblems, err := tableProblems(out, children)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Out: out, Window: window, Problems: append(problems, childProblems...)}
 	var cells []Cell
 	if m != nil {
 		cells = m.Cells()
@@ -373,6 +381,25 @@ func (s *Status) Write(w io.Writer, now time.Time) {
 		}
 	}
 	for _, p := range s.Problems {
-		fmt.Fprintf(w, "warning   unreadable part file %s: %v\n", p.Path, p.Err)
+		fmt.Fprintf(w, "warning   unreadable part file %s: %v (a resume moves it aside and runs its cells again)\n", p.Path, p.Err)
 	}
+}
+
+// childTablesIn names the tables of the results directory out other than
+// cells: its folders, hidden ones and the analysis's aside.
+func childTablesIn(out string) ([]string, error) {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", out, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != table.Cells && e.Name() != "analysis" {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
 }
