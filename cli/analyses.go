@@ -20,7 +20,7 @@ import (
 // gets it; a model of the registry without one gets the paired comparison
 // of its measures across policies.
 func (a *app) analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*report.Run, error) {
-	run := &report.Run{Name: name, Dir: dir, Note: note}
+	run := &report.Run{Name: name, Dir: dir, Out: *flags.out, Note: note}
 	run.Compare = func(measures analysis.Measures) (*analysis.Result, analysis.Expectations, error) {
 		return compareRun(name, dir, flags, note, measures, allMeasures(a.models))
 	}
