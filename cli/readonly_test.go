@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +85,38 @@ func TestReadOnlyResults(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(elsewhere, want)); err != nil {
 			t.Errorf("--out: %v", err)
 		}
+	}
+}
+
+// TestTruncatedJobsPart: a jobs part cut in half (a full disk) is named
+// by status, analyze and report, which leave its rows out, and a run
+// moves it aside and runs its cells again. Before, all three were silent
+// and the run had nothing to do (issue 35).
+func TestTruncatedJobsPart(t *testing.T) {
+	path, out := runTiny(t, tinyGrid+"record: {jobs: true}\n")
+	parts, err := filepath.Glob(filepath.Join(out, "jobs", "part-*.parquet"))
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("jobs parts %q: %v", parts, err)
+	}
+	info, err := os.Stat(parts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(parts[0], info.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"status", out, "--manifest", path}, {"analyze", out}, {"report", out, "--gantt=false"}} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, &stdout, &stderr)
+		if said := stdout.String() + stderr.String(); !strings.Contains(said, "unreadable part file "+parts[0]) {
+			t.Errorf("sweep %s (exit %d) does not name the truncated part:\n%s", args[0], code, said)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", path, "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("sweep run: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "4 ran (0 failed)") || !strings.Contains(stderr.String(), "moved aside") {
+		t.Errorf("the run did not rerun the cells of the truncated part:\n%s%s", stdout.String(), stderr.String())
 	}
 }

@@ -137,3 +137,16 @@ func tableProblems(out string, tables []string) ([]parquet.Problem, error) {
 	}
 	return problems, nil
 }
+
+// UnreadableParts returns the part files of every table of the results
+// directory out (cells, jobs, users, campaigns...) that cannot be read,
+// such as a part truncated by a full disk: their rows are missing from
+// every reader until a run of the manifest moves them aside and runs
+// their cells again.
+func UnreadableParts(out string) ([]parquet.Problem, error) {
+	children, err := childTablesIn(out)
+	if err != nil {
+		return nil, err
+	}
+	return tableProblems(out, append([]string{table.Cells}, children...))
+}

@@ -108,7 +108,7 @@ func repair(out string, plan *Plan, children []string, a *parquet.Admission) ([]
 			if err != nil {
 				return warnings, err
 			}
-			warnings = append(warnings, fmt.Sprintf("rows of an unfinished flush moved aside to %s", aside))
+			warnings = append(warnings, fmt.Sprintf("rows whose cells part is missing (a flush killed midway, or moved aside) moved aside to %s", aside))
 		}
 		if !young {
 			break
