@@ -252,3 +252,41 @@ func TestTruncatedChildPartRerun(t *testing.T) {
 		t.Errorf("the truncated part was not moved aside: %v", err)
 	}
 }
+
+// TestMonthsMovedNotRefused: a rigid manifest whose months move (a month
+// added before the first, so every month's index shifts) keeps its
+// finished cells and runs the new month only: months are named by their
+// month, not their index, so no cell looks changed.
+func TestMonthsMovedNotRefused(t *testing.T) {
+	dir := t.TempDir()
+	// One 2-processor job on 1970-01-01 and one on 1970-02-01 (2678400 s).
+	trace := "; UnixStartTime: 0\n; MaxProcs: 4\n" +
+		"1 100 0 60 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"2 2678500 0 60 2 -1 -1 2 -1 -1 1 2 1 -1 1 -1 -1 -1\n"
+	if err := os.WriteFile(filepath.Join(dir, "two.swf.txt"), []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := func(from string) string {
+		return "experiment: months\nseed: 1\nplatform: single:4\nworkloads:\n" +
+			"  - {trace: two.swf.txt, label: two, months: {from: " + from + ", to: 1970-02}, estimates: [T]}\n" +
+			"policies: [fcfs-easy]\n"
+	}
+	path := filepath.Join(dir, "m.yaml")
+	out := filepath.Join(dir, "out")
+	if err := os.WriteFile(path, []byte(manifest("1970-02")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := mustRun(t, loadTestManifest(t, path), RunOptions{Out: out, Jobs: 1}); s.Ran != 1 {
+		t.Fatalf("ran %d cells, want 1", s.Ran)
+	}
+	if err := os.WriteFile(path, []byte(manifest("1970-01")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Run(context.Background(), loadTestManifest(t, path), RunOptions{Out: out, Jobs: 1})
+	if err != nil {
+		t.Fatalf("months moved: %v", err)
+	}
+	if s.Ran != 1 || s.AlreadyDone != 1 {
+		t.Errorf("ran %d, %d already done; want the new month only (1, 1)", s.Ran, s.AlreadyDone)
+	}
+}
