@@ -41,6 +41,9 @@ type Status struct {
 	ETA      time.Duration
 	HasETA   bool
 	Problems []parquet.Problem
+	// Running are the runs writing the directory now, as their sessions
+	// say.
+	Running []parquet.Owner
 }
 
 // A ShardStatus is one shard's part of a Status. Cells counts the shard's
@@ -90,7 +93,11 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Out: out, Window: window, Problems: append(problems, childProblems...)}
+	running, err := parquet.LiveSessions(out)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Out: out, Window: window, Problems: append(problems, childProblems...), Running: running}
 	var cells []Cell
 	if m != nil {
 		cells = m.Cells()
@@ -372,6 +379,9 @@ func (s *Status) Write(w io.Writer, now time.Time) {
 		fmt.Fprintf(w, "rate      %.2f cells/min over the last %s; ETA %s at that rate\n", s.Rate*60, s.Window, s.ETA.Round(time.Second))
 	default:
 		fmt.Fprintf(w, "rate      none yet: no shard published twice in the last %s; no ETA\n", s.Window)
+	}
+	for _, o := range s.Running {
+		fmt.Fprintf(w, "running   %s\n", o)
 	}
 	if len(s.FailedCells) > 0 {
 		fmt.Fprintf(w, "failed cells (rerun with --retry-failed after fixing the cause):\n")

@@ -140,6 +140,43 @@ func readSession(path string) (o Owner, live bool, err error) {
 	return o, true, nil
 }
 
+// LiveSessions returns the sessions writing the results directory dir
+// now, without the admission lock and without writing (for a status of a
+// directory that may be read-only): a session file whose lock is free is
+// a dead session's, left for the next run to remove.
+func LiveSessions(dir string) ([]Owner, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, sessionsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: listing sessions of %s: %w", dir, err)
+	}
+	var live []Owner
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), sessionSuffix) {
+			continue
+		}
+		path := filepath.Join(dir, sessionsDir, e.Name())
+		f, err := os.Open(path)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		free, err := tryLock(f)
+		data, readErr := os.ReadFile(path)
+		f.Close()
+		if err != nil || free || readErr != nil {
+			continue
+		}
+		var o Owner
+		if json.Unmarshal(data, &o) == nil {
+			o.file = path
+			live = append(live, o)
+		}
+	}
+	return live, nil
+}
+
 // LiveTags are the writer tags of the live sessions.
 func (a *Admission) LiveTags() map[string]bool {
 	tags := map[string]bool{}

@@ -42,6 +42,9 @@ func TestSessions(t *testing.T) {
 	if want := map[string]bool{"t1": true, "t2": true}; !reflect.DeepEqual(b.LiveTags(), want) {
 		t.Errorf("live tags %v, want %v", b.LiveTags(), want)
 	}
+	if live, err := LiveSessions(dir); err != nil || len(live) != 1 || live[0].Label != "m.yaml" {
+		t.Errorf("LiveSessions: %+v, %v; want the joined session", live, err)
+	}
 	if !reflect.DeepEqual(b.DeadTags, []string{"t9"}) {
 		t.Errorf("dead tags %v, want [t9]", b.DeadTags)
 	}
