@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -86,22 +85,17 @@ func repair(out string, plan *Plan, children []string, a *parquet.Admission) ([]
 		warnings = append(warnings, fmt.Sprintf("unreadable part file moved aside to %s (its cells will run again): %v", aside, p.Err))
 	}
 	live := a.LiveTags()
-	// A flush writes the child parts a few milliseconds before its cells
-	// part; an orphan of a live run may be such a flush.
-	const settle = 10 * time.Second
-	for attempt := 0; ; attempt++ {
-		var orphans []string
-		for _, child := range children {
-			o, err := parquet.Orphans(out, child, table.Cells)
-			if err != nil {
-				return warnings, err
-			}
-			orphans = append(orphans, o...)
+	// A flush publishes its child parts a few milliseconds before its
+	// cells part: an orphan of a live run is such a flush, whose cells
+	// part comes (or, should that run fail, the next run after it moves
+	// the orphan aside).
+	for _, child := range children {
+		orphans, err := parquet.Orphans(out, child, table.Cells)
+		if err != nil {
+			return warnings, err
 		}
-		young := false
 		for _, path := range orphans {
-			if live[parquet.TagOf(filepath.Base(path))] && attempt == 0 {
-				young = true
+			if live[parquet.TagOf(filepath.Base(path))] {
 				continue
 			}
 			aside, err := parquet.MoveAside(path)
@@ -110,10 +104,6 @@ func repair(out string, plan *Plan, children []string, a *parquet.Admission) ([]
 			}
 			warnings = append(warnings, fmt.Sprintf("rows whose cells part is missing (a flush killed midway, or moved aside) moved aside to %s", aside))
 		}
-		if !young {
-			break
-		}
-		time.Sleep(settle)
 	}
 	removed, err := removeDeadTemps(out, append([]string{table.Cells}, children...), live)
 	if removed > 0 {

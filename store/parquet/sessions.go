@@ -89,10 +89,12 @@ func (a *Admission) readSessions() error {
 		return fmt.Errorf("store: listing sessions of %s: %w", a.dir, err)
 	}
 	for _, e := range entries {
+		path := filepath.Join(a.dir, sessionsDir, e.Name())
 		if !strings.HasSuffix(e.Name(), sessionSuffix) {
+			// A session file of a process killed while it joined.
+			removeIfFree(path)
 			continue
 		}
-		path := filepath.Join(a.dir, sessionsDir, e.Name())
 		o, live, err := readSession(path)
 		if err != nil {
 			return err
@@ -104,6 +106,18 @@ func (a *Admission) readSessions() error {
 		}
 	}
 	return nil
+}
+
+// removeIfFree removes the file at path unless a process holds its lock.
+func removeIfFree(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if free, err := tryLock(f); err == nil && free {
+		os.Remove(path)
+	}
 }
 
 // readSession reads a session file; a session whose lock is free is
