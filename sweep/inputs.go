@@ -15,7 +15,8 @@ import (
 // key lets the refusal name the file.
 const inputKeyPrefix = "sweep.input_sha256."
 
-// inputFiles are the files the manifest's sources asked for by name,
+// inputFiles are the files the manifest names that its sources and
+// platforms were read from (traces, workload and platform files), noted
 // while they were resolved (concurrently).
 type inputFiles struct {
 	mu    sync.Mutex
@@ -53,8 +54,8 @@ func (f *inputFiles) hashes() map[string]string {
 	return out
 }
 
-// sourcePath is the model.Env Path of the manifest's sources: pathOf,
-// noting the file.
+// sourcePath is pathOf for the files the manifest's sources and platforms
+// read (the model.Env Path of its sources), noting each.
 func (m *Manifest) sourcePath(named string) string {
 	opened := m.pathOf(named)
 	if m.inputs != nil {

@@ -715,7 +715,7 @@ func (m *Manifest) platformPath(spec string) string {
 	if platform.IsPreset(spec) {
 		return spec
 	}
-	return m.pathOf(spec)
+	return m.sourcePath(spec)
 }
 
 // Hash returns the hex SHA-256 of the manifest's canonical form: its

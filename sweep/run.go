@@ -114,6 +114,9 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
+	if err := m.refuseInUse(out); err != nil {
+		return sum, err
+	}
 	// Planned first without the directory's lock: a run with nothing to
 	// do writes nothing (a finished directory may be read-only).
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)

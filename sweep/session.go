@@ -107,3 +107,20 @@ func waitFor(ctx context.Context, a *parquet.Admission, o parquet.Owner) error {
 		return fmt.Errorf("waiting for %s: %w", strings.TrimSpace(o.String()), ctx.Err())
 	}
 }
+
+// refuseInUse refuses the run early when a run of another manifest is
+// writing out (read without the lock, which joinOut checks again): its
+// cells would otherwise look like changed settings to the plan.
+func (m *Manifest) refuseInUse(out string) error {
+	live, err := parquet.LiveSessions(out)
+	if err != nil {
+		return err
+	}
+	key := m.Hash()
+	for _, o := range live {
+		if o.Key != key {
+			return &InUseError{Out: out, Other: o}
+		}
+	}
+	return nil
+}
