@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,9 +65,11 @@ func TestChangedCellsRefused(t *testing.T) {
 	cases := []struct {
 		name     string
 		manifest string
-		files    []string // as the manifest names them; copied beside it
-		old, new string   // in the manifest's text ("" : none)
-		file     string   // rewritten (one of files), old -> new in it
+		setup    [2]string // old -> new in the manifest before the first run
+		files    []string  // as the manifest names them; copied beside it
+		python   bool      // runs the Python client
+		old, new string    // in the manifest's text ("" : none)
+		file     string    // rewritten (one of files), old -> new in it
 		cell     string
 		want     []string // differences, each a substring of one
 	}{
@@ -86,17 +89,30 @@ func TestChangedCellsRefused(t *testing.T) {
 		{name: "rigid fairshare alias", manifest: "testdata/fairshare-tiny.yaml", files: []string{"norequest.swf.txt"},
 			old: "policies: [fcfs-easy]", new: "policies: [fcfs-easy]\nfairshare: {tw: 24h}",
 			cell: "tiny-T/1970-01/single:4/fcfs-easy", want: []string{"fairshare: was absent, now {tw: 24h}"}},
+		{name: "rigid policy script", manifest: "testdata/fairshare-tiny.yaml", python: true,
+			setup: [2]string{"policies: [fcfs-easy]", "policies: [fcfs-easy, {name: py-easy, command: [python3, ../../python/examples/easy.py]}]"},
+			files: []string{"norequest.swf.txt", "../../python/examples/easy.py"},
+			file:  "easy.py", old: "from sweep_policy", new: "# edited\nfrom sweep_policy",
+			cell: "tiny-T/1970-01/single:4/py-easy", want: []string{"policy py-easy's definition: was command \"python3\" \"easy.py\"@sha256:"}},
 		{name: "rigid trace content", manifest: "testdata/fairshare-tiny.yaml", files: []string{"norequest.swf.txt"},
 			file: "norequest.swf.txt", old: "1 100 0 60 2", new: "1 100 0 90 2",
 			cell: "tiny-T/1970-01/single:4/fcfs-easy", want: []string{"input file norequest.swf.txt (sha256): was "}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.python {
+				if _, err := exec.LookPath("python3"); err != nil {
+					t.Skip("python3 is absent: the Python policy cannot run")
+				}
+				python, _ := filepath.Abs("../python")
+				t.Setenv("PYTHONPATH", python)
+			}
 			dir := t.TempDir()
 			text, err := os.ReadFile(tc.manifest)
 			if err != nil {
 				t.Fatal(err)
 			}
+			text = []byte(strings.Replace(string(text), tc.setup[0], tc.setup[1], 1))
 			for _, f := range tc.files {
 				copyFile(t, filepath.Join(filepath.Dir(tc.manifest), f), dir)
 			}
