@@ -11,6 +11,7 @@ import (
 	"github.com/sweep-sched/sweep/report"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
+	"github.com/sweep-sched/sweep/sweep"
 )
 
 // analyzeModels runs the analysis of each model of the results directory
@@ -20,13 +21,16 @@ import (
 // gets it; a model of the registry without one gets the paired comparison
 // of its measures across policies.
 func (a *app) analyzeModels(ctx context.Context, name, dir string, flags analysisFlags, note io.Writer) (*report.Run, error) {
-	run := &report.Run{Name: name, Dir: dir, Note: note}
+	run := &report.Run{Name: name, Dir: dir, Out: *flags.out, Note: note}
 	run.Compare = func(measures analysis.Measures) (*analysis.Result, analysis.Expectations, error) {
 		return compareRun(name, dir, flags, note, measures, allMeasures(a.models))
 	}
 	models, recorded, err := analysis.RecordedModels(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := warnUnreadable(name, dir, note); err != nil {
+		return nil, err
 	}
 	if run.Provenance, err = a.runProvenance(dir, *flags.partial); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -126,4 +130,18 @@ func allMeasures(models *model.Registry) []table.Measure {
 		out = append(out, m.Measures()...)
 	}
 	return out
+}
+
+// warnUnreadable tells of the part files of dir that cannot be read (a
+// full disk truncated them), whose rows the analysis leaves out and on
+// which DuckDB or pyarrow would fail.
+func warnUnreadable(name, dir string, note io.Writer) error {
+	problems, err := sweep.UnreadableParts(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(note, "%s: warning: unreadable part file %s: %v; its rows are left out (and DuckDB or pyarrow reading the table fail on it): `sweep run` of the manifest moves it aside and runs its cells again\n", name, p.Path, p.Err)
+	}
+	return nil
 }

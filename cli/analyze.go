@@ -24,6 +24,9 @@ type analysisFlags struct {
 	base      *int64
 	adjust    *string
 	partial   *bool
+	// out is where analyze writes analysis/ and report writes report/;
+	// "" beside the results.
+	out *string
 	// cpuProfile names the file that receives a CPU profile of the
 	// command, as `sweep run --cpuprofile` does.
 	cpuProfile *string
@@ -37,7 +40,17 @@ func addAnalysisFlags(fs *flag.FlagSet) analysisFlags {
 		adjust:     fs.String("adjust", "", "multiple-comparison adjustment of each table's p-values: "+analysis.AdjustNone+" or "+analysis.AdjustHolm+" (default: the manifest's analysis.adjust, else none)"),
 		partial:    fs.Bool("partial", false, "analyse an unfinished run (cells of the manifest not done); every output then says partial and names the incomplete workloads"),
 		cpuProfile: fs.String("cpuprofile", "", "write a CPU profile of the command into this file (go tool pprof reads it)"),
+		out:        fs.String("out", "", "write the output folder (analysis/ or report/) into this directory instead of the results directory, which may then be read-only"),
 	}
+}
+
+// outDir is the directory that receives the command's output folder for
+// the results directory dir: --out, else dir.
+func (f analysisFlags) outDir(dir string) string {
+	if *f.out != "" {
+		return *f.out
+	}
+	return dir
 }
 
 // profile starts the CPU profile that --cpuprofile asks for; the returned
@@ -123,7 +136,7 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 	fs.SetOutput(stderr)
 	flags := addAnalysisFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--partial]")
+		fmt.Fprintln(fs.Output(), "usage: sweep analyze DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--partial] [--out DIR2]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
@@ -155,7 +168,7 @@ func (a *app) runAnalyze(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	var paths []string
 	if writes {
-		if paths, err = analysis.WriteDir(dir, run.Provenance.WithMetadata(tables)); err != nil {
+		if paths, err = analysis.WriteDir(flags.outDir(dir), run.Provenance.WithMetadata(tables)); err != nil {
 			return fmt.Errorf("sweep analyze: %w", err)
 		}
 	}

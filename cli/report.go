@@ -26,7 +26,7 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	gantts := fs.Bool("gantt", true, "draw each policy's worst cell (largest worst-case SLR) as a Gantt chart, simulating it again, and link it from the report")
 	ganttFull := fs.Bool("gantt-full", false, "draw each worst cell's whole schedule (up to 20,000 bars, several MB) rather than the window around its worst job's life")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false] [--gantt-full] [--partial]")
+		fmt.Fprintln(fs.Output(), "usage: sweep report DIR [--reference pslr] [--alpha 0.05] [--base TICKS] [--adjust holm] [--gantt=false] [--gantt-full] [--partial] [--out DIR2]")
 		fs.PrintDefaults()
 	}
 	dir, err := parseDirArgs(fs, args)
@@ -44,7 +44,7 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	if *gantts {
 		run.Gantts = func(ctx context.Context, worst []report.GanttCell) ([]report.GanttLink, error) {
-			return worstGantts(ctx, a.models, dir, worst, *ganttFull, stderr)
+			return worstGantts(ctx, a.models, dir, flags.outDir(dir), worst, *ganttFull, stderr)
 		}
 	}
 	// The report is one page: the first section's. Sections of the other
@@ -70,19 +70,19 @@ const fullGanttBars = 20000
 
 // worstGantts simulates each policy's worst cell (as the run's study
 // picked it) of the results directory dir again, checks it against its stored row,
-// and draws it as DIR/report/gantt-<policy>.svg: by default the window
+// and draws it as OUT/report/gantt-<policy>.svg (out is dir unless --out): by default the window
 // around the life of the cell's worst job (largest SLR), that job in red
 // among the others in grey; with full, the whole schedule. A directory whose
 // manifest cannot be loaded again (a trace moved since the run) gets no
 // charts, with a note.
-func worstGantts(ctx context.Context, models *model.Registry, dir string, worst []report.GanttCell, full bool, note io.Writer) ([]report.GanttLink, error) {
+func worstGantts(ctx context.Context, models *model.Registry, dir, outDir string, worst []report.GanttCell, full bool, note io.Writer) ([]report.GanttLink, error) {
 	m, err := (&app{models: models}).runManifest(dir, "")
 	if err != nil {
 		fmt.Fprintf(note, "sweep report: no Gantt charts: %v\n", err)
 		return nil, nil
 	}
 	p := &replayer{cmd: "report", dir: dir, m: m}
-	if err := os.MkdirAll(filepath.Join(dir, report.Dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(outDir, report.Dir), 0o755); err != nil {
 		return nil, err
 	}
 	// The worst cells are simulated again and drawn at once; their links
@@ -111,7 +111,7 @@ func worstGantts(ctx context.Context, models *model.Registry, dir string, worst 
 				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Jobs[job].ID, slr),
 					TicksPerHour: w.TicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
 			}
-			if err := writeGantt(filepath.Join(dir, report.Dir, file), schedule, opts, &notes[i]); err != nil {
+			if err := writeGantt(filepath.Join(outDir, report.Dir, file), schedule, opts, &notes[i]); err != nil {
 				return err
 			}
 			links[i] = &report.GanttLink{Policy: w.Policy, Cell: cell.ID, Name: cell.Name(), Value: w.Value, File: file}

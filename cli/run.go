@@ -100,12 +100,14 @@ func (a *app) runPlan(ctx context.Context, args []string, stdout, stderr io.Writ
 }
 
 // changedIsBadInput makes a results directory that holds cells of other
-// settings, and an external policy that cannot start, bad input (exit 2):
-// the manifest or --out must change.
+// settings, that a run of another manifest is writing, or whose external
+// policy cannot start, bad input (exit 2): the manifest or --out must
+// change.
 func changedIsBadInput(err error) error {
 	var changed *sweep.ChangedError
+	var inUse *sweep.InUseError
 	var probe *sweep.ProbeError
-	if errors.As(err, &changed) || errors.As(err, &probe) {
+	if errors.As(err, &changed) || errors.As(err, &inUse) || errors.As(err, &probe) {
 		return usageError{err}
 	}
 	return err
@@ -203,6 +205,7 @@ func (a *app) runRun(ctx context.Context, args []string, stdout, stderr io.Write
 	sum, err := sweep.Run(ctx, m, sweep.RunOptions{
 		Out: *out, Jobs: *jobs, Shard: sh, FailFast: *failFast, RetryFailed: *retry,
 		Version: toolVersion(), Progress: progress, Planned: func(p *sweep.Plan) { printTraceReports(stderr, p) },
+		Waiting: func(msg string) { fmt.Fprintln(stderr, "sweep run:", msg) },
 	})
 	for _, w := range sum.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)

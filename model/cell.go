@@ -58,6 +58,16 @@ func (c Cell) Name() string {
 	return name
 }
 
+// MonthPeriod is the Period of a cell that replays the month yyyymm
+// (UTC), as a cells table's month column holds it: "1996-10" for 199610;
+// "" for 0, a whole workload.
+func MonthPeriod(yyyymm int64) string {
+	if yyyymm == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%04d-%02d", yyyymm/100, yyyymm%100)
+}
+
 // SetID sets the cell's id and policy seed from everything that defines
 // its result, in a fixed order.
 func (c *Cell) SetID(meaning []string) {

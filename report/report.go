@@ -142,7 +142,13 @@ type page struct {
 // are listed with links to their charts. The page is built in a temporary
 // file and renamed into place.
 func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
-	files, err := newFigureFiles(dir)
+	return WriteTo(dir, dir, run, gantts...)
+}
+
+// WriteTo is Write with the report in OUT/report: the results directory
+// dir may be read-only.
+func WriteTo(dir, out string, run Paired, gantts ...GanttLink) (string, error) {
+	files, err := newFigureFiles(out)
 	if err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
 	}
@@ -177,7 +183,7 @@ func Write(dir string, run Paired, gantts ...GanttLink) (string, error) {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
 	}
-	return writePage(dir, p)
+	return writePage(out, p)
 }
 
 // writePage renders p as DIR/report/index.html.

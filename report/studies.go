@@ -31,7 +31,7 @@ func (FairShareStudy) Analyze(run *Run) error {
 	if err != nil {
 		return run.errorOf(err)
 	}
-	run.Add(&fairShareSection{dir: run.Dir, result: r, provenance: run.Provenance})
+	run.Add(&fairShareSection{dir: run.OutDir(), result: r, provenance: run.Provenance})
 	return nil
 }
 
@@ -65,7 +65,7 @@ func (MoldableStudy) Analyze(run *Run) error {
 	if err != nil {
 		return run.errorOf(err)
 	}
-	run.Add(&moldableSection{dir: run.Dir, result: r, provenance: run.Provenance})
+	run.Add(&moldableSection{dir: run.OutDir(), result: r, provenance: run.Provenance})
 	return nil
 }
 

@@ -78,6 +78,8 @@ type GanttCell struct {
 type Run struct {
 	// Name names the command in errors, Dir is the results directory.
 	Name, Dir string
+	// Out is the directory the report's folder goes into; "" for Dir.
+	Out string
 	// Note receives remarks for the user.
 	Note io.Writer
 	// Probed says that the run recorded no models, which were told from
@@ -157,6 +159,14 @@ func (s *PairedSection) Tables() []analysis.Table {
 	return tables
 }
 
+// OutDir is the directory the report's folder goes into: Out, else Dir.
+func (r *Run) OutDir() string {
+	if r.Out != "" {
+		return r.Out
+	}
+	return r.Dir
+}
+
 // Claims are the claims of the studies built on the comparison.
 func (s *PairedSection) Claims() []fidelity.Claim { return s.claims }
 
@@ -175,7 +185,7 @@ func (s *PairedSection) Page(ctx context.Context, claims []fidelity.Claim) (stri
 	}
 	run := s.Paired
 	run.Claims = claims
-	return Write(s.run.Dir, run, links...)
+	return WriteTo(s.run.Dir, s.run.OutDir(), run, links...)
 }
 
 // errorOf wraps err with the run's command name.

@@ -38,7 +38,11 @@ func BenchmarkCellPath(b *testing.B) {
 		b.Fatal(err)
 	}
 	c, lay := preparedTask(b, m)
-	pool, err := newWriterPool(1, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
+	tags, err := writerTags(1, "bench", time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	pool, err := newWriterPool(tags, b.TempDir(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +98,11 @@ func BenchmarkPoolClose(b *testing.B) {
 			var opening, closing time.Duration
 			for range b.N {
 				t0 := time.Now()
-				pool, err := newWriterPool(workers, b.TempDir(), "bench", time.Now(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
+				tags, err := writerTags(workers, "bench", time.Now())
+				if err != nil {
+					b.Fatal(err)
+				}
+				pool, err := newWriterPool(tags, b.TempDir(), m.CellsSchema(), m.childSchemas(), nil, parquet.FlushPolicy{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -65,6 +65,9 @@ type Manifest struct {
 	// the external ones.
 	entries  map[string]model.PolicyEntry
 	external map[string]model.Model
+	// inputs are the files the sources read by name (traces, workload
+	// files), hashed into the part files' metadata.
+	inputs *inputFiles
 }
 
 // A resolvedSource is a workload entry with the model that takes it.
@@ -199,6 +202,7 @@ func ParseManifest(data []byte, path string, opts ...Option) (*Manifest, error) 
 	}
 	m.models = o.models
 	m.path = path
+	m.inputs = &inputFiles{}
 	m.origin, _ = copiedManifest(data)
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -569,7 +573,7 @@ func (e placedError) Unwrap() error { return e.err }
 
 // env is what the model md's sources may read.
 func (m *Manifest) env(md model.Model) model.Env {
-	return model.Env{Path: m.pathOf, Platforms: m.platform, Settings: m.settings[md.Name()], Policies: m.entries}
+	return model.Env{Path: m.sourcePath, Platforms: m.platform, Settings: m.settings[md.Name()], Policies: m.entries}
 }
 
 // crossCheck checks what depends on the sources, before anything runs:
@@ -747,7 +751,7 @@ func (m *Manifest) platformPath(spec string) string {
 	if platform.IsPreset(spec) {
 		return spec
 	}
-	return m.pathOf(spec)
+	return m.sourcePath(spec)
 }
 
 // Hash returns the hex SHA-256 of the manifest's canonical form: its

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
 )
@@ -38,53 +37,18 @@ type Axis struct {
 func (m *Manifest) Plan(out string, shard Shard, retryFailed bool) (*Plan, error) {
 	cells := m.Cells()
 	p := &Plan{Out: out, Total: len(cells)}
-	columns := []string{table.CellID, table.Status, table.Workload, table.Instance, table.Load, table.Platform, table.Policy}
-	existing, problems, err := parquet.ReadColumns(out, table.Cells, append(columns, table.Replicate))
-	hasReplicate := err == nil
+	finished, err := readFinished(out, m.childTables())
 	if err != nil {
-		// Results written before replicates existed: all replicate 0.
-		existing, problems, err = parquet.ReadColumns(out, table.Cells, columns)
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading finished cells in %s: %w", out, err)
-	}
-	p.Problems = problems
+	p.Problems = finished.problems
+	status := finished.status
 	inManifest := map[string]bool{}
 	for _, c := range cells {
 		inManifest[c.ID] = true
 	}
-	status := map[string]string{}
-	// names maps the names of the finished cells that are not in the
-	// manifest to their ids: a manifest cell of the same name but another
-	// id means a changed setting. (Cells in the manifest are consistent by
-	// their id; skipping them also keeps a directory whose older part
-	// files lack the replicate column from mistaking replicates for
-	// changes.)
-	names := map[string]string{}
-	if existing != nil {
-		ids, st := existing.Column(table.CellID).Strings, existing.Column(table.Status).Strings
-		wl, inst, load := existing.Column(table.Workload).Strings, existing.Column(table.Instance).Int64s, existing.Column(table.Load).Float64s
-		plat, pol := existing.Column(table.Platform).Strings, existing.Column(table.Policy).Strings
-		for i, id := range ids {
-			// An ok row wins over a failed one: a retried cell keeps its
-			// old failed row in an older part file.
-			if status[id] != table.StatusOK {
-				status[id] = st[i]
-			}
-			if inManifest[id] {
-				continue
-			}
-			c := Cell{Cell: model.Cell{Workload: wl[i], Instance: int(inst[i]), Load: load[i], Platform: plat[i], Policy: pol[i]}}
-			if hasReplicate {
-				c.Replicate = int(existing.Column(table.Replicate).Int64s[i])
-			}
-			names[c.Name()] = id
-		}
-	}
-	for _, c := range cells {
-		if id, ok := names[c.Name()]; ok && id != c.ID {
-			return nil, &ChangedError{Out: out, Cell: c.Name(), Differences: m.manifestChanges(out), ModelVersions: m.models.Versions()}
-		}
+	if err := m.checkUnchanged(out, cells, inManifest, finished); err != nil {
+		return nil, err
 	}
 	for id := range status {
 		if !inManifest[id] {

@@ -2,11 +2,12 @@ package sweep
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/store/parquet"
@@ -37,6 +38,9 @@ func CopiedFrom(data []byte) string {
 	return origin
 }
 
+// manifestTempPrefix starts the name of a manifest copy being written.
+const manifestTempPrefix = ".manifest-"
+
 // saveCopy keeps the manifest beside its results, for `sweep analyze`.
 func (m *Manifest) saveCopy(out string) error {
 	data, err := os.ReadFile(m.path)
@@ -50,7 +54,7 @@ func (m *Manifest) saveCopy(out string) error {
 		}
 	}
 	data = append([]byte(copiedFrom+origin+"\n"), data...)
-	tmp, err := parquet.CreateTemp(out, ".manifest-")
+	tmp, err := parquet.CreateTemp(out, manifestTempPrefix)
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}
@@ -65,10 +69,13 @@ func (m *Manifest) saveCopy(out string) error {
 	return os.Rename(tmp.Name(), filepath.Join(out, "manifest.yaml"))
 }
 
-// repair makes a results directory safe to append to: unreadable part
-// files and jobs parts whose cells part was never written (a kill between
-// the two) are moved aside, and temporary files of killed writers removed.
-func repair(out string, plan *Plan, children []string) ([]string, error) {
+// repair makes a results directory safe to append to, under its
+// admission lock a: unreadable part files, and the parts of other tables
+// published with them, are moved aside (their cells run again); so are
+// child parts whose cells part was never written (a kill between the
+// two); and the temporary files of writers that are not live (killed
+// runs, as their sessions tell) are removed, whatever their age.
+func repair(out string, plan *Plan, children []string, a *parquet.Admission) ([]string, error) {
 	var warnings []string
 	for _, p := range plan.Problems {
 		aside, err := parquet.MoveAside(p.Path)
@@ -77,45 +84,57 @@ func repair(out string, plan *Plan, children []string) ([]string, error) {
 		}
 		warnings = append(warnings, fmt.Sprintf("unreadable part file moved aside to %s (its cells will run again): %v", aside, p.Err))
 	}
-	// A flush writes the jobs part a few milliseconds before its cells
-	// part; a young orphan may belong to a live shard process.
-	const settle = 10 * time.Second
-	for attempt := 0; ; attempt++ {
-		var orphans []string
-		for _, child := range children {
-			o, err := parquet.Orphans(out, child, table.Cells)
-			if err != nil {
-				return warnings, err
-			}
-			orphans = append(orphans, o...)
+	live := a.LiveTags()
+	// A flush publishes its child parts a few milliseconds before its
+	// cells part: an orphan of a live run is such a flush, whose cells
+	// part comes (or, should that run fail, the next run after it moves
+	// the orphan aside).
+	for _, child := range children {
+		orphans, err := parquet.Orphans(out, child, table.Cells)
+		if err != nil {
+			return warnings, err
 		}
-		young := false
 		for _, path := range orphans {
-			info, err := os.Stat(path)
-			if err != nil {
-				continue
-			}
-			if time.Since(info.ModTime()) < settle && attempt == 0 {
-				young = true
+			if live[parquet.TagOf(filepath.Base(path))] {
 				continue
 			}
 			aside, err := parquet.MoveAside(path)
 			if err != nil {
 				return warnings, err
 			}
-			warnings = append(warnings, fmt.Sprintf("job rows of an unfinished flush moved aside to %s", aside))
-		}
-		if !young {
-			break
-		}
-		time.Sleep(settle)
-	}
-	for _, name := range append([]string{table.Cells}, children...) {
-		if _, err := parquet.RemoveStaleTemps(out, name, "", time.Now().Add(-24*time.Hour)); err != nil {
-			return warnings, err
+			warnings = append(warnings, fmt.Sprintf("rows whose cells part is missing (a flush killed midway, or moved aside) moved aside to %s", aside))
 		}
 	}
-	return warnings, nil
+	removed, err := removeDeadTemps(out, append([]string{table.Cells}, children...), live)
+	if removed > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d temporary files of killed runs removed", removed))
+	}
+	return warnings, err
+}
+
+// removeDeadTemps removes the temporary files of the writers that are not
+// live from the tables, and the manifest copies being written when a run
+// was killed (only a run holding the admission lock writes one).
+func removeDeadTemps(out string, tables []string, live map[string]bool) (int, error) {
+	n := 0
+	for _, name := range tables {
+		removed, err := parquet.RemoveDeadTemps(out, name, live)
+		n += len(removed)
+		if err != nil {
+			return n, err
+		}
+	}
+	copies, err := filepath.Glob(filepath.Join(out, manifestTempPrefix+"*"))
+	if err != nil {
+		return n, err
+	}
+	for _, path := range copies {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("removing a killed run's manifest copy: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // childTables names every child table any registered model may write,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -37,6 +36,9 @@ type RunOptions struct {
 	Version string
 	// Progress receives progress reports; nil means none.
 	Progress Progress
+	// Waiting is told when the run waits for another run of the same
+	// manifest on the directory to finish; nil means not told.
+	Waiting func(message string)
 	// Flush overrides when results are published (zero: every 500 cells
 	// or 5 seconds).
 	Flush parquet.FlushPolicy
@@ -127,19 +129,44 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	defer pprof.SetGoroutineLabels(ctx)
 	out := m.OutDir(opts.Out)
 	sum := &Summary{Out: out}
-	plan, err := m.prepareOut(ctx, out, opts, sum)
+	if err := m.refuseInUse(out); err != nil {
+		return sum, err
+	}
+	// Planned first without the directory's lock: a run with nothing to
+	// do writes nothing (a finished directory may be read-only).
+	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
 		return sum, err
 	}
+	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
 	if len(plan.ToRun) == 0 {
 		sum.Wall = time.Since(start)
 		return sum, nil
+	}
+	// The external policies of the cells to run are probed before
+	// anything is written: one that cannot start or say hello refuses
+	// the run.
+	if err := m.ProbePolicies(ctx, plan.ToRun); err != nil {
+		return sum, err
 	}
 	if opts.Planned != nil {
 		opts.Planned(plan)
 	}
 	sum.Workers = workerCount(opts.Jobs)
-	writer, err := newWriterPool(sum.Workers, out, opts.Shard.Label(), start, m.CellsSchema(), m.childSchemas(),
+	tags, err := writerTags(sum.Workers, opts.Shard.Label(), start)
+	if err != nil {
+		return sum, err
+	}
+	session, plan, err := m.joinOut(ctx, out, opts, tags, start, sum)
+	if err != nil {
+		return sum, err
+	}
+	defer session.Close()
+	if len(plan.ToRun) == 0 {
+		sum.Wall = time.Since(start)
+		return sum, nil
+	}
+	writer, err := newWriterPool(tags, out, m.CellsSchema(), m.childSchemas(),
 		m.runMetadata(plan, opts, start, sum.Workers), opts.Flush)
 	if err != nil {
 		return sum, err
@@ -177,31 +204,32 @@ func Run(ctx context.Context, m *Manifest, opts RunOptions) (*Summary, error) {
 	return sum, nil
 }
 
-// prepareOut plans the run into out, probes the external policies of the
-// cells to run (nothing is written when one fails), and readies the
-// directory: created, what a killed run left repaired, the manifest's
-// copy saved. sum gets the plan's counts and the repair's warnings.
-func (m *Manifest) prepareOut(ctx context.Context, out string, opts RunOptions, sum *Summary) (*Plan, error) {
+// prepareOut plans the run into out under the directory's admission
+// lock a and readies the directory: created, what killed runs left
+// repaired, the manifest's copy saved; then it joins the directory's
+// sessions as me. sum gets the plan's counts and the repair's warnings.
+func (m *Manifest) prepareOut(out string, opts RunOptions, a *parquet.Admission, me parquet.Owner, sum *Summary) (*parquet.Session, *Plan, error) {
 	plan, err := m.Plan(out, opts.Shard, opts.RetryFailed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sum.Cells, sum.InShard, sum.AlreadyDone = plan.Total, plan.InShard, plan.Done
-	if err := m.ProbePolicies(ctx, plan.ToRun); err != nil {
-		return nil, err
+	if len(plan.ToRun) == 0 {
+		return nil, plan, nil // another run did it meanwhile
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating results directory: %w", err)
-	}
-	warnings, err := repair(out, plan, m.childTables())
+	warnings, err := repair(out, plan, m.childTables(), a)
 	sum.Warnings = warnings
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := m.saveCopy(out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return plan, nil
+	session, err := a.Join(me)
+	if err != nil {
+		return nil, nil, err
+	}
+	return session, plan, nil
 }
 
 // workerCount is the number of cells simulated at once for --jobs jobs.
@@ -231,6 +259,9 @@ func (m *Manifest) runMetadata(plan *Plan, opts RunOptions, start time.Time, wor
 	}
 	for name, canon := range m.PolicyEntries() {
 		meta["sweep.policy."+name] = canon
+	}
+	for named, sum := range m.inputs.hashes() {
+		meta[inputKeyPrefix+named] = sum
 	}
 	for _, t := range plan.Traces {
 		meta["sweep.trace_report."+t.Workload] = t.Report

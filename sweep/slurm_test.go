@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -66,10 +65,13 @@ func TestSlurmScriptRejects(t *testing.T) {
 	}
 }
 
-// TestSameShardTwiceAtOnce runs shard 1/2 in two processes that both plan
-// before either publishes (a requeued array task whose first run is still
-// going): both compute every cell of the shard, yet the results hold each
-// cell once, with its job rows once, equal to a lone run's.
+// TestSameShardTwiceAtOnce starts shard 1/2 a second time while the
+// first run of it is computing (a requeued array task whose first run is
+// still going): the second waits for the first to finish, then has
+// nothing left to run, and the results equal a lone run's. (Were the
+// lock missing, as on a file system without flock, the UniqueKey of the
+// writers would still keep each cell once: TestUniqueKey in
+// store/parquet.)
 func TestSameShardTwiceAtOnce(t *testing.T) {
 	m := loadSmall(t)
 	lone, racing := t.TempDir(), t.TempDir()
@@ -77,34 +79,27 @@ func TestSameShardTwiceAtOnce(t *testing.T) {
 	if s := mustRun(t, m, RunOptions{Out: lone, Jobs: 1, Shard: shard}); s.Ran != 12 {
 		t.Fatalf("lone run ran %d cells, want 12", s.Ran)
 	}
-	// Each run's first cell waits for the other's: neither has published
-	// when both have planned.
-	started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
-	var wg sync.WaitGroup
-	sums := make([]*Summary, 2)
-	errs := make([]error, 2)
-	for i := range 2 {
-		var once sync.Once
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sums[i], errs[i] = Run(context.Background(), m, RunOptions{Out: racing, Jobs: 1, Shard: shard,
-				beforeCell: func(Cell) {
-					once.Do(func() {
-						close(started[i])
-						<-started[1-i]
-					})
-				}})
-		}()
+	// The first run's first cell waits until the second says it waits.
+	started, waiting := make(chan struct{}), make(chan string, 1)
+	var once sync.Once
+	first := make(chan *Summary, 1)
+	go func() {
+		first <- mustRun(t, m, RunOptions{Out: racing, Jobs: 1, Shard: shard,
+			beforeCell: func(Cell) {
+				once.Do(func() {
+					close(started)
+					t.Log(<-waiting)
+				})
+			}})
+	}()
+	<-started
+	second := mustRun(t, m, RunOptions{Out: racing, Jobs: 1, Shard: shard,
+		Waiting: func(msg string) { waiting <- msg }})
+	if s := <-first; s.Ran != 12 {
+		t.Fatalf("first run ran %d cells, want 12", s.Ran)
 	}
-	wg.Wait()
-	for i := range 2 {
-		if errs[i] != nil {
-			t.Fatal(errs[i])
-		}
-		if sums[i].Ran != 12 {
-			t.Fatalf("process %d ran %d cells, want all 12 of the shard (the race did not happen)", i, sums[i].Ran)
-		}
+	if second.Ran != 0 || second.AlreadyDone != 12 {
+		t.Fatalf("second run ran %d, found %d done; want 0 and 12", second.Ran, second.AlreadyDone)
 	}
 	sameTables(t, lone, racing)
 }

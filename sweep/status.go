@@ -41,6 +41,9 @@ type Status struct {
 	ETA      time.Duration
 	HasETA   bool
 	Problems []parquet.Problem
+	// Running are the runs writing the directory now, as their sessions
+	// say.
+	Running []parquet.Owner
 }
 
 // A ShardStatus is one shard's part of a Status. Cells counts the shard's
@@ -82,7 +85,19 @@ func ReadStatus(out string, m *Manifest, now time.Time, window time.Duration) (*
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Out: out, Window: window, Problems: problems}
+	children, err := childTablesIn(out)
+	if err != nil {
+		return nil, err
+	}
+	childProblems, err := tableProblems(out, children)
+	if err != nil {
+		return nil, err
+	}
+	running, err := parquet.LiveSessions(out)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Out: out, Window: window, Problems: append(problems, childProblems...), Running: running}
 	var cells []Cell
 	if m != nil {
 		cells = m.Cells()
@@ -392,11 +407,33 @@ func (s *Status) Write(w io.Writer, now time.Time) {
 	default:
 		fmt.Fprintf(w, "rate      none yet: no shard published twice in the last %s; no ETA\n", s.Window)
 	}
+	for _, o := range s.Running {
+		fmt.Fprintf(w, "running   %s\n", o)
+	}
 	if len(s.FailedCells) > 0 {
 		fmt.Fprintf(w, "failed cells (rerun with --retry-failed after fixing the cause):\n")
 		WriteFailedCells(w, s.FailedCells)
 	}
 	for _, p := range s.Problems {
-		fmt.Fprintf(w, "warning   unreadable part file %s: %v\n", p.Path, p.Err)
+		fmt.Fprintf(w, "warning   unreadable part file %s: %v (a resume moves it aside and runs its cells again)\n", p.Path, p.Err)
 	}
+}
+
+// childTablesIn names the tables of the results directory out other than
+// cells: its folders, hidden ones and the analysis's aside.
+func childTablesIn(out string) ([]string, error) {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", out, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != table.Cells && e.Name() != "analysis" {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
 }

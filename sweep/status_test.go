@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -104,9 +105,14 @@ func TestStatusWhileAShardRuns(t *testing.T) {
 		t.Errorf("failed cells %+v; want %s from s02of03 with its panic", st.FailedCells, failing)
 	}
 
+	// Shard 3 is still running: its session says so.
+	if len(st.Running) != 1 || st.Running[0].Shard != "3/3" || st.Running[0].PID != os.Getpid() {
+		t.Errorf("running %+v; want shard 3/3 of this process", st.Running)
+	}
 	var b strings.Builder
 	st.Write(&b, T)
 	for _, want := range []string{
+		fmt.Sprintf("running   pid %d on host ", os.Getpid()),
 		"24 cells, 21 done, 1 failed, 2 remaining\n",
 		"shard    cells  done  failed  remaining  parts  last activity\n",
 		"s02of03  6      5     1       0          1      15m0s ago\n",

@@ -22,10 +22,10 @@ type writerPool struct {
 	free chan *parquet.CellWriter
 }
 
-// newWriterPool makes n writers into out, tagged label-wNN, with the same
-// schemas, metadata and flush policy.
-func newWriterPool(n int, out, label string, start time.Time, cells store.Schema, children []store.Schema, meta map[string]string, flush parquet.FlushPolicy) (*writerPool, error) {
-	p := &writerPool{free: make(chan *parquet.CellWriter, n)}
+// writerTags are the tags of a run's n writers, label-wNN: its session
+// names them, so that the temporary files of a killed run are known as
+// its own.
+func writerTags(n int, label string, start time.Time) ([]string, error) {
 	tags := make([]string, n)
 	for i := range tags {
 		var err error
@@ -33,6 +33,13 @@ func newWriterPool(n int, out, label string, start time.Time, cells store.Schema
 			return nil, err
 		}
 	}
+	return tags, nil
+}
+
+// newWriterPool makes a writer per tag into out, with the same schemas,
+// metadata and flush policy.
+func newWriterPool(tags []string, out string, cells store.Schema, children []store.Schema, meta map[string]string, flush parquet.FlushPolicy) (*writerPool, error) {
+	p := &writerPool{free: make(chan *parquet.CellWriter, len(tags))}
 	// The unique key keeps two processes of one shard (a requeued array
 	// task and its first run) from publishing a cell twice. The writers
 	// of this process are a group: a cell goes to one of them only.

@@ -11,7 +11,9 @@
 // the glob *.parquet that readers and DuckDB use), synced, then linked into
 // place without ever replacing an existing file. A killed process therefore
 // loses only the rows since its last flush and may leave a temporary file,
-// which [RemoveStaleTemps] deletes.
+// which [RemoveDeadTemps] deletes. A writing process holds a session
+// ([Admit], [Admission.Join]) that tells which temporary files are whose
+// and whether their writer still lives.
 //
 // Columns are int64, float64, strings, or lists of float64. Strings are
 // stored as Arrow dictionary<int32, utf8> (the Arrow schema is embedded),

@@ -40,6 +40,10 @@ func isPart(name string) bool {
 	return strings.HasSuffix(name, partSuffix) && !strings.HasPrefix(name, ".")
 }
 
+// TagOf returns the writer tag in the name of a part or temporary file,
+// or "" when the name follows neither pattern.
+func TagOf(name string) string { return tagOf(name) }
+
 // tagOf returns the tag in a part or temporary file name, or "" when the
 // name does not follow either pattern.
 func tagOf(name string) string {
@@ -106,46 +110,6 @@ func partPaths(dir, table string) ([]string, error) {
 	}
 	sort.Strings(paths)
 	return paths, nil
-}
-
-// RemoveStaleTemps deletes the temporary files a killed writer left in
-// DIR/<table>: those carrying tag (which only this process writes, so none
-// of them is live) and those last modified before cutoff. It returns the
-// removed paths.
-//
-// Another shard process may be writing a temporary file right now, so the
-// cutoff must be older than any live temporary file: a CellWriter's
-// temporary file lives at most its flush interval plus the longest time
-// between two Appends. A lone process may pass its own start time; shards
-// sharing a directory should pass something like start minus a day.
-func RemoveStaleTemps(dir, table, tag string, cutoff time.Time) ([]string, error) {
-	entries, err := tableEntries(dir, table)
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, tempPrefix) || !e.Type().IsRegular() {
-			continue
-		}
-		info, err := e.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // its writer finished it meanwhile
-		}
-		if err != nil {
-			return removed, fmt.Errorf("store: checking temporary file: %w", err)
-		}
-		if tagOf(name) != tag && !info.ModTime().Before(cutoff) {
-			continue
-		}
-		path := filepath.Join(dir, table, name)
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, fmt.Errorf("store: removing stale temporary file: %w", err)
-		}
-		removed = append(removed, path)
-	}
-	return removed, nil
 }
 
 // Orphans returns the part files of table child (e.g. "jobs") that have no

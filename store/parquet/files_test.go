@@ -70,32 +70,34 @@ func TestTagOf(t *testing.T) {
 	}
 }
 
-func TestRemoveStaleTemps(t *testing.T) {
+// TestRemoveDeadTemps: the temporary files of writers that are not live
+// go, whatever their age; a live writer's stay, as do parts and other
+// files.
+func TestRemoveDeadTemps(t *testing.T) {
 	dir := t.TempDir()
-	start := timeOf(t, "2026-03-01T10:00:00Z")
+	now := timeOf(t, "2026-03-01T10:00:00Z")
 	cells := filepath.Join(dir, "cells")
-	files := map[string]time.Time{
-		".tmp-part-mine-000003":   start.Add(time.Minute),       // own tag: removed even if new
-		".tmp-part-old-000001":    start.Add(-2 * time.Hour),    // older than cutoff: removed
-		".tmp-part-live-000007":   start.Add(-10 * time.Minute), // another shard, recent: kept
-		"part-old-000000.parquet": start.Add(-3 * time.Hour),    // a part, never touched
-		"notes.txt":               start.Add(-3 * time.Hour),
+	for _, name := range []string{
+		".tmp-part-dead-000003",    // a killed writer's, a second old
+		".tmp-part-live-000007",    // a live session's
+		".tmp-part-junk",           // no writer's name: nobody's
+		"part-dead-000000.parquet", // a part, never touched
+		"notes.txt",
+	} {
+		touch(t, filepath.Join(cells, name), now)
 	}
-	for name, mod := range files {
-		touch(t, filepath.Join(cells, name), mod)
-	}
-	removed, err := RemoveStaleTemps(dir, "cells", "mine", start.Add(-time.Hour))
+	removed, err := RemoveDeadTemps(dir, "cells", map[string]bool{"live": true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(cells, ".tmp-part-mine-000003"), filepath.Join(cells, ".tmp-part-old-000001")}
+	want := []string{filepath.Join(cells, ".tmp-part-dead-000003"), filepath.Join(cells, ".tmp-part-junk")}
 	if !reflect.DeepEqual(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
 	}
-	if left, want := dirNames(t, cells), []string{".tmp-part-live-000007", "notes.txt", "part-old-000000.parquet"}; !reflect.DeepEqual(left, want) {
+	if left, want := dirNames(t, cells), []string{".tmp-part-live-000007", "notes.txt", "part-dead-000000.parquet"}; !reflect.DeepEqual(left, want) {
 		t.Errorf("left %q, want %q", left, want)
 	}
-	if removed, err := RemoveStaleTemps(dir, "jobs", "mine", start); err != nil || len(removed) != 0 {
+	if removed, err := RemoveDeadTemps(dir, "jobs", nil); err != nil || len(removed) != 0 {
 		t.Errorf("missing table: removed %q, err %v; want nothing", removed, err)
 	}
 }

@@ -31,3 +31,36 @@ func lockFile(path string) (func(), error) {
 		f.Close()
 	}, nil
 }
+
+// tryLock takes an exclusive flock on the open file f without waiting;
+// held is false when another process holds it.
+func tryLock(f *os.File) (held bool, err error) {
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err == syscall.EWOULDBLOCK {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: locking %s: %w", f.Name(), err)
+	}
+	return true, nil
+}
+
+// waitLock waits for the flock of the open file f to be free, takes it
+// shared and lets it go at once.
+func waitLock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("store: waiting for %s: %w", f.Name(), err)
+		}
+		return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	}
+}
