@@ -26,7 +26,9 @@ type Schedule struct {
 	FirstResource []int
 	// TwSeconds is the Tw Tradeoff-fs used (resolved for TwFCFSMax).
 	TwSeconds int64
-	Stats     Stats
+	// Kill is the kill rule the jobs ran under, for the validator.
+	Kill  rigid.Kill
+	Stats Stats
 }
 
 // Reservation is the promise EASY made at one pass: the head of the queue
@@ -84,6 +86,7 @@ func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy)
 		return nil, err
 	}
 	s.sched.TwSeconds = twSeconds
+	s.sched.Kill = p.Kill
 	return &s.sched, nil
 }
 
