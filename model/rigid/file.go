@@ -54,7 +54,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 	if _, err := trace.Month(month); err != nil {
 		return nil, model.InputError{Err: fmt.Errorf("month: %w", err)}
 	}
-	if v == rigid.EstimateRequested {
+	if v != rigid.EstimateExact { // predicted is bounded by the request
 		if err := trace.CheckRequestedTimes(); err != nil {
 			return nil, model.InputError{Err: fmt.Errorf("estimate: %w", err)}
 		}

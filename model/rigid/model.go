@@ -61,10 +61,11 @@ func (Model) SectionAliases() []string { return []string{"fairshare"} }
 
 func (m Model) Policies() []model.Policy {
 	out := []model.Policy{
-		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling", Params: easyParams},
+		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling", Params: paramsOf(PolicyRelShare)},
 		{Name: PolicyTradeoffFS, Doc: "Tradeoff-fs: a bounded search over placements weighing starvation past Tw against average bounded slowdown"},
-		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling", Params: easyParams},
+		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling", Params: paramsOf(PolicyFCFSEasy)},
 	}
+	out = append(out, orderPolicyTable()...)
 	for _, p := range m.Own {
 		out = append(out, model.Policy{Name: p.Name, Doc: p.Doc, Params: p.Params})
 	}
@@ -221,6 +222,12 @@ func (s Settings) Policy(name string) backfill.Policy {
 		t := s.tradeoff
 		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Planner: &t}
 	}
+	if o, ok := orderPolicy(name); ok {
+		return backfill.Policy{Order: o}
+	}
+	if a, ok := fcfsAllocation(name); ok {
+		return backfill.Policy{Order: backfill.OrderFCFS, Allocation: a}
+	}
 	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, Allocation: s.allocation}
 }
 
@@ -327,7 +334,7 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 			return nil, fmt.Errorf("months: %w", err)
 		}
 	}
-	if slices.Contains(rs.variants, rigid.EstimateRequested) {
+	if slices.Contains(rs.variants, rigid.EstimateRequested) || slices.Contains(rs.variants, rigid.EstimatePredicted) {
 		if err := rs.trace.CheckRequestedTimes(); err != nil {
 			return nil, fmt.Errorf("estimates: %w", err)
 		}

@@ -57,6 +57,32 @@ func TestEASYOptionsReachTheSimulator(t *testing.T) {
 			t.Errorf("%s %v: job 4 starts at %d, want %d", c.policy, c.params, got, c.want)
 		}
 	}
+	// The library's orders: with processors counted, job 4 starts at 2
+	// under FCFS with conservative backfilling or none (it is the only
+	// job waiting, and 2 processors are free then). With
+	// placement contiguous, sqf (every job 1 processor: ties in submit
+	// order) places jobs 0-3 on ids 0-3 as fcfs-easy does and job 4 waits
+	// for 10; ljf starts the 10 s jobs 0 and 2 first, on ids 0 and 1, so
+	// jobs 1 and 3 free ids 2 and 3 together at 2.
+	for _, c := range []struct {
+		policy string
+		params map[string]string
+		want   int64
+	}{
+		{PolicyFCFSConservative, nil, 2},
+		{PolicyFCFSNone, nil, 2},
+		{"sqf", map[string]string{ParamPlacement: "contiguous"}, 10},
+		{"ljf", map[string]string{ParamPlacement: "contiguous"}, 2},
+		{"sjf", map[string]string{ParamBackfill: "conservative", ParamHead: "committed"}, 2},
+	} {
+		sched, err := builtinSchedule(context.Background(), w, rigid.EstimateRequested, s, c.policy, c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sched.StartSeconds[4]; got != c.want {
+			t.Errorf("%s %v: job 4 starts at %d, want %d", c.policy, c.params, got, c.want)
+		}
+	}
 	// Conservative backfilling takes per-event passes too.
 	sched, err := builtinSchedule(context.Background(), w, rigid.EstimateRequested, settings(t, "backfill: conservative"), PolicyRelShare, map[string]string{ParamPass: "per-event"})
 	if err != nil {
@@ -85,6 +111,18 @@ func TestCheckParams(t *testing.T) {
 		{easy, PolicyRelShare, map[string]string{"pass": "per-second"}, nil, `pass "per-second": want per-instant`},
 		{conservative, PolicyRelShare, map[string]string{"placement": "contiguous"}, nil, "backfill: conservative"},
 		{conservative, PolicyRelShare, map[string]string{"pass": "per-event"}, map[string]string{"pass": "per-event"}, ""},
+		// The library's orders: defaults dropped, the rest kept; relshare's
+		// backfill defaults to the section's.
+		{easy, "sjf", map[string]string{"backfill": "easy", "head": "reevaluated", "kill": "request"}, map[string]string{}, ""},
+		{easy, "f1", map[string]string{"backfill": "none", "head": "committed", "kill": "never"}, map[string]string{"backfill": "none", "head": "committed", "kill": "never"}, ""},
+		{conservative, PolicyRelShare, map[string]string{"backfill": "conservative"}, map[string]string{}, ""},
+		{easy, PolicyRelShare, map[string]string{"backfill": "conservative"}, map[string]string{"backfill": "conservative"}, ""},
+		{easy, "wfp3", map[string]string{"backfill": "conservative", "placement": "contiguous"}, nil, "placement contiguous is for EASY backfilling, and the policy has backfill: conservative"},
+		{easy, "lxf", map[string]string{"backfill": "some"}, nil, `backfill "some": want none, easy or conservative`},
+		{easy, PolicyFCFSEasy, map[string]string{"backfill": "none"}, nil, `policy "fcfs-easy" takes no parameter "backfill"; valid parameters: placement, pass, head, kill`},
+		{easy, PolicyFCFSNone, map[string]string{"head": "committed", "kill": "request"}, map[string]string{"head": "committed"}, ""},
+		{easy, "unicef", map[string]string{"head": "sticky"}, nil, `head "sticky": want reevaluated`},
+		{easy, "saf", map[string]string{"kill": "walltime"}, nil, `kill "walltime": want request`},
 	} {
 		got, err := Model{}.CheckParams(c.s, c.policy, c.params)
 		if c.wantErr != "" {
