@@ -26,7 +26,8 @@ const (
 	OrderSQF
 	// OrderLXF is largest expansion factor first: by −(w+e)/e.
 	OrderLXF
-	// OrderWFP3 is Tang et al.'s WFP3 (IPDPS 2009): by −(w/e)³·n.
+	// OrderWFP3 is WFP3 (Tang, Lan, Desai and Buettner, Cluster 2009, after
+	// Argonne's Cobalt): by −(w/e)³·n.
 	OrderWFP3
 	// OrderUNICEF is Tang et al.'s UNICEF (2009): by −w/(log₂(n)·e); a
 	// serial job (log₂ 1 = 0) comes before every parallel one, as the

@@ -287,8 +287,51 @@ func TestPredicted(t *testing.T) {
 	// uncorrected prediction, is a broken promise (J3 holds its 2
 	// processors past it, and J5 started on the other 2).
 	sched := simulateOrder(t, w, rigid.EstimatePredicted, backfill.FCFSEasy())
+	if len(sched.Reservations) != 1 {
+		t.Fatalf("predicted: reservations %v, want one", sched.Reservations)
+	}
 	sched.Reservations[0].ShadowSeconds = 15
 	if err := verify.Rigid(w, rigid.EstimatePredicted, sched); err == nil {
 		t.Error("a shadow at J3's uncorrected predicted end passed the validator")
+	}
+}
+
+// TestOrdersVerified runs every order with each backfilling, head rule
+// and estimate variant on the first 500 jobs of the synthetic month
+// (about a week; requests 1-5 times the run time) and has engine/verify
+// check each schedule, EASY's reservations included; with kill never a
+// tenth of the jobs run past their requests (logged 1.5 times the
+// request).
+func TestOrdersVerified(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 14 orders x 3 allocations x 3 variants x 2 head rules")
+	}
+	w := syntheticMonth()
+	w.Jobs = w.Jobs[:500]
+	overrun := syntheticMonth()
+	overrun.Jobs = overrun.Jobs[:500]
+	for i := range overrun.Jobs {
+		if j := &overrun.Jobs[i]; i%10 == 0 {
+			j.RunSeconds = j.RequestedSeconds
+			j.LoggedRunSeconds = j.RequestedSeconds * 3 / 2
+		}
+	}
+	reservations := 0
+	for o := backfill.OrderRelShare; o <= backfill.OrderF4; o++ {
+		for _, a := range []backfill.Allocation{backfill.AllocStrict, backfill.AllocEASY, backfill.AllocConservative} {
+			for _, v := range []rigid.Variant{rigid.EstimateExact, rigid.EstimateRequested, rigid.EstimatePredicted} {
+				for _, h := range []backfill.Head{backfill.HeadReevaluated, backfill.HeadCommitted} {
+					p := backfill.Policy{Order: o, Allocation: a, Head: h}
+					reservations += len(simulateOrder(t, w, v, p).Reservations)
+					if o == backfill.OrderSJF && h == backfill.HeadReevaluated {
+						p.Kill = rigid.KillNever
+						simulateOrder(t, overrun, v, p)
+					}
+				}
+			}
+		}
+	}
+	if reservations == 0 {
+		t.Error("no EASY reservation was checked")
 	}
 }
