@@ -251,7 +251,7 @@ func TestKillNever(t *testing.T) {
 
 // TestPredicted: 4 processors. User A's J1 (1 processor, runs 4 s) and J2
 // (1, 8 s) start at 0 and end at 4 and 8; A's J3 (2 processors, runs 30
-// s, requests 100) arrives at 9 and is predicted ⌈(8+4)/2⌉ = 6 s (its
+// s, requests 100) arrives at 9 and is predicted ⌊(8+4)/2⌋ = 6 s (its
 // user's last two run times), so is expected to end at 15. B's J4 (4
 // processors, 5 s) arrives at 10 and waits (2 free); no pass runs (nothing
 // fits). C's J5 (2 processors, 40 s, no history: predicted its request

@@ -15,7 +15,7 @@ func TestPredictAndCorrect(t *testing.T) {
 	}{
 		{0, 0, 0, 3600, 3600},       // no history: the request
 		{1, 100, 0, 3600, 3600},     // one job is not two
-		{2, 100, 201, 3600, 151},    // ⌈301/2⌉
+		{2, 100, 201, 3600, 150},    // ⌊301/2⌋, as pyss's int((last + prev) / 2)
 		{2, 5000, 4000, 3600, 3600}, // clamped to the request
 	}
 	for _, tt := range predict {
@@ -28,12 +28,12 @@ func TestPredictAndCorrect(t *testing.T) {
 	}{
 		{100, 99, 3600, 100},        // not outlived
 		{100, 100, 3600, 160},       // + 1 min
-		{100, 400, 3600, 460},       // 160 <= 400, then 160 + 5 min = 460 > 400
+		{100, 400, 3600, 1000},      // 100 + 1 min = 160 and 100 + 5 min = 400 are not past 400: 100 + 15 min
 		{100, 3599, 3600, 3600},     // never past the request
 		{10, 10, math.MaxInt64, 70}, // KillNever: no bound
-		// Past the list: 100 + 60+300+900+1800+3600+7200+18000+36000+72000+180000+360000 = 679960,
-		// then whole 360000 s steps past 2,000,000: 679960 + 4·360000 = 2119960.
-		{100, 2_000_000, math.MaxInt64, 2_119_960},
+		// Past the list (100 + 100 h = 360100 <= 2,000,000): the first
+		// multiple of 100 h past it, 100 + 6 x 360000.
+		{100, 2_000_000, math.MaxInt64, 2_160_100},
 	}
 	for _, tt := range correct {
 		if got := CorrectedSeconds(tt.est, tt.elapsed, tt.bound); got != tt.want {
