@@ -40,7 +40,7 @@ const (
 	//	F3 = e·n + 6860000·log₁₀(s)
 	//	F4 = e·√n + 530000·log₁₀(s)
 	// A submit time of 0 counts as 0.1 s (log₁₀ 0 is −∞), as RLScheduler's
-	// implementation of them does.
+	// F1 does.
 	OrderF1
 	OrderF2
 	OrderF3
