@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -138,5 +139,35 @@ func TestCheckParams(t *testing.T) {
 		if !maps.Equal(got, c.want) {
 			t.Errorf("%s %v: kept %v, want %v", c.policy, c.params, got, c.want)
 		}
+	}
+}
+
+// Contiguous placement copies pybatsim's easyBackfill, which breaks its
+// promise on the hand-made trace "inside the reservation"
+// (engine/backfill's contiguousCases, 5 processors): at 2 the head (5
+// processors) is promised 100, and the 1000 s job started on id 2, freed
+// at 1 inside the reservation, holds it to 1002. builtinSchedule checks
+// such a schedule without its reservations; the same schedule with them
+// fails engine/verify.
+func TestContiguousReservationNotAPromise(t *testing.T) {
+	w := &rigid.Workload{Name: "inside the reservation", Procs: 5}
+	for i, j := range []rigid.Job{
+		{Procs: 1, RunSeconds: 10}, {Procs: 1, RunSeconds: 100}, {Procs: 1, RunSeconds: 1, RequestedSeconds: 10},
+		{Procs: 1, RunSeconds: 100}, {Procs: 1, RunSeconds: 10},
+		{SubmitSeconds: 2, Procs: 5, RunSeconds: 10}, {SubmitSeconds: 2, Procs: 1, RunSeconds: 1000}} {
+		j.Number = int64(i + 1)
+		j.RequestedSeconds = max(j.RequestedSeconds, j.RunSeconds)
+		w.Jobs = append(w.Jobs, j)
+	}
+	sched, err := builtinSchedule(context.Background(), w, rigid.EstimateRequested, settings(t, ""), PolicyFCFSEasy,
+		map[string]string{ParamPlacement: "contiguous", ParamPass: "per-event"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sched.StartSeconds[5]; got != 1002 {
+		t.Errorf("the head starts at %d, want pybatsim's 1002", got)
+	}
+	if err := verify.Rigid(w, rigid.EstimateRequested, sched); err == nil || !strings.Contains(err.Error(), "cannot start at its shadow time") {
+		t.Errorf("the schedule with its reservations: %v, want a broken reservation", err)
 	}
 }
