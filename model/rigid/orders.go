@@ -11,24 +11,23 @@ import (
 // formulas; ties by submit time, then job number). FCFS is not among
 // them: the name fcfs is the campaign model's, and a policy name belongs
 // to one model, so the rigid model's FCFS is fcfs-easy, fcfs-none and
-// fcfs-conservative (fcfsPolicies).
+// fcfs-conservative (fcfsAllocation).
 var orderPolicies = []struct {
-	name  string
-	order backfill.Order
+	order backfill.Order // named by its String
 	doc   string
 }{
-	{"sjf", backfill.OrderSJF, "shortest job first: by estimate"},
-	{"ljf", backfill.OrderLJF, "longest job first: by estimate, largest first"},
-	{"saf", backfill.OrderSAF, "smallest area first: by processors x estimate"},
-	{"laf", backfill.OrderLAF, "largest area first: by processors x estimate, largest first"},
-	{"sqf", backfill.OrderSQF, "smallest request first: by processors"},
-	{"lxf", backfill.OrderLXF, "largest expansion factor first: (wait + estimate) / estimate, largest first"},
-	{"wfp3", backfill.OrderWFP3, "WFP3 (Tang et al. 2009): (wait / estimate)^3 x processors, largest first"},
-	{"unicef", backfill.OrderUNICEF, "UNICEF (Tang et al. 2009): wait / (log2(processors) x estimate), largest first; serial jobs first"},
-	{"f1", backfill.OrderF1, "F1 (Carastan-Santos and de Camargo, SC 2017): log10(estimate) x processors + 870 log10(submit), smallest first"},
-	{"f2", backfill.OrderF2, "F2 (Carastan-Santos and de Camargo, SC 2017): sqrt(estimate) x processors + 25600 log10(submit), smallest first"},
-	{"f3", backfill.OrderF3, "F3 (Carastan-Santos and de Camargo, SC 2017): estimate x processors + 6860000 log10(submit), smallest first"},
-	{"f4", backfill.OrderF4, "F4 (Carastan-Santos and de Camargo, SC 2017): estimate x sqrt(processors) + 530000 log10(submit), smallest first"},
+	{backfill.OrderSJF, "shortest job first: by estimate"},
+	{backfill.OrderLJF, "longest job first: by estimate, largest first"},
+	{backfill.OrderSAF, "smallest area first: by processors x estimate"},
+	{backfill.OrderLAF, "largest area first: by processors x estimate, largest first"},
+	{backfill.OrderSQF, "smallest request first: by processors"},
+	{backfill.OrderLXF, "largest expansion factor first: (wait + estimate) / estimate, largest first"},
+	{backfill.OrderWFP3, "WFP3 (Tang et al. 2009): (wait / estimate)^3 x processors, largest first"},
+	{backfill.OrderUNICEF, "UNICEF (Tang et al. 2009): wait / (log2(processors) x estimate), largest first; serial jobs first"},
+	{backfill.OrderF1, "F1 (Carastan-Santos and de Camargo, SC 2017): log10(estimate) x processors + 870 log10(submit), smallest first"},
+	{backfill.OrderF2, "F2 (Carastan-Santos and de Camargo, SC 2017): sqrt(estimate) x processors + 25600 log10(submit), smallest first"},
+	{backfill.OrderF3, "F3 (Carastan-Santos and de Camargo, SC 2017): estimate x processors + 6860000 log10(submit), smallest first"},
+	{backfill.OrderF4, "F4 (Carastan-Santos and de Camargo, SC 2017): estimate x sqrt(processors) + 530000 log10(submit), smallest first"},
 }
 
 // The rigid model's FCFS besides fcfs-easy: without backfilling and with
@@ -54,7 +53,7 @@ func fcfsAllocation(name string) (backfill.Allocation, bool) {
 // orderPolicy returns the order of a standard library policy name.
 func orderPolicy(name string) (backfill.Order, bool) {
 	for _, o := range orderPolicies {
-		if o.name == name {
+		if o.order.String() == name {
 			return o.order, true
 		}
 	}
@@ -73,7 +72,8 @@ func orderPolicyTable() []model.Policy {
 		{Name: PolicyFCFSConservative, Doc: "first come, first served with conservative backfilling (every waiting job reserved in order)", Params: paramsOf(PolicyFCFSConservative)},
 	}
 	for _, o := range orderPolicies {
-		out = append(out, model.Policy{Name: o.name, Doc: o.doc + "; EASY backfilling unless backfill says otherwise", Params: paramsOf(o.name)})
+		name := o.order.String()
+		out = append(out, model.Policy{Name: name, Doc: o.doc + "; EASY backfilling unless backfill says otherwise", Params: paramsOf(name)})
 	}
 	return out
 }
