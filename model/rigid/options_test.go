@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -169,5 +170,40 @@ func TestContiguousReservationNotAPromise(t *testing.T) {
 	}
 	if err := verify.Rigid(w, rigid.EstimateRequested, sched); err == nil || !strings.Contains(err.Error(), "cannot start at its shadow time") {
 		t.Errorf("the schedule with its reservations: %v, want a broken reservation", err)
+	}
+}
+
+// Every queue order of engine/backfill but RelShare and FCFS is a policy
+// of the model under its own name, with EASY by default and the
+// parameters backfill, placement, pass, head and kill; FCFS is fcfs-easy,
+// fcfs-none and fcfs-conservative.
+func TestPolicyTable(t *testing.T) {
+	table := map[string][]string{}
+	for _, p := range (Model{}).Policies() {
+		for _, q := range p.Params {
+			table[p.Name] = append(table[p.Name], q.Name)
+		}
+		if _, ok := table[p.Name]; !ok {
+			table[p.Name] = nil
+		}
+	}
+	s := settings(t, "")
+	for o := backfill.OrderSJF; o <= backfill.OrderF4; o++ {
+		params, ok := table[o.String()]
+		if !ok {
+			t.Errorf("order %s is no policy of the model", o)
+			continue
+		}
+		if got := strings.Join(params, ","); got != "backfill,placement,pass,head,kill" {
+			t.Errorf("%s takes %s", o, got)
+		}
+		if p := s.Policy(o.String()); p.Order != o || p.Allocation != backfill.AllocEASY {
+			t.Errorf("%s runs order %s with allocation %d, want EASY", o, p.Order, p.Allocation)
+		}
+	}
+	for name, want := range map[string]backfill.Allocation{PolicyFCFSEasy: backfill.AllocEASY, PolicyFCFSNone: backfill.AllocStrict, PolicyFCFSConservative: backfill.AllocConservative} {
+		if p := s.Policy(name); p.Order != backfill.OrderFCFS || p.Allocation != want {
+			t.Errorf("%s runs order %s with allocation %d, want fcfs with %d", name, p.Order, p.Allocation, want)
+		}
 	}
 }
