@@ -406,6 +406,8 @@ func (s *sim) sortQueue() {
 		s.sortByUsage()
 	}
 	if s.committed >= 0 {
+		// The committed head is waiting: only a pass starts jobs, and
+		// commitHead follows every pass.
 		i := slices.Index(s.order, s.committed)
 		copy(s.order[1:i+1], s.order[:i])
 		s.order[0] = s.committed

@@ -121,7 +121,8 @@ type SectionSpec struct {
 	// calendar day from 00:00 UTC) or sliding (the last 24 hours).
 	Window string `yaml:"window"`
 	// Backfill is relshare's allocation rule: easy (default) or
-	// conservative. fcfs-easy is always EASY.
+	// conservative; relshare's backfill parameter overrides it. The
+	// other policies take their own (fcfs-easy is always EASY).
 	Backfill string `yaml:"backfill"`
 	// Tw is Tradeoff-fs's starvation threshold: a Go duration such as
 	// 48h (default), or fcfs-max (the month's largest wait under
