@@ -162,7 +162,7 @@ func TestFairShareBadInput(t *testing.T) {
 	edits := []manifestEdit{
 		{"month format", "from: 1997-06", "from: 6/97", "months: from: month \"6/97\": want YYYY-MM"},
 		{"months reversed", "{from: 1997-06, to: 1997-07}", "{from: 1997-07, to: 1997-06}", "months: from 1997-07 comes after to 1997-06"},
-		{"estimate", "[T, R]", "[T, X]", `estimates: estimate variant "X": want T (actual run time) or R (requested time)`},
+		{"estimate", "[T, R]", "[T, X]", `estimates: estimate variant "X": want T (actual run time), R (requested time) or predicted`},
 		{"no estimates", "    estimates: [T, R]\n", "", "estimates: missing; want a list of T"},
 		{"dag policy", "[relshare, tradeoff-fs, fcfs-easy]", "[relshare, pslr]", `workload "kth" is a rigid workload, and policy "pslr" is a grid policy; rigid workloads take relshare, tradeoff-fs, fcfs-easy`},
 		{"window", "{budget: 2000}", "{window: hourly}", `line 13: fairshare: window "hourly"; want tumbling`},

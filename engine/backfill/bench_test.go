@@ -116,3 +116,38 @@ func BenchmarkTradeoffFSMonths(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOrders runs every queue order with EASY backfilling on one
+// month of a real trace (SDSC Blue Horizon 2000-08, 1,152 processors,
+// the users' requested times: one of the heavier months of seed 003),
+// and fcfs with predicted estimates (Tsafrir, Etsion and Feitelson 2007).
+// The static orders sort keys fixed at arrival, the dynamic ones (lxf,
+// wfp3, unicef) compute them at every pass.
+func BenchmarkOrders(b *testing.B) {
+	if _, err := os.Stat(sdscTrace); errors.Is(err, fs.ErrNotExist) {
+		b.Skipf("%s is absent: download it from the Parallel Workloads Archive into ../shared/traces/ to run this", sdscTrace)
+	}
+	tr, err := rigidtrace.Load(sdscTrace, rigidtrace.Options{Procs: 1152})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := rigidtrace.ParseMonth("2000-08")
+	if err != nil {
+		b.Fatal(err)
+	}
+	mw, err := tr.Month(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for o := backfill.OrderFCFS; o <= backfill.OrderF4; o++ {
+		b.Run(o.String(), func(b *testing.B) {
+			benchmarkWorkload(b, &mw.Workload, backfill.Policy{Order: o}, rigid.EstimateRequested)
+		})
+	}
+	b.Run("relshare", func(b *testing.B) {
+		benchmarkWorkload(b, &mw.Workload, backfill.RelShare(), rigid.EstimateRequested)
+	})
+	b.Run("fcfs-predicted", func(b *testing.B) {
+		benchmarkWorkload(b, &mw.Workload, backfill.FCFSEasy(), rigid.EstimatePredicted)
+	})
+}

@@ -360,8 +360,7 @@ func (s *sim) instantPerEvent() {
 		}
 	}
 	for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == s.now {
-		s.queue = append(s.queue, s.nextArrive)
-		s.nextArrive++
+		s.arrive()
 		if s.pass(); s.err != nil {
 			return
 		}

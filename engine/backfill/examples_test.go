@@ -141,7 +141,9 @@ func TestSimulateBadInput(t *testing.T) {
 		want   string
 	}{
 		{"too wide", exampleWorkload(4, []row{{"A", 0, 5, 1, 1}}), backfill.RelShare(), "simulating: workload example: job 0 (SWF job 1): processors 5: want 1..4 (the cluster)"},
-		{"order", w, backfill.Policy{Order: 7}, "order 7: want relshare or fcfs"},
+		{"order", w, backfill.Policy{Order: 14}, "order 14: want one of [relshare fcfs sjf ljf saf laf sqf lxf wfp3 unicef f1 f2 f3 f4]"},
+		{"head", w, backfill.Policy{Head: backfill.HeadCommitted, Planner: backfill.DefaultTradeoff()}, "head committed is for the built-in queue orders"},
+		{"kill", w, backfill.Policy{Kill: 2}, "kill 2: want request or never"},
 		{"window", w, backfill.Policy{WindowSeconds: -1}, "window -1 s: want at least 1 s (0 for a day)"},
 		{"budget", w, backfill.Policy{Planner: &backfill.Tradeoff{BudgetPlacements: -1}}, "budget -1 placements: want at least 0"},
 		{"alpha", w, backfill.Policy{Planner: &backfill.Tradeoff{AlphaPerHour: -1}}, "alpha -1 per hour: want at least 0"},

@@ -1,6 +1,10 @@
 package backfill
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
 
 // Placement is how a started job's processors are chosen: two modelling
 // options on which simulators of the literature differ.
@@ -39,13 +43,42 @@ const (
 	PassPerEvent
 )
 
+// Head is whether the head of the queue may change while it waits.
+type Head uint8
+
+// The head rules.
+const (
+	// HeadReevaluated sorts the queue afresh at every pass, so a job
+	// that arrives with a better key overtakes a blocked head. The
+	// default.
+	HeadReevaluated Head = iota
+	// HeadCommitted keeps a blocked head at the head until it starts, as
+	// RLScheduler's environment does (it picks a job, then waits until it
+	// fits): the first job of the order that a pass leaves waiting (with
+	// no pass, the first of the order when nothing fits) stays first
+	// until it starts; the rest are re-sorted behind it.
+	HeadCommitted
+)
+
 var (
 	placementNames = []string{"processors", "contiguous"}
 	passNames      = []string{"per-instant", "per-event"}
+	headNames      = []string{"reevaluated", "committed"}
 )
 
 func (p Placement) String() string { return enumName(placementNames, int(p)) }
 func (p Pass) String() string      { return enumName(passNames, int(p)) }
+func (h Head) String() string      { return enumName(headNames, int(h)) }
+
+// ParseHead reads a head rule by name: reevaluated or committed.
+func ParseHead(name string) (Head, error) {
+	for i, n := range headNames {
+		if n == name {
+			return Head(i), nil
+		}
+	}
+	return 0, fmt.Errorf("head %q: want reevaluated (the queue re-sorted at every decision point, the default) or committed (a blocked head stays the head until it starts, as RLScheduler)", name)
+}
 
 func enumName(names []string, i int) string {
 	if i < len(names) {
@@ -88,6 +121,15 @@ func (p *Policy) validateModelling() error {
 	}
 	if p.Pass == PassPerEvent && p.Decider != nil {
 		return fmt.Errorf("policy: a Decider is asked once per instant; per-event passes are for the built-in rules")
+	}
+	if p.Head > HeadCommitted {
+		return fmt.Errorf("policy: head %d: want reevaluated or committed", p.Head)
+	}
+	if p.Head == HeadCommitted && (p.Decider != nil || p.Planner != nil) {
+		return fmt.Errorf("policy: head committed is for the built-in queue orders; a Decider or Tradeoff-fs chooses its own")
+	}
+	if p.Kill > rigid.KillNever {
+		return fmt.Errorf("policy: kill %d: want request or never", p.Kill)
 	}
 	return nil
 }

@@ -9,7 +9,9 @@
 // Time is integer seconds. Decisions are taken at every arrival and every
 // completion; at one instant all completions come first, then all
 // arrivals (by submit time, then job number), then one scheduling pass
-// (or, as an option, a pass after each of them; options.go). Jobs need
+// (or, as an option, a pass after each of them; options.go). The queue
+// orders are the standard library's (fcfs, sjf, ..., f1-f4; order.go)
+// besides RelShare. Jobs need
 // processors, wherever they are (or, as an option, blocks of consecutive
 // resource ids as pybatsim's easyBackfill places them; contiguous.go).
 // Nothing is kept between passes (but, with contiguous placement, the
@@ -20,6 +22,8 @@ package backfill
 
 import (
 	"fmt"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 // Order is the priority order of the waiting jobs.
@@ -97,11 +101,14 @@ type Policy struct {
 	// Decider, when not nil, replaces Order, Allocation and Planner: a
 	// policy written outside this package decides every pass.
 	Decider Decider
-	// Placement and Pass are modelling options (options.go); their zero
-	// values, counting processors and one pass per instant, are the
-	// rigid model's as the design note fixes it.
+	// Placement, Pass, Head and Kill are modelling options (options.go);
+	// their zero values, counting processors, one pass per instant, the
+	// queue re-sorted at every pass and jobs killed at their request,
+	// are the rigid model's as the design note fixes it.
 	Placement Placement
 	Pass      Pass
+	Head      Head
+	Kill      rigid.Kill
 }
 
 // Objective is how Tradeoff-fs compares two plans.
@@ -161,8 +168,8 @@ func (p *Policy) validate() error {
 	if p.Decider != nil && (p.Planner != nil || p.Allocation == AllocConservative) {
 		return fmt.Errorf("policy: a Decider replaces the planner and conservative backfilling; give one or the other")
 	}
-	if p.Order > OrderFCFS {
-		return fmt.Errorf("policy: order %d: want relshare or fcfs", p.Order)
+	if p.Order > OrderF4 {
+		return fmt.Errorf("policy: order %d: want one of %v", p.Order, orderNames)
 	}
 	if p.Window > WindowUnbounded {
 		return fmt.Errorf("policy: window %d: want tumbling, sliding or unbounded", p.Window)

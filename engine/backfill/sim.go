@@ -26,7 +26,9 @@ type Schedule struct {
 	FirstResource []int
 	// TwSeconds is the Tw Tradeoff-fs used (resolved for TwFCFSMax).
 	TwSeconds int64
-	Stats     Stats
+	// Kill is the kill rule the jobs ran under, for the validator.
+	Kill  rigid.Kill
+	Stats Stats
 }
 
 // Reservation is the promise EASY made at one pass: the head of the queue
@@ -65,7 +67,9 @@ func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy)
 	if t := p.Planner; t != nil {
 		twSeconds = t.TwSeconds
 		if t.TwFCFSMax {
-			base, err := Simulate(ctx, w, v, FCFSEasy())
+			fcfs := FCFSEasy()
+			fcfs.Kill = p.Kill
+			base, err := Simulate(ctx, w, v, fcfs)
 			if err != nil {
 				return nil, fmt.Errorf("Tw from fcfs-easy: %w", err)
 			}
@@ -82,6 +86,7 @@ func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy)
 		return nil, err
 	}
 	s.sched.TwSeconds = twSeconds
+	s.sched.Kill = p.Kill
 	return &s.sched, nil
 }
 
@@ -115,6 +120,24 @@ type sim struct {
 	// rule), after sorting the queue when it is a built-in rule.
 	alloc allocator
 	rule  func() error
+
+	// keys are the jobs' keys under a static keyed order (staticKey,
+	// nil otherwise), fixed at arrival; dynamicKey is a dynamic order's
+	// key function; keyedBuf is sortByKey's scratch.
+	keys       []float64
+	staticKey  staticKey
+	dynamicKey dynamicKey
+	keyedBuf   []keyedJob
+	// committed is the blocked head under HeadCommitted, -1 when none.
+	committed int
+	// With predicted estimates (or requests a job may outlive under
+	// KillNever), firstEst is each job's estimate when it arrived and
+	// correct says running jobs' estimates are corrected at each pass
+	// (rigid.CorrectedSeconds); history is, per user, the run times of
+	// its last two jobs to end.
+	correct  bool
+	firstEst []int64
+	history  []userHistory
 
 	usage   usageBook
 	buckets usageBuckets
@@ -162,6 +185,7 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 		s.runningPos[i] = -1
 	}
 	s.users = len(dense)
+	s.setEstimates(v, p)
 	s.buckets.rank = make([]int, s.users)
 	for u := range s.buckets.rank {
 		s.buckets.rank[u] = -1
@@ -190,6 +214,13 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	if p.Placement == PlaceContiguous {
 		s.alloc = newBlocks(s)
 		s.sched.FirstResource = make([]int, n)
+	}
+	s.committed = -1
+	if p.Order.keyed() {
+		s.staticKey, s.dynamicKey = staticKeys[p.Order], dynamicKeys[p.Order]
+		if s.staticKey != nil {
+			s.keys = make([]float64, n)
+		}
 	}
 	switch {
 	case p.Decider != nil:
@@ -227,8 +258,7 @@ func (s *sim) run(ctx context.Context) error {
 			s.complete(heap.Pop(&s.ends).(endEvent).job)
 		}
 		for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == next {
-			s.queue = append(s.queue, s.nextArrive)
-			s.nextArrive++
+			s.arrive()
 		}
 		s.pass()
 		if s.err != nil {
@@ -250,7 +280,27 @@ func (s *sim) nextInstant() (int64, bool) {
 	return next, ok
 }
 
+// arrive queues the next job to arrive, its estimate predicted and its
+// key fixed when the policy needs them.
+func (s *sim) arrive() {
+	j := s.nextArrive
+	s.nextArrive++
+	s.queue = append(s.queue, j)
+	job := &s.jobs[j]
+	if s.history != nil {
+		h := &s.history[s.userOf[j]]
+		s.est[j] = rigid.PredictSeconds(h.ended, h.lastSeconds, h.previousSeconds, job.RequestedSeconds)
+		s.firstEst[j] = s.est[j]
+	}
+	if s.keys != nil {
+		s.keys[j] = s.staticKey(float64(s.est[j]), float64(job.Procs), float64(job.SubmitSeconds))
+	}
+}
+
 func (s *sim) complete(j int) {
+	if s.history != nil {
+		s.history[s.userOf[j]].ended1(s.now - s.sched.StartSeconds[j])
+	}
 	s.free += s.jobs[j].Procs
 	s.alloc.release(s, j)
 	k := s.runningPos[j]
@@ -266,11 +316,12 @@ func (s *sim) complete(j int) {
 func (s *sim) start(j int) {
 	job := &s.jobs[j]
 	s.free -= job.Procs
+	end := s.now + job.RunSecondsUnder(s.policy.Kill)
 	s.sched.StartSeconds[j] = s.now
-	s.sched.EndSeconds[j] = s.now + job.RunSeconds
+	s.sched.EndSeconds[j] = end
 	s.runningPos[j] = len(s.running)
 	s.running = append(s.running, j)
-	heap.Push(&s.ends, endEvent{seconds: s.now + job.RunSeconds, job: j})
+	heap.Push(&s.ends, endEvent{seconds: end, job: j})
 	if j < s.toStart {
 		s.started++
 	}
@@ -279,13 +330,37 @@ func (s *sim) start(j int) {
 // pass runs one scheduling pass at s.now.
 func (s *sim) pass() {
 	if !s.alloc.ready(s) {
+		if s.policy.Head == HeadCommitted && s.committed < 0 && len(s.queue) > 0 {
+			// Nothing fits: the first of the order is blocked, and so
+			// committed, as RLScheduler picks a job at every decision.
+			s.sortQueue()
+			s.committed = s.order[0]
+		}
 		return
 	}
 	s.sched.Stats.Passes++
+	if s.correct {
+		s.correctEstimates()
+	}
 	if s.err = s.rule(); s.err != nil {
 		return
 	}
+	if s.policy.Head == HeadCommitted {
+		s.commitHead()
+	}
 	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
+}
+
+// commitHead makes the first job of this pass's order left waiting the
+// committed head (HeadCommitted).
+func (s *sim) commitHead() {
+	s.committed = -1
+	for _, j := range s.order {
+		if s.sched.StartSeconds[j] < 0 {
+			s.committed = j
+			return
+		}
+	}
 }
 
 // easy is one EASY backfilling pass, recording the head's reservation
@@ -319,19 +394,35 @@ func (s *sim) plan() error {
 	return nil
 }
 
-// sortQueue computes this pass's priority order into s.order: by the
-// owner's usage, then job index.
+// sortQueue computes this pass's priority order into s.order, the
+// committed head first under HeadCommitted.
+func (s *sim) sortQueue() {
+	switch {
+	case s.policy.Order == OrderFCFS:
+		s.order = append(s.order[:0], s.queue...) // the queue is in arrival order already
+	case s.policy.Order.keyed():
+		s.sortByKey()
+	default:
+		s.sortByUsage()
+	}
+	if s.committed >= 0 {
+		// The committed head is waiting: only a pass starts jobs, and
+		// commitHead follows every pass.
+		i := slices.Index(s.order, s.committed)
+		copy(s.order[1:i+1], s.order[:i])
+		s.order[0] = s.committed
+	}
+}
+
+// sortByUsage computes RelShare's order into s.order: by the owner's
+// usage, then job index.
 //
 // The queue is in arrival order, which is job index order, so the order is
 // the queue bucketed stably by usage: the distinct usages of the waiting
 // users are sorted (a few dozen), and each job goes to its usage's bucket.
 // Sorting the whole queue with a comparator cost a third of conservative
 // backfilling's time at a queue of hundreds.
-func (s *sim) sortQueue() {
-	if s.policy.Order == OrderFCFS {
-		s.order = append(s.order[:0], s.queue...)
-		return // the queue is in arrival order already
-	}
+func (s *sim) sortByUsage() {
 	usage := s.usage.at(s.now, s.running, s.sched.StartSeconds, s.jobs, s.userOf)
 	b := &s.buckets
 	b.usages, b.users = b.usages[:0], b.users[:0]

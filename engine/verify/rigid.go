@@ -13,12 +13,15 @@ import (
 // Rigid checks a rigid schedule of workload w simulated with the
 // estimates of variant v, independently of how it was built: every job
 // that must have started did, none before its submit time, each runs
-// exactly its run time, the cluster never holds more than its processors,
-// and every EASY reservation holds (the built-in's, or a Decider's made
-// through State.EASY): at each pass that started a job past a blocked
-// head, the jobs running then that are estimated to outlive the
-// head's shadow time leave it its processors. It returns every problem
-// found, joined, or nil.
+// exactly its run time under the schedule's kill rule, the cluster never
+// holds more than its processors, and every EASY reservation holds (the
+// built-in's under any queue order, or a Decider's made through
+// State.EASY): at each pass that started a job past a blocked head, the
+// jobs running then that are estimated to outlive the head's shadow time
+// leave it its processors. Estimates are re-derived from the schedule
+// alone: a predicted one from the run times of the user's jobs that ended
+// before the submission, corrected as rigid.CorrectedSeconds says when
+// the job outlived it. It returns every problem found, joined, or nil.
 func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	var problems []error
 	fail := func(format string, args ...any) {
@@ -30,6 +33,19 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	if len(sched.StartSeconds) != n || len(sched.EndSeconds) != n {
 		return fmt.Errorf("schedule has %d starts and %d ends for %d jobs", len(sched.StartSeconds), len(sched.EndSeconds), n)
 	}
+	checkRuns(w, sched, fail)
+	if len(sched.Reservations) > 0 {
+		checkReservations(w, sched, firstEstimates(w, v, sched), fail)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("rigid schedule of %s: %w", w.Name, errors.Join(problems...))
+}
+
+// checkRuns checks each job's start and run time, and the processors the
+// jobs hold at every instant.
+func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ...any)) {
 	type edge struct {
 		seconds int64
 		procs   int // negative at an end
@@ -51,8 +67,8 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 		if start < j.SubmitSeconds {
 			fail("job %d (SWF %d) starts at %d s before its submit time %d s", i, j.Number, start, j.SubmitSeconds)
 		}
-		if end-start != j.RunSeconds {
-			fail("job %d (SWF %d) runs %d s, want its run time %d s", i, j.Number, end-start, j.RunSeconds)
+		if run := j.RunSecondsUnder(sched.Kill); end-start != run {
+			fail("job %d (SWF %d) runs %d s, want its run time %d s (kill %s)", i, j.Number, end-start, run, sched.Kill)
 		}
 		edges = append(edges, edge{start, j.Procs}, edge{end, -j.Procs})
 	}
@@ -68,19 +84,94 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 			fail("at %d s the jobs hold %d processors of %d", e.seconds, busy, w.Procs)
 		}
 	}
-	for _, r := range sched.Reservations {
+}
+
+// firstEstimates returns each job's estimate when it was submitted: its
+// run time (T, under the schedule's kill rule), its request (R), or its
+// prediction from the schedule: the user's two jobs that ended last at or
+// before its submit second, ties in end time by job index, as the
+// simulator records completions.
+func firstEstimates(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) []int64 {
+	est := make([]int64, len(w.Jobs))
+	for i := range w.Jobs {
+		est[i] = w.Jobs[i].EstimateSeconds(v)
+		if v == rigid.EstimateExact {
+			est[i] = w.Jobs[i].RunSecondsUnder(sched.Kill)
+		}
+	}
+	if v != rigid.EstimatePredicted {
+		return est
+	}
+	ended := map[int64][]int{} // per user, jobs by end, then index
+	for i := range w.Jobs {
+		if sched.StartSeconds[i] >= 0 {
+			ended[w.Jobs[i].User] = append(ended[w.Jobs[i].User], i)
+		}
+	}
+	for _, js := range ended {
+		slices.SortFunc(js, func(a, b int) int {
+			return cmp.Or(cmp.Compare(sched.EndSeconds[a], sched.EndSeconds[b]), cmp.Compare(a, b))
+		})
+	}
+	for i := range w.Jobs {
+		j := &w.Jobs[i]
+		js := ended[j.User]
+		k, _ := slices.BinarySearchFunc(js, j.SubmitSeconds, func(e int, t int64) int {
+			if sched.EndSeconds[e] <= t {
+				return -1
+			}
+			return 1
+		})
+		// js[:k] ended at or before the submission.
+		var last, previous int64
+		if k >= 1 {
+			last = sched.EndSeconds[js[k-1]] - sched.StartSeconds[js[k-1]]
+		}
+		if k >= 2 {
+			previous = sched.EndSeconds[js[k-2]] - sched.StartSeconds[js[k-2]]
+		}
+		est[i] = rigid.PredictSeconds(min(k, 2), last, previous, j.RequestedSeconds)
+	}
+	return est
+}
+
+// checkReservations checks every EASY reservation: the jobs running at
+// its pass (started by then and not ended) whose estimate, corrected for
+// the time they had run, outlives the shadow must leave the head its
+// processors. Reservations are visited in time order, with the running
+// jobs kept as the sweep goes.
+func checkReservations(w *rigid.Workload, sched *backfill.Schedule, est []int64, fail func(string, ...any)) {
+	byStart := make([]int, 0, len(w.Jobs))
+	for i := range w.Jobs {
+		if sched.StartSeconds[i] >= 0 {
+			byStart = append(byStart, i)
+		}
+	}
+	slices.SortFunc(byStart, func(a, b int) int { return cmp.Compare(sched.StartSeconds[a], sched.StartSeconds[b]) })
+	rs := slices.Clone(sched.Reservations)
+	slices.SortStableFunc(rs, func(a, b backfill.Reservation) int { return cmp.Compare(a.AtSeconds, b.AtSeconds) })
+	var running []int
+	next := 0
+	for _, r := range rs {
+		for next < len(byStart) && sched.StartSeconds[byStart[next]] <= r.AtSeconds {
+			running = append(running, byStart[next])
+			next++
+		}
+		running = slices.DeleteFunc(running, func(i int) bool { return sched.EndSeconds[i] <= r.AtSeconds })
+		if r.Head < 0 || r.Head >= len(w.Jobs) {
+			fail("reservation at %d s for job %d: no such job", r.AtSeconds, r.Head)
+			continue
+		}
 		h := &w.Jobs[r.Head]
 		if h.SubmitSeconds > r.AtSeconds || sched.StartSeconds[r.Head] >= 0 && sched.StartSeconds[r.Head] <= r.AtSeconds {
 			fail("reservation at %d s for job %d (SWF %d): the head was not waiting then", r.AtSeconds, r.Head, h.Number)
 			continue
 		}
 		held := 0
-		for i := range w.Jobs {
+		for _, i := range running {
 			start := sched.StartSeconds[i]
-			if start < 0 || start > r.AtSeconds || sched.EndSeconds[i] <= r.AtSeconds {
-				continue
-			}
-			if start+w.Jobs[i].EstimateSeconds(v) > r.ShadowSeconds {
+			e := rigid.CorrectedSeconds(est[i], r.AtSeconds-start, w.Jobs[i].EstimateBoundSeconds(sched.Kill))
+			if start+e > r.ShadowSeconds {
 				held += w.Jobs[i].Procs
 			}
 		}
@@ -89,8 +180,4 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 				r.AtSeconds, r.Head, h.Number, h.Procs, r.ShadowSeconds, held, w.Procs)
 		}
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return fmt.Errorf("rigid schedule of %s: %w", w.Name, errors.Join(problems...))
 }

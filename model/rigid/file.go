@@ -53,7 +53,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 	if _, err := pc.cut(trace); err != nil {
 		return nil, model.InputError{Err: err}
 	}
-	if v == rigid.EstimateRequested {
+	if v != rigid.EstimateExact { // predicted is bounded by the request
 		if err := trace.CheckRequestedTimes(); err != nil {
 			return nil, model.InputError{Err: fmt.Errorf("estimate: %w", err)}
 		}

@@ -56,10 +56,11 @@ func (Model) SectionAliases() []string { return []string{"fairshare"} }
 
 func (m Model) Policies() []model.Policy {
 	out := []model.Policy{
-		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling", Params: easyParams},
+		{Name: PolicyRelShare, Doc: "RelShare(1d): the user with the least usage relative to its share first, with EASY (or conservative) backfilling", Params: paramsOf(PolicyRelShare)},
 		{Name: PolicyTradeoffFS, Doc: "Tradeoff-fs: a bounded search over placements weighing starvation past Tw against average bounded slowdown"},
-		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling", Params: easyParams},
+		{Name: PolicyFCFSEasy, Doc: "first come, first served with EASY backfilling", Params: paramsOf(PolicyFCFSEasy)},
 	}
+	out = append(out, orderPolicyTable()...)
 	for _, p := range m.Own {
 		out = append(out, model.Policy{Name: p.Name, Doc: p.Doc, Params: p.Params})
 	}
@@ -153,7 +154,8 @@ type SectionSpec struct {
 	// calendar day from 00:00 UTC) or sliding (the last 24 hours).
 	Window string `yaml:"window"`
 	// Backfill is relshare's allocation rule: easy (default) or
-	// conservative. fcfs-easy is always EASY.
+	// conservative; relshare's backfill parameter overrides it. The
+	// other policies take their own (fcfs-easy is always EASY).
 	Backfill string `yaml:"backfill"`
 	// Tw is Tradeoff-fs's starvation threshold: a Go duration such as
 	// 48h (default), or fcfs-max (the month's largest wait under
@@ -280,6 +282,12 @@ func (s Settings) Policy(name string) backfill.Policy {
 	case PolicyTradeoffFS:
 		t := s.tradeoff
 		return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Planner: &t}
+	}
+	if o, ok := orderPolicy(name); ok {
+		return backfill.Policy{Order: o}
+	}
+	if a, ok := fcfsAllocation(name); ok {
+		return backfill.Policy{Order: backfill.OrderFCFS, Allocation: a}
 	}
 	return backfill.Policy{Order: backfill.OrderRelShare, Window: s.window, WindowSeconds: s.windowSeconds, Allocation: s.allocation}
 }

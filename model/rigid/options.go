@@ -9,49 +9,96 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/placement"
+	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/policy/batsim"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
-// The modelling options of the EASY policies (fcfs-easy, relshare), as
-// policy parameters: {name: fcfs-easy, params: {placement: contiguous,
-// pass: per-event}} is pybatsim 3.2.1's easyBackfill job for job
-// (docs/batsim.md). Their defaults are the rigid model as the design note
+// The parameters of the queue-order policies (the standard library,
+// fcfs-easy and relshare), each a choice on which simulators differ:
+// {name: fcfs-easy, params: {placement: contiguous, pass: per-event}} is
+// pybatsim 3.2.1's easyBackfill job for job (docs/batsim.md); {name: sjf,
+// params: {backfill: none, head: committed, kill: never}} is RLScheduler's
+// environment. Their defaults are the rigid model as the design note
 // fixes it.
 const (
 	ParamPlacement = "placement"
 	ParamPass      = "pass"
+	ParamBackfill  = "backfill"
+	ParamHead      = "head"
+	ParamKill      = "kill"
 )
 
-// easyParams are the parameters of the policies that backfill with EASY.
-var easyParams = []model.Param{
-	{Name: ParamPlacement, Default: backfill.PlaceProcessors.String(),
-		Doc: "processors (a job fits when enough processors are free) or contiguous (blocks of consecutive resource ids, chosen as pybatsim's easyBackfill; EASY only)"},
-	{Name: ParamPass, Default: backfill.PassPerInstant.String(),
-		Doc: "per-instant (one scheduling pass after all events of an instant) or per-event (one after each completion and arrival, as pybatsim's schedulers)"},
+var (
+	placementParam = model.Param{Name: ParamPlacement, Default: backfill.PlaceProcessors.String(),
+		Doc: "processors (a job fits when enough processors are free) or contiguous (blocks of consecutive resource ids, chosen as pybatsim's easyBackfill; EASY only)"}
+	passParam = model.Param{Name: ParamPass, Default: backfill.PassPerInstant.String(),
+		Doc: "per-instant (one scheduling pass after all events of an instant) or per-event (one after each completion and arrival, as pybatsim's schedulers)"}
+	backfillParam = model.Param{Name: ParamBackfill, Default: "easy",
+		Doc: "none (start from the head while jobs fit), easy (reserve the blocked head, backfill the rest; Lifka) or conservative (every waiting job reserved in order)"}
+	headParam = model.Param{Name: ParamHead, Default: backfill.HeadReevaluated.String(),
+		Doc: "reevaluated (the queue re-sorted at every decision point) or committed (a blocked head stays the head until it starts, as RLScheduler's environment)"}
+	killParam = model.Param{Name: ParamKill, Default: rigid.KillAtRequest.String(),
+		Doc: "request (a job is killed at its requested time) or never (it runs the time its log recorded; a request it outlives is extended as predictions are)"}
+)
+
+// backfillNames name the allocation rules as the backfill parameter does.
+var backfillNames = map[backfill.Allocation]string{
+	backfill.AllocStrict: "none", backfill.AllocEASY: "easy", backfill.AllocConservative: "conservative",
 }
 
-// takesEASYParams reports whether a built-in policy takes easyParams.
-func takesEASYParams(policy string) bool { return policy == PolicyFCFSEasy || policy == PolicyRelShare }
+// paramsOf returns the parameters a built-in policy takes: relshare's
+// backfill defaults to the rigid section's, the FCFS policies' is fixed
+// by their names (contiguous placement is EASY's), Tradeoff-fs takes
+// none.
+func paramsOf(policy string) []model.Param {
+	switch policy {
+	case PolicyFCFSEasy:
+		return []model.Param{placementParam, passParam, headParam, killParam}
+	case PolicyFCFSNone, PolicyFCFSConservative:
+		return []model.Param{passParam, headParam, killParam}
+	}
+	switch {
+	case policy == PolicyRelShare:
+		b := backfillParam
+		b.Default = "the rigid section's backfill (easy unless set)"
+		return []model.Param{b, placementParam, passParam, headParam, killParam}
+	case isOrderPolicy(policy):
+		return []model.Param{backfillParam, placementParam, passParam, headParam, killParam}
+	}
+	return nil
+}
 
-// CheckParams checks the modelling options of fcfs-easy and relshare
-// (contiguous placement needs relshare's backfill to be easy); the
-// parameters of the model's own policies go to their New unchecked.
+// CheckParams checks the parameters of the queue-order policies against
+// the settings (contiguous placement needs EASY backfilling) and returns
+// those that differ from the policy's defaults; the parameters of the
+// model's own policies go to their New unchecked.
 func (m Model) CheckParams(settings model.Settings, policy string, params map[string]string) (map[string]string, error) {
-	if !takesEASYParams(policy) {
+	if paramsOf(policy) == nil {
 		return params, nil
 	}
-	p, err := settings.(Settings).PolicyWith(policy, params)
+	s := settings.(Settings)
+	p, err := s.PolicyWith(policy, params)
 	if err != nil {
 		return nil, err
 	}
+	base := s.Policy(policy)
 	out := map[string]string{}
-	if p.Placement != backfill.PlaceProcessors {
+	if p.Allocation != base.Allocation {
+		out[ParamBackfill] = backfillNames[p.Allocation]
+	}
+	if p.Placement != base.Placement {
 		out[ParamPlacement] = p.Placement.String()
 	}
-	if p.Pass != backfill.PassPerInstant {
+	if p.Pass != base.Pass {
 		out[ParamPass] = p.Pass.String()
+	}
+	if p.Head != base.Head {
+		out[ParamHead] = p.Head.String()
+	}
+	if p.Kill != base.Kill {
+		out[ParamKill] = p.Kill.String()
 	}
 	return out, nil
 }
@@ -63,40 +110,82 @@ func (s Settings) PolicyWith(name string, params map[string]string) (backfill.Po
 	if len(params) == 0 {
 		return p, nil
 	}
-	if !takesEASYParams(name) {
+	takes := paramsOf(name)
+	if takes == nil {
 		return p, fmt.Errorf("policy %q takes no parameters; got %s", name, strings.Join(slices.Sorted(maps.Keys(params)), ", "))
 	}
-	var err error
 	for _, k := range slices.Sorted(maps.Keys(params)) {
-		switch k {
-		case ParamPlacement:
-			p.Placement, err = backfill.ParsePlacement(params[k])
-		case ParamPass:
-			p.Pass, err = backfill.ParsePass(params[k])
-		default:
-			err = fmt.Errorf("policy %q takes no parameter %q; valid parameters: %s, %s", name, k, ParamPlacement, ParamPass)
+		if !slices.ContainsFunc(takes, func(q model.Param) bool { return q.Name == k }) {
+			var names []string
+			for _, q := range takes {
+				names = append(names, q.Name)
+			}
+			return p, fmt.Errorf("policy %q takes no parameter %q; valid parameters: %s", name, k, strings.Join(names, ", "))
 		}
-		if err != nil {
+		if err := setParam(&p, k, params[k]); err != nil {
 			return p, err
 		}
 	}
 	if p.Placement == backfill.PlaceContiguous && p.Allocation != backfill.AllocEASY {
-		return p, fmt.Errorf("placement contiguous is for EASY backfilling, and the manifest sets backfill: conservative; drop one or the other")
+		return p, fmt.Errorf("placement contiguous is for EASY backfilling, and the policy has backfill: %s; drop one or the other", backfillNames[p.Allocation])
 	}
 	return p, nil
 }
 
+// setParam sets one parameter of a queue-order policy.
+func setParam(p *backfill.Policy, name, value string) error {
+	var err error
+	switch name {
+	case ParamPlacement:
+		p.Placement, err = backfill.ParsePlacement(value)
+	case ParamPass:
+		p.Pass, err = backfill.ParsePass(value)
+	case ParamHead:
+		p.Head, err = backfill.ParseHead(value)
+	case ParamKill:
+		p.Kill, err = rigid.ParseKill(value)
+	case ParamBackfill:
+		for a, n := range backfillNames {
+			if n == value {
+				p.Allocation = a
+				return nil
+			}
+		}
+		err = fmt.Errorf("backfill %q: want none, easy or conservative", value)
+	}
+	return err
+}
+
 // builtinSchedule simulates w under a built-in policy with its
-// parameters; a schedule with contiguous placement names its resource
-// ids and goes through the resource-id validator.
+// parameters and checks the schedule with engine/verify (every EASY
+// reservation included, whatever the order, but for contiguous placement,
+// which copies pybatsim's broken promises); a schedule with contiguous
+// placement names its resource ids and goes through the resource-id
+// validator too.
 func builtinSchedule(ctx context.Context, w *rigid.Workload, v rigid.Variant, s Settings, policy string, params map[string]string) (*backfill.Schedule, error) {
 	p, err := s.PolicyWith(policy, params)
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy, err)
 	}
 	sched, err := backfill.Simulate(ctx, w, v, p)
-	if err != nil || sched.FirstResource == nil {
-		return sched, err
+	if err != nil {
+		return nil, err
+	}
+	checked := sched
+	if p.Placement == backfill.PlaceContiguous {
+		// pybatsim's easyBackfill, which contiguous placement follows,
+		// lets a long job start in a free block inside the reservation
+		// and delay the head (docs/batsim.md): its reservations are not
+		// promises, and only the runs and capacity are checked.
+		c := *sched
+		c.Reservations = nil
+		checked = &c
+	}
+	if err := verify.Rigid(w, v, checked); err != nil {
+		return nil, fmt.Errorf("policy %s: invalid schedule: %w", policy, err)
+	}
+	if sched.FirstResource == nil {
+		return sched, nil
 	}
 	plan := sched.ResourceSchedule(w)
 	// mustDecide 0: Simulate returns only once every job that must start

@@ -163,7 +163,7 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 			return nil, fmt.Errorf("window: %w", err)
 		}
 	}
-	if slices.Contains(rs.variants, rigid.EstimateRequested) {
+	if slices.Contains(rs.variants, rigid.EstimateRequested) || slices.Contains(rs.variants, rigid.EstimatePredicted) {
 		if err := rs.trace.CheckRequestedTimes(); err != nil {
 			return nil, fmt.Errorf("estimates: %w", err)
 		}

@@ -1,8 +1,9 @@
 // Package rigid owns the rigid-job workload of seed 003: parallel jobs that
 // each hold a fixed number of processors of one cluster for their whole run,
 // replayed from a trace. A job runs its actual time; the scheduler sees an
-// estimate, either that exact time (variant T) or the user's requested time
-// (variant R). Times are integer seconds.
+// estimate, either that exact time (variant T), the user's requested time
+// (variant R) or a prediction from the user's history (variant predicted,
+// predict.go). Times are integer seconds.
 package rigid
 
 import (
@@ -14,34 +15,80 @@ import (
 // Variant chooses what the scheduler is told about a job's run time.
 type Variant uint8
 
-// The two information variants of the paper.
+// The information variants: the two of the paper (seed 003), and the
+// system-generated predictions of Tsafrir, Etsion and Feitelson (2007).
 const (
 	// EstimateExact (variant T) tells the scheduler the actual run time.
 	EstimateExact Variant = iota
 	// EstimateRequested (variant R) tells it the user's requested time.
 	EstimateRequested
+	// EstimatePredicted tells it the average run time of the user's last
+	// two jobs to end before the job's submission, clamped to the
+	// request, corrected upwards when the job outlives it (predict.go);
+	// the job is still killed at its request.
+	EstimatePredicted
 )
 
-// String returns the paper's name of the variant, "T" or "R".
+// String returns the variant's name: the paper's "T" or "R", or
+// "predicted".
 func (v Variant) String() string {
 	switch v {
 	case EstimateExact:
 		return "T"
 	case EstimateRequested:
 		return "R"
+	case EstimatePredicted:
+		return "predicted"
 	}
 	return fmt.Sprintf("variant(%d)", uint8(v))
 }
 
-// ParseVariant reads "T" or "R".
+// ParseVariant reads "T", "R" or "predicted".
 func ParseVariant(s string) (Variant, error) {
 	switch s {
 	case "T":
 		return EstimateExact, nil
 	case "R":
 		return EstimateRequested, nil
+	case "predicted":
+		return EstimatePredicted, nil
 	}
-	return 0, fmt.Errorf("estimate variant %q: want T (actual run time) or R (requested time)", s)
+	return 0, fmt.Errorf("estimate variant %q: want T (actual run time), R (requested time) or predicted (the average of the user's last two run times, Tsafrir, Etsion and Feitelson 2007)", s)
+}
+
+// Kill is what happens to a job that runs past its requested time.
+type Kill uint8
+
+// The kill rules.
+const (
+	// KillAtRequest stops a job at its requested time: it runs
+	// RunSeconds, which the trace reader clamps to the request. The
+	// default, as batch systems enforce a wall-time limit.
+	KillAtRequest Kill = iota
+	// KillNever lets a job run the time its log recorded
+	// (LoggedRunSeconds when it exceeds the request), as simulators that
+	// replay the log's run times do (RLScheduler's environment).
+	KillNever
+)
+
+var killNames = []string{"request", "never"}
+
+// String returns the rule's name in a manifest: request or never.
+func (k Kill) String() string {
+	if int(k) < len(killNames) {
+		return killNames[k]
+	}
+	return fmt.Sprintf("kill(%d)", uint8(k))
+}
+
+// ParseKill reads a kill rule by name.
+func ParseKill(s string) (Kill, error) {
+	for i, n := range killNames {
+		if n == s {
+			return Kill(i), nil
+		}
+	}
+	return 0, fmt.Errorf("kill %q: want request (a job is killed at its requested time, the default) or never (it runs the time its log recorded)", s)
 }
 
 // Job is one rigid job.
@@ -56,15 +103,30 @@ type Job struct {
 	// RequestedSeconds is the user's requested time, never below
 	// RunSeconds.
 	RequestedSeconds int64
+	// LoggedRunSeconds is the run time the log recorded when it exceeds
+	// the request (the job ran past it, and RunSeconds is the request);
+	// 0 when the job ran within its request. Only KillNever runs it.
+	LoggedRunSeconds int64
+}
+
+// RunSecondsUnder returns the time the job runs under kill rule k.
+func (j *Job) RunSecondsUnder(k Kill) int64 {
+	if k == KillNever && j.LoggedRunSeconds > 0 {
+		return j.LoggedRunSeconds
+	}
+	return j.RunSeconds
 }
 
 // EstimateSeconds returns what the scheduler believes the job's run time
-// is under variant v.
+// is under variant v when it is submitted, the job killed at its request:
+// the run time (T) or the request (R, and predicted, whose prediction
+// depends on the schedule: Predictor; the request is its bound and its
+// value without history).
 func (j *Job) EstimateSeconds(v Variant) int64 {
-	if v == EstimateRequested {
-		return j.RequestedSeconds
+	if v == EstimateExact {
+		return j.RunSeconds
 	}
-	return j.RunSeconds
+	return j.RequestedSeconds
 }
 
 // WorkProcSeconds returns processors x actual run time.
@@ -135,6 +197,8 @@ func (w *Workload) Validate() error {
 			return where("requested time", j.RequestedSeconds, fmt.Sprintf("at least the run time %d s", j.RunSeconds))
 		case j.SubmitSeconds < 0:
 			return where("submit time", j.SubmitSeconds, "at least 0 s")
+		case j.LoggedRunSeconds != 0 && (j.LoggedRunSeconds <= j.RequestedSeconds || j.RunSeconds != j.RequestedSeconds):
+			return where("logged run time", j.LoggedRunSeconds, fmt.Sprintf("0, or above the request %d s with the run time clamped to it (run time %d s)", j.RequestedSeconds, j.RunSeconds))
 		}
 		if i > 0 {
 			p := &w.Jobs[i-1]

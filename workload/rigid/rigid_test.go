@@ -26,6 +26,7 @@ func TestValidate(t *testing.T) {
 		{"unsorted", func(w *Workload) { w.Jobs[1].SubmitSeconds = 8 }, "job 2 (SWF job 3): submit time 7: want jobs sorted by submit time, then job number, after SWF job 2 submitted at 8 s"},
 		{"same number", func(w *Workload) { w.Jobs[1].Number = 1 }, "job 1 (SWF job 1): submit time 0: want jobs sorted by submit time, then job number, after SWF job 1 submitted at 0 s"},
 		{"window", func(w *Workload) { w.MeasureFromSeconds = 5 }, "measured window [5, 0) s: the start must not come after the end"},
+		{"logged run within request", func(w *Workload) { w.Jobs[0].LoggedRunSeconds = 15 }, "job 0 (SWF job 1): logged run time 15: want 0, or above the request 20 s with the run time clamped to it (run time 10 s)"},
 	}
 	w := good()
 	if err := w.Validate(); err != nil {

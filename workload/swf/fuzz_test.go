@@ -125,7 +125,7 @@ func checkJob(t *testing.T, j Job, opts Options, from, to int64, lines int) {
 	if detail != "" {
 		t.Fatalf("reading back %q: %s: %s", j.String(), reason, detail)
 	}
-	back.Line, back.Notes = j.Line, j.Notes
+	back.Line, back.Notes, back.LoggedRunSeconds = j.Line, j.Notes, j.LoggedRunSeconds
 	if back != j {
 		t.Fatalf("round trip of %q gave %+v, want %+v", j.String(), back, j)
 	}

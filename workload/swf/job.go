@@ -40,6 +40,10 @@ type Job struct {
 
 	Line  int   // 1-based line in the source; 0 if the job was not read
 	Notes Notes // the Repaired and Noted reasons that applied
+	// LoggedRunSeconds is field 4 as the log recorded it when
+	// Options.ClampRunToRequest clamped RunSeconds (ReasonRunClamped);
+	// 0 otherwise.
+	LoggedRunSeconds int64
 }
 
 // FieldCount is the number of fields in an SWF job line.

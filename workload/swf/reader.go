@@ -296,7 +296,7 @@ func (r *Reader) keep(j *Job) bool {
 		detail := fmt.Sprintf("run %d s, requested %d s", j.RunSeconds, j.RequestedSeconds)
 		if r.opts.ClampRunToRequest {
 			note(ReasonRunClamped, detail)
-			j.RunSeconds = j.RequestedSeconds
+			j.LoggedRunSeconds, j.RunSeconds = j.RunSeconds, j.RequestedSeconds
 		} else {
 			note(ReasonRunOverRequest, detail)
 		}

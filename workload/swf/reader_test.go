@@ -272,7 +272,9 @@ func TestRules(t *testing.T) {
 		{"run above request", withField(4, "300"), Options{}, ReasonRunOverRequest, true,
 			func(j Job) bool { return j.RunSeconds == 300 && j.Notes.Has(ReasonRunOverRequest) }},
 		{"run above request, clamped", withField(4, "300"), Options{ClampRunToRequest: true}, ReasonRunClamped, true,
-			func(j Job) bool { return j.RunSeconds == 200 && !j.Notes.Has(ReasonRunOverRequest) }},
+			func(j Job) bool {
+				return j.RunSeconds == 200 && j.LoggedRunSeconds == 300 && !j.Notes.Has(ReasonRunOverRequest)
+			}},
 		{"request unknown", withField(9, "-1"), Options{}, ReasonRequestUnknown, true,
 			func(j Job) bool { return j.RequestedSeconds == -1 && j.RunSeconds == 100 }},
 		{"wait unknown", withField(3, "-1"), Options{}, ReasonWaitUnknown, true,

@@ -167,6 +167,7 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 			Procs:            int(sj.AllocatedProcs),
 			RunSeconds:       sj.RunSeconds,
 			RequestedSeconds: sj.RequestedSeconds,
+			LoggedRunSeconds: sj.LoggedRunSeconds, // run by kill: never
 		}
 		noRequest := j.RequestedSeconds <= 0
 		if noRequest {

@@ -85,7 +85,7 @@ func TestTraceRules(t *testing.T) {
 		{Number: 3, User: 1, SubmitSeconds: 950399, Procs: 2, RunSeconds: 50, RequestedSeconds: 100},
 		{Number: 5, User: 3, SubmitSeconds: 960000, Procs: 16, RunSeconds: 500, RequestedSeconds: 1000},
 		{Number: 6, User: 3, SubmitSeconds: 960000, Procs: 4, RunSeconds: 700, RequestedSeconds: 700},
-		{Number: 7, User: 1, SubmitSeconds: 970000, Procs: 2, RunSeconds: 600, RequestedSeconds: 600},
+		{Number: 7, User: 1, SubmitSeconds: 970000, Procs: 2, RunSeconds: 600, RequestedSeconds: 600, LoggedRunSeconds: 900}, // clamped from the logged 900 s
 		{Number: 10, User: 5, SubmitSeconds: 3628799, Procs: 1, RunSeconds: 10, RequestedSeconds: 10},
 		{Number: 11, User: 2, SubmitSeconds: 3628800, Procs: 1, RunSeconds: 10, RequestedSeconds: 10},
 	}
