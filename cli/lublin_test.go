@@ -245,3 +245,39 @@ func TestPoliciesListLublin(t *testing.T) {
 		}
 	}
 }
+
+// TestLublinAtLoads: a lublin1999 workload at loads 0.5 and 0.9 (the rigid
+// model's one load rule, rigidload, as for traces) achieves each target
+// within 0.5% (issue 32's acceptance bound; the rule's rounding of submit
+// times to whole seconds is the only error), and both loads run the same
+// 400 jobs: every cell measures 400 jobs of its instance.
+func TestLublinAtLoads(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "m.yaml")
+	text := "experiment: lublin-loads\nseed: 7\nplatforms: [single:64]\npolicies: [fcfs-easy, sjf]\nloads: [0.5, 0.9]\n" +
+		"workloads:\n  - {generator: lublin1999, instances: 2, set: {jobs: 400}}\n"
+	if err := os.WriteFile(manifest, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "results")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"run", manifest, "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("sweep run: exit %d: %s", code, stderr.String())
+	}
+	cells, _, err := parquet.ReadColumns(out, table.Cells, []string{table.Status, table.FairJobs, "offered_load_target", "offered_load_achieved"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells.Rows != 8 {
+		t.Fatalf("%d cells; want 8 (2 instances x 2 loads x 2 policies)", cells.Rows)
+	}
+	for i := range cells.Rows {
+		target, achieved := cells.Column("offered_load_target").Float64s[i], cells.Column("offered_load_achieved").Float64s[i]
+		if s, n := cells.Column(table.Status).Strings[i], cells.Column(table.FairJobs).Int64s[i]; s != table.StatusOK || n != 400 {
+			t.Errorf("cell %d: status %s, %d jobs; want ok, 400", i, s, n)
+		}
+		if target != 0.5 && target != 0.9 || achieved < target*0.995 || achieved > target*1.005 {
+			t.Errorf("cell %d: target %v, achieved %v; want a target of 0.5 or 0.9 achieved within 0.5%%", i, target, achieved)
+		}
+	}
+}
