@@ -3,38 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// snapshot lists every file under dir with its size, mode, modification
-// time and inode: equal snapshots mean nothing under dir was written,
-// created, replaced or removed. Tests run as root in CI, where a chmod
-// a-w directory does not stop a write, so the snapshot is the check.
-func snapshot(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out = append(out, fmt.Sprintf("%s %d %v %d %v", path, info.Size(), info.Mode(), info.ModTime().UnixNano(), inode(info)))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+	"github.com/sweep-sched/sweep/resultstest"
+)
 
 // setWritable adds or removes write permission on everything under dir.
 func setWritable(t *testing.T, dir string, writable bool) {
@@ -66,7 +43,7 @@ func TestReadOnlyResults(t *testing.T) {
 	path, out := runTiny(t, tinyGrid)
 	setWritable(t, out, false)
 	t.Cleanup(func() { setWritable(t, out, true) })
-	before := snapshot(t, out)
+	before := resultstest.Snapshot(t, out)
 	elsewhere := t.TempDir()
 	for _, args := range [][]string{
 		{"run", path, "--out", out},
@@ -78,7 +55,7 @@ func TestReadOnlyResults(t *testing.T) {
 			t.Fatalf("sweep %q: exit %d: %s", args, code, stderr.String())
 		}
 	}
-	if after := snapshot(t, out); !slices.Equal(before, after) {
+	if after := resultstest.Snapshot(t, out); !slices.Equal(before, after) {
 		t.Errorf("the read-only results changed:\nbefore %q\nafter  %q", before, after)
 	}
 	for _, want := range []string{"analysis/wilcoxon.parquet", "report/index.html"} {

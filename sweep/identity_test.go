@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,32 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-sched/sweep/resultstest"
 	"github.com/sweep-sched/sweep/store/parquet"
 )
-
-// dirSnapshot lists every file under dir with its size, mode and
-// modification time: equal snapshots mean nothing was written, whoever
-// runs the test (root ignores permissions, so a read-only directory would
-// not show it).
-func dirSnapshot(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out = append(out, fmt.Sprintf("%s %d %v %d", path, info.Size(), info.Mode(), info.ModTime().UnixNano()))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // copyFile copies testdata file from into dir under its base name.
 func copyFile(t *testing.T, from, dir string) string {
@@ -145,7 +121,7 @@ func TestChangedCellsRefused(t *testing.T) {
 			} else {
 				edit(path, tc.old, tc.new)
 			}
-			before := dirSnapshot(t, out)
+			before := resultstest.Snapshot(t, out)
 			_, err = Run(context.Background(), loadTestManifest(t, path), RunOptions{Out: out, Jobs: 2})
 			var ce *ChangedError
 			if !errors.As(err, &ce) {
@@ -159,7 +135,7 @@ func TestChangedCellsRefused(t *testing.T) {
 					t.Errorf("differences %q name no %q", ce.Differences, w)
 				}
 			}
-			if after := dirSnapshot(t, out); !slices.Equal(before, after) {
+			if after := resultstest.Snapshot(t, out); !slices.Equal(before, after) {
 				t.Errorf("the refused run wrote into %s:\nbefore %q\nafter  %q", out, before, after)
 			}
 		})
@@ -198,7 +174,7 @@ func TestOtherManifestRefusedWhileRunning(t *testing.T) {
 		}})
 	}()
 	<-started
-	before := dirSnapshot(t, shared)
+	before := resultstest.Snapshot(t, shared)
 	_, err = Run(context.Background(), other, RunOptions{Out: shared, Jobs: 2})
 	close(refused)
 	var inUse *InUseError
@@ -213,7 +189,7 @@ func TestOtherManifestRefusedWhileRunning(t *testing.T) {
 			t.Errorf("message %q does not name %q", err, w)
 		}
 	}
-	if after := dirSnapshot(t, shared); len(after) < len(before) {
+	if after := resultstest.Snapshot(t, shared); len(after) < len(before) {
 		t.Errorf("the refused run removed files: before %q, after %q", before, after)
 	}
 	if s := <-first; s.Ran != 24 || s.Failed != 0 {

@@ -1,14 +1,14 @@
 //go:build unix
 
-package cli
+package resultstest
 
 import (
-	"os"
+	"io/fs"
 	"syscall"
 )
 
 // inode is a file's inode number: a file replaced by a rename has another.
-func inode(info os.FileInfo) uint64 {
+func inode(info fs.FileInfo) uint64 {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		return st.Ino
 	}
