@@ -25,7 +25,7 @@ func (s *settingsFlag) Set(v string) error {
 }
 
 // runGen implements `sweep gen`: it writes one workload instance of a
-// preset in its model's format (JSON; SWF for rigid jobs) and prints a
+// preset in its model's format (JSON, or SWF where the model writes one) and prints a
 // one-line summary.
 func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sweep gen", flag.ContinueOnError)
@@ -36,8 +36,8 @@ func (a *app) runGen(ctx context.Context, args []string, stdout, stderr io.Write
 	var settings settingsFlag
 	fs.Var(&settings, "set", "override a preset parameter, key=value (repeatable; ranges like 1-10 are inclusive)")
 	load := fs.String("load", "", "load ratio, e.g. 0.8 or 1.2: sets arrivals (needs --platform)")
-	platformSpec := fs.String("platform", "", "platform for --load, and the machine of a rigid generator: "+strings.Join(platform.Presets(), ", ")+" or a platform file")
-	out := fs.String("o", "", "output workload file (JSON; SWF for a rigid generator)")
+	platformSpec := fs.String("platform", "", "platform for --load, and the machine of a generator sized by it: "+strings.Join(platform.Presets(), ", ")+" or a platform file")
+	out := fs.String("o", "", "output workload file (in the preset's model's format: JSON, or SWF for trace-like workloads)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: sweep gen --preset NAME [--instance I] [--seed S] [--set key=value ...] [--load L] [--platform P] -o FILE")
 		fs.PrintDefaults()
