@@ -97,8 +97,8 @@ func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
 
 // reachedRequest reports whether job j was killed at its requested time.
 // Under kill: request the model runs a job min(trace run time, requested
-// time) (the SWF reader's clamp), so a job whose run time reached its request is one the
-// system stopped there, as Batsim stops a delay job whose delay is not
+// time) (the SWF reader's clamp), so a job whose run time reached its
+// request is one the system stopped there, as Batsim stops a delay job whose delay is not
 // below its walltime (do_delay_task: the job is COMPLETED_WALLTIME_REACHED
 // when delay >= walltime). A job whose log gave no request, and whose
 // request is therefore its run time, was never killed. (A Batsim JSON

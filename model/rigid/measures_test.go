@@ -45,7 +45,7 @@ func TestLoadSweepMeasures(t *testing.T) {
 }
 
 // A cell's measures and rows under both kill rules, by hand, FCFS-EASY
-// with estimates R on 4 processors, every job measured (window [0, 21) s,
+// with estimates R (and T under kill: never) on 4 processors, every job measured (window [0, 21) s,
 // user 1). Job 1 requests 100 s and its log ran 150 s:
 //
 //	job  submit  procs  request  run (request / never)
@@ -64,9 +64,14 @@ func TestLoadSweepMeasures(t *testing.T) {
 // 145/10 = 14.5, 170/40 = 4.25 (mean 19.75/3, p95 14.5); responses 150,
 // 145, 170 (mean 155); last end 190; work 600 + 10 + 80 = 690 over 4 x
 // 190: 690/760. The clamped run time (100) would give job 1 a response of
-// 100 and work 400. Job 1 is killed only under kill: request.
+// 100 and work 400. Job 1 is killed only under kill: request. The jobs'
+// estimated_run is their request under R (100, 50, 60) and under T the
+// time they ran, 150 for job 1 under kill: never (the simulator's T
+// estimate); T gives the same schedule, as jobs 2 and 3 need job 1's
+// processors whatever its estimate.
 func TestMeasuresUnderKill(t *testing.T) {
 	tests := []struct {
+		variant                              rigid.Variant
 		kill                                 rigid.Kill
 		ends                                 []int64
 		waitMean, waitMax, bsldMean, bsldP95 float64
@@ -75,13 +80,15 @@ func TestMeasuresUnderKill(t *testing.T) {
 		bslds                                []float64
 		killed                               []bool
 	}{
-		{rigid.KillAtRequest, []int64{100, 105, 140}, 170.0 / 3, 90, 4.5, 9.5, 105, 0.875, 140,
+		{rigid.EstimateRequested, rigid.KillAtRequest, []int64{100, 105, 140}, 170.0 / 3, 90, 4.5, 9.5, 105, 0.875, 140,
 			[]float64{1, 9.5, 3}, []bool{true, false, false}},
-		{rigid.KillNever, []int64{150, 155, 190}, 90, 140, 19.75 / 3, 14.5, 155, 690.0 / 760, 190,
+		{rigid.EstimateRequested, rigid.KillNever, []int64{150, 155, 190}, 90, 140, 19.75 / 3, 14.5, 155, 690.0 / 760, 190,
+			[]float64{1, 14.5, 4.25}, []bool{false, false, false}},
+		{rigid.EstimateExact, rigid.KillNever, []int64{150, 155, 190}, 90, 140, 19.75 / 3, 14.5, 155, 690.0 / 760, 190,
 			[]float64{1, 14.5, 4.25}, []bool{false, false, false}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.kill.String(), func(t *testing.T) {
+		t.Run(tt.variant.String()+"/"+tt.kill.String(), func(t *testing.T) {
 			w := &rigid.Workload{Name: "kill", Procs: 4, MeasureFromSeconds: 0, MeasureToSeconds: 21, Jobs: []rigid.Job{
 				{Number: 1, User: 1, SubmitSeconds: 0, Procs: 4, RunSeconds: 100, RequestedSeconds: 100, LoggedRunSeconds: 150},
 				{Number: 2, User: 1, SubmitSeconds: 10, Procs: 2, RunSeconds: 5, RequestedSeconds: 50},
@@ -89,14 +96,14 @@ func TestMeasuresUnderKill(t *testing.T) {
 			}}
 			p := backfill.FCFSEasy()
 			p.Kill = tt.kill
-			sched, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, p)
+			sched, err := backfill.Simulate(context.Background(), w, tt.variant, p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(sched.EndSeconds, tt.ends) {
 				t.Fatalf("ends %v, want %v", sched.EndSeconds, tt.ends)
 			}
-			o := &Outcome{CellID: "c", Variant: rigid.EstimateRequested, Workload: w, Schedule: sched}
+			o := &Outcome{CellID: "c", Variant: tt.variant, Workload: w, Schedule: sched}
 			near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 			st := o.stats()
 			if !near(st.waitMeanSeconds, tt.waitMean) || st.waitMaxSeconds != tt.waitMax || !near(st.bsldMean, tt.bsldMean) ||
@@ -121,8 +128,12 @@ func TestMeasuresUnderKill(t *testing.T) {
 			}
 			for j, row := range rows {
 				start := sched.StartSeconds[j]
+				estimate := w.Jobs[j].RequestedSeconds
+				if tt.variant == rigid.EstimateExact {
+					estimate = tt.ends[j] - start
+				}
 				want := store.Row{store.String("c"), store.Int64(int64(j + 1)), store.Int64(w.Jobs[j].SubmitSeconds), store.Int64(start),
-					store.Int64(tt.ends[j]), store.Int64(int64(w.Jobs[j].Procs)), store.Int64(w.Jobs[j].RequestedSeconds),
+					store.Int64(tt.ends[j]), store.Int64(int64(w.Jobs[j].Procs)), store.Int64(estimate),
 					store.Int64(w.Jobs[j].RequestedSeconds), store.String("u1"), store.Int64(start - w.Jobs[j].SubmitSeconds),
 					store.Float64(tt.bslds[j])}
 				if !reflect.DeepEqual(row, want) {
