@@ -89,7 +89,7 @@ func TestFairShareMonths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fairness.Measure(&mw.Workload, sched.StartSeconds)
+		want, err := fairness.Measure(&mw.Workload, sched.StartSeconds, sched.EndSeconds)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,9 +11,9 @@ import (
 // over the processors of the cell's cluster. A job's processors are the
 // ones its simulation named: a contiguous placement's block (its
 // engine/placement schedule) or a Batsim scheduler's; when the simulation
-// counted free processors, the chart picks them. A job's time alone is its
-// run time (cut at its requested time), so the worst job is the one of
-// largest slowdown.
+// counted free processors, the chart picks them. A job's time alone is the
+// time it ran (runSeconds: cut at its request under kill: request), so the
+// worst job is the one of largest slowdown.
 func (o *Outcome) Gantt() model.Gantt {
 	w, s := o.Workload, o.Schedule
 	g := model.Gantt{Words: model.GanttWords{Bar: "job", Resource: "processor"},
@@ -27,7 +27,7 @@ func (o *Outcome) Gantt() model.Gantt {
 		g.Bars = append(g.Bars, model.GanttBar{Job: len(g.Jobs), Resources: job.Procs,
 			StartTick: s.StartSeconds[j], FinishTick: s.EndSeconds[j], ResourceIDs: ids[j]})
 		g.Jobs = append(g.Jobs, model.GanttJob{ID: strconv.FormatInt(job.Number, 10), ArrivalTick: job.SubmitSeconds,
-			FinishTick: s.EndSeconds[j], AloneTicks: s.EndSeconds[j] - s.StartSeconds[j]})
+			FinishTick: s.EndSeconds[j], AloneTicks: o.runSeconds(j)})
 	}
 	return g
 }

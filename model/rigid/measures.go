@@ -127,11 +127,11 @@ func (o *Outcome) stats() *jobStats {
 			continue
 		}
 		job := &w.Jobs[j]
-		wait := s.StartSeconds[j] - job.SubmitSeconds
-		bslds = append(bslds, max(1, float64(wait+job.RunSeconds)/float64(max(job.RunSeconds, boundedSlowdownTauSeconds))))
-		work += float64(job.WorkProcSeconds())
+		wait, run := s.StartSeconds[j]-job.SubmitSeconds, o.runSeconds(j)
+		bslds = append(bslds, boundedSlowdown(wait, run))
+		work += float64(int64(job.Procs) * run)
 		waits += float64(wait)
-		responses += float64(wait + job.RunSeconds)
+		responses += float64(wait + run)
 		st.waitMaxSeconds = max(st.waitMaxSeconds, float64(wait))
 		first, last = min(first, job.SubmitSeconds), max(last, s.EndSeconds[j])
 	}

@@ -346,7 +346,7 @@ type Outcome struct {
 // with rec.Users, one row per user.
 func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	w, sched := o.Workload, o.Schedule
-	fm, err := fairness.Measure(w, sched.StartSeconds)
+	fm, err := fairness.Measure(w, sched.StartSeconds, sched.EndSeconds)
 	if err != nil {
 		return model.Measured{}, err
 	}

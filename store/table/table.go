@@ -221,7 +221,7 @@ const (
 	RigidJobStart     = "start"
 	RigidJobEnd       = "end"
 	RigidJobCores     = "cores"
-	RigidJobEstimate  = "estimated_run" // seconds: the run time the scheduler believed (variant T or R); not "estimate", a double in the analysis tables
+	RigidJobEstimate  = "estimated_run" // seconds: the run time the scheduler was given at submit (T: the time run; R and predicted: the request); not "estimate", a double in the analysis tables
 	RigidJobRequested = "requested"     // the user's requested time
 	RigidJobUser      = "user"          // "u<SWF id>", as in users and campaigns
 	RigidJobWait      = "wait"

@@ -26,7 +26,7 @@ func benchmarkKTHMonth(b *testing.B, v rigid.Variant, p backfill.Policy) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := fairness.Measure(&mw.Workload, sched.StartSeconds); err != nil {
+		if _, err := fairness.Measure(&mw.Workload, sched.StartSeconds, sched.EndSeconds); err != nil {
 			b.Fatal(err)
 		}
 		placements += sched.Stats.Placements
@@ -77,7 +77,7 @@ func BenchmarkKTHProbe(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						m, err := fairness.Measure(&mw.Workload, sched.StartSeconds)
+						m, err := fairness.Measure(&mw.Workload, sched.StartSeconds, sched.EndSeconds)
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -20,7 +20,8 @@ type User struct {
 	User int64
 	// Jobs counts the user's jobs submitted in the month.
 	Jobs int
-	// DemandProcSeconds sums processors x run time over those jobs.
+	// DemandProcSeconds sums processors x run time (end − start) over
+	// those jobs.
 	DemandProcSeconds int64
 	// DevProcHours is the integral over the month of the processors the
 	// user held minus its entitlement, in processor-hours (node-hours on
@@ -44,8 +45,17 @@ type Summary struct {
 	TopUserDemandProcSeconds int64
 }
 
-// Summarize describes the jobs of w's measured window.
+// Summarize describes the jobs of w's measured window, each job's work
+// its processors times its RunSeconds (the run killed at its request): the
+// workload before any schedule, as the paper's Table I gives it.
 func Summarize(w *rigid.Workload) Summary {
+	return summarize(w, func(i int) int64 { return w.Jobs[i].RunSeconds })
+}
+
+// summarize is Summarize with each job's run time given by runSeconds:
+// Measure's is the schedule's end − start, so that under kill: never a job
+// that ran past its request counts the work it did.
+func summarize(w *rigid.Workload, runSeconds func(i int) int64) Summary {
 	s := Summary{FromSeconds: w.MeasureFromSeconds, ToSeconds: w.MeasureToSeconds, Procs: w.Procs}
 	demand := map[int64]int64{}
 	for i := range w.Jobs {
@@ -53,9 +63,10 @@ func Summarize(w *rigid.Workload) Summary {
 			continue
 		}
 		j := &w.Jobs[i]
+		work := int64(j.Procs) * runSeconds(i)
 		s.Jobs++
-		s.DemandProcSeconds += j.WorkProcSeconds()
-		demand[j.User] += j.WorkProcSeconds()
+		s.DemandProcSeconds += work
+		demand[j.User] += work
 	}
 	s.Users = len(demand)
 	for u, d := range demand {
@@ -109,18 +120,19 @@ func (m *Month) DevOf(u int64) float64 {
 }
 
 // Measure computes the month's measures from a schedule of workload w
-// given as each job's start (-1 if never started). The month is w's
-// measured window, which must be set; every job submitted before its end
-// must have started.
-func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
+// given as each job's start and end (-1 if never started): a job's run
+// time is end − start, what it ran under the cell's kill rule. The month
+// is w's measured window, which must be set; every job submitted before
+// its end must have started.
+func Measure(w *rigid.Workload, startSeconds, endSeconds []int64) (*Month, error) {
 	from, to := w.MeasureFromSeconds, w.MeasureToSeconds
 	if from >= to {
 		return nil, fmt.Errorf("measuring %s: the measured window [%d, %d) s is empty", w.Name, from, to)
 	}
-	if len(startSeconds) != len(w.Jobs) {
-		return nil, fmt.Errorf("measuring %s: %d starts for %d jobs", w.Name, len(startSeconds), len(w.Jobs))
+	if len(startSeconds) != len(w.Jobs) || len(endSeconds) != len(w.Jobs) {
+		return nil, fmt.Errorf("measuring %s: %d starts and %d ends for %d jobs", w.Name, len(startSeconds), len(endSeconds), len(w.Jobs))
 	}
-	m := &Month{Summary: Summarize(w)}
+	m := &Month{Summary: summarize(w, func(i int) int64 { return endSeconds[i] - startSeconds[i] })}
 	byUser := map[int64]*User{}
 	userOf := func(id int64) *User {
 		u, ok := byUser[id]
@@ -141,7 +153,8 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 		if start < 0 {
 			return nil, fmt.Errorf("measuring %s: job %d (SWF %d) submitted at %d s never started", w.Name, i, j.Number, j.SubmitSeconds)
 		}
-		if start+j.RunSeconds <= from {
+		end := endSeconds[i]
+		if end <= from {
 			continue // left the system before the month
 		}
 		u := userOf(j.User)
@@ -149,9 +162,9 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 			continue
 		}
 		wait := float64(start - j.SubmitSeconds)
-		run := float64(j.RunSeconds)
+		run := float64(end - start)
 		u.Jobs++
-		u.DemandProcSeconds += j.WorkProcSeconds()
+		u.DemandProcSeconds += int64(j.Procs) * (end - start)
 		u.MeanWaitSeconds += wait
 		u.MeanAccuracy += run / float64(j.RequestedSeconds)
 		waits = append(waits, wait)
@@ -182,7 +195,7 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 		m.MeanSlowdownTau60 = sum60 / float64(n)
 		m.MeanSlowdown = sumRaw / float64(n)
 	}
-	deviations(w, startSeconds, m)
+	deviations(w, startSeconds, endSeconds, m)
 	for _, u := range m.PerUser {
 		m.TotalAbsDevProcHours += math.Abs(u.DevProcHours)
 	}
@@ -194,7 +207,7 @@ func Measure(w *rigid.Workload, startSeconds []int64) (*Month, error) {
 // users in the system (waiting or running jobs) share the cluster equally,
 // each capped by its demand d = min(N, processors of its waiting and
 // running jobs), the share a capped user leaves going to the others.
-func deviations(w *rigid.Workload, startSeconds []int64, m *Month) {
+func deviations(w *rigid.Workload, startSeconds, endSeconds []int64, m *Month) {
 	index := make(map[int64]int, len(m.PerUser))
 	for i, u := range m.PerUser {
 		index[u.User] = i
@@ -211,8 +224,7 @@ func deviations(w *rigid.Workload, startSeconds []int64, m *Month) {
 		if j.SubmitSeconds >= m.ToSeconds {
 			break
 		}
-		start := startSeconds[i]
-		end := start + j.RunSeconds
+		start, end := startSeconds[i], endSeconds[i]
 		if end <= m.FromSeconds {
 			continue
 		}

@@ -28,6 +28,16 @@ func example(procs int, fromHours, toHours int64, rows [][6]int64) (*rigid.Workl
 	return w, starts
 }
 
+// endsAtRun returns each job's end when it runs its RunSeconds from its
+// start, as under kill: request.
+func endsAtRun(w *rigid.Workload, starts []int64) []int64 {
+	ends := make([]int64, len(starts))
+	for i, s := range starts {
+		ends[i] = s + w.Jobs[i].RunSeconds
+	}
+	return ends
+}
+
 const (
 	userA = 1
 	userB = 2
@@ -59,7 +69,7 @@ func TestDevWorkedExamples(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, starts := example(tt.procs, tt.from, tt.to, tt.rows)
-			m, err := Measure(w, starts)
+			m, err := Measure(w, starts, endsAtRun(w, starts))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +113,7 @@ func TestWaitsAndSlowdowns(t *testing.T) {
 		w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), User: 1, SubmitSeconds: int64(i), Procs: 1, RunSeconds: 5, RequestedSeconds: 10})
 		starts = append(starts, int64(i)+int64(i+1))
 	}
-	m, err := Measure(w, starts)
+	m, err := Measure(w, starts, endsAtRun(w, starts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func runMonth(tb testing.TB, tr *rigidtrace.Trace, month rigidtrace.Month, v rig
 	if err := verify.Rigid(&mw.Workload, v, sched); err != nil {
 		tb.Fatal(err)
 	}
-	m, err := fairness.Measure(&mw.Workload, sched.StartSeconds)
+	m, err := fairness.Measure(&mw.Workload, sched.StartSeconds, sched.EndSeconds)
 	if err != nil {
 		tb.Fatal(err)
 	}
