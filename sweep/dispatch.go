@@ -116,8 +116,11 @@ func (d *dispatcher) Next(ctx context.Context) (task, bool) {
 			c := d.take(in)
 			if in.taken < len(in.cells) {
 				d.ready = append(d.ready, in)
-				d.wake.Broadcast()
 			}
+			// Waiting workers wake for the new cells, or, when this was
+			// the last instance being prepared and it had no cell for
+			// them, to learn that nothing is left.
+			d.wake.Broadcast()
 			return task{Cell: c, inst: in, PrepareTime: took}, true
 		}
 		if d.preparing == 0 {

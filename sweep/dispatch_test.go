@@ -147,6 +147,48 @@ func TestDispatcherStop(t *testing.T) {
 	}
 }
 
+// TestDispatcherWakesWaitersWhenNothingIsLeft: the last instance has one
+// cell, which its preparing worker takes itself; a worker that waited
+// meanwhile (only an instance being prepared was left) must learn that
+// nothing is left and return false. It once waited forever: the
+// preparer woke the waiters only when it left cells for them, which hung
+// resumes whose cells to rerun were one per instance (a truncated
+// flush's, TestTruncatedChildPartRerun, under load).
+func TestDispatcherWakesWaitersWhenNothingIsLeft(t *testing.T) {
+	release, entered := make(chan struct{}), make(chan struct{})
+	d := newDispatcher(testCells(1), func(context.Context, Cell) (model.Prepared, error) {
+		close(entered)
+		<-release
+		return preparedGroup{}, nil
+	})
+	prepared := make(chan string)
+	go func() {
+		tk, _ := d.Next(context.Background()) // prepares the only instance, held until release
+		prepared <- tk.ID
+	}()
+	<-entered
+	waiter := make(chan bool)
+	go func() {
+		_, ok := d.Next(context.Background()) // only the instance being prepared is left: waits
+		waiter <- ok
+	}()
+	// Let the second worker reach its wait (if it has not, it finds
+	// nothing left once it looks, and the test passes either way).
+	time.Sleep(10 * time.Millisecond)
+	close(release)
+	if id := <-prepared; id != "g0c0" {
+		t.Errorf("the preparing worker took %q, want g0c0", id)
+	}
+	select {
+	case ok := <-waiter:
+		if ok {
+			t.Error("the waiting worker got a cell; the only one was taken")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiting worker was never woken: it waits for an instance that has no cell left for it")
+	}
+}
+
 // TestDispatcherPreparePanics: a panicking Prepare is every cell's error.
 func TestDispatcherPreparePanics(t *testing.T) {
 	d := newDispatcher(testCells(2), func(context.Context, Cell) (model.Prepared, error) {
