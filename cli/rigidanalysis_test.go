@@ -76,7 +76,7 @@ func TestRigidLoadsAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"mean bounded slowdown (tau = 10 s) against offered load", "measure-bsld-mean-by-load.svg", `id="achieved-load"`} {
+	for _, want := range []string{"mean bounded slowdown (tau = 10 s, lower is better) against offered load", "measure-bsld-mean-by-load.svg", `id="achieved-load"`} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("report page lacks %q", want)
 		}

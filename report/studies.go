@@ -60,7 +60,7 @@ func (FairShareStudy) Analyze(run *Run) error {
 		}
 		s.Measures = append(s.Measures, mrigid.Model{}.Measures()...)
 		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoad, Measure: rigidBSLDMean,
-			Title: "mean bounded slowdown (tau = 10 s) against offered load, one line per policy, with 95% confidence intervals"})
+			Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
 		s.AchievedLoads = achievedLoads(s.Comparison)
 	}
 	if len(months) > 0 {
