@@ -112,6 +112,9 @@ func Analyze(dir string, settings Settings, measures Measures) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	if measures.Leave != nil {
+		cells = slices.DeleteFunc(cells, func(c Cell) bool { return measures.Leave(&c, columns) })
+	}
 	settings.Reference = modelReference(cells, settings.Reference, measures.References)
 	rebaseColumn := -1
 	if measures.Rebase != nil {

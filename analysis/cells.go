@@ -82,7 +82,8 @@ var cellColumns = []string{table.CellID, table.Workload, table.Generator, table.
 // returned as problems and contribute no cells. It returns ErrNoCells
 // (wrapped) when there is no row, and an error naming the cell when a
 // status is neither "ok" nor "failed" or an ok cell lacks the base or
-// weight of measures.Rebase. A row null in every measure is another
+// weight of measures.Rebase (a row null in the re-based measure and its
+// base is another model's). A row null in every measure is another
 // model's cell (a rigid or moldable workload in a mixed run), left out.
 // The replicate column is read part by part (see readReplicates), since a
 // directory may mix parts written before replicates existed with newer
@@ -195,6 +196,9 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 		}
 		if rebase == nil {
 			continue
+		}
+		if measure := set.Column(rebase.Measure); measure != nil && measure.IsNull(r) && (base.IsNull(r) || weight.IsNull(r)) {
+			continue // another model's cell, compared on other measures
 		}
 		if !c.Failed && (base.IsNull(r) || weight.IsNull(r)) {
 			return nil, fmt.Errorf("reading cells of %s: cell %s: status ok but %s or %s is null", dir, c.ID, rebase.Base, rebase.Weight)

@@ -26,6 +26,11 @@ type Measures struct {
 	// default: when the settings keep DefaultReference and no cell has
 	// it, the first of them that some cell has is the reference.
 	References []string
+	// Leave, when set, says which cells of the table the comparison
+	// leaves out (another analysis's, such as seed 003's month cells,
+	// which share a pair key across months); it sees a cell's values of
+	// the columns ReadCells kept.
+	Leave func(c *Cell, columns []table.Measure) bool
 }
 
 // MeasuresOf returns the measures of models for their paired comparison,

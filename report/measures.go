@@ -62,8 +62,14 @@ func addMeasureFigures(p *page, r *analysis.Result, figures []model.Figure, file
 		title := f.Title
 		switch f.Kind {
 		case model.MeanByLoad:
-			title = cmp.Or(title, "mean "+measure.Name+" by load, with 95% confidence intervals")
-			ch, err = meanByLoad(r, measure.Name, "mean "+measureLabel(measure), "measure-"+measure.Name+"-by-load")
+			// The y label leaves the direction to the title: with the
+			// log scale's note it would outgrow the axis.
+			title = cmp.Or(title, "mean "+measure.Name+" by load ("+measure.Better.String()+"), with 95% confidence intervals")
+			label := "mean " + measure.Name
+			if measure.Unit != "" {
+				label += " (" + measure.Unit + ")"
+			}
+			ch, err = meanByLoad(r, measure.Name, label, "measure-"+measure.Name+"-by-load")
 		default:
 			title = cmp.Or(title, measure.Name+" by policy")
 			ch, err = measureBoxes(r, measure)

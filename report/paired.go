@@ -34,6 +34,9 @@ type Paired struct {
 	// and Figures their figures on the page.
 	Measures []table.Measure
 	Figures  []model.Figure
+	// AchievedLoads is the rigid study's achieved-load check, one row
+	// per load; nil for none.
+	AchievedLoads []AchievedLoad
 }
 
 // problems returns the unreadable part files of every table read: cells,

@@ -124,6 +124,8 @@ type page struct {
 	// MeasureFigures are the box plots of the measures of a model
 	// without a study (Paired.Measures).
 	MeasureFigures []figure
+	// AchievedLoads is the rigid study's achieved-load check.
+	AchievedLoads []achievedLoadRow
 
 	// FairShare says the run is of fair-share cells (seed 003), whose
 	// FairShareFigures are per-user dev bars; NoUserRows says that it did
@@ -225,6 +227,10 @@ func build(run Paired, files *figureFiles) (*page, error) {
 		return nil, err
 	}
 	p.Notes = notes.String()
+	for _, row := range run.AchievedLoads {
+		p.AchievedLoads = append(p.AchievedLoads, achievedLoadRow{Load: FormatLoad(row.Load), Cells: row.Cells,
+			Min: fmt.Sprintf("%.4f", row.Min), Max: fmt.Sprintf("%.4f", row.Max), Check: achievedCheck(row), Off: row.Off})
+	}
 	if len(run.Measures) > 0 {
 		if err := addMeasureFigures(p, r, run.Figures, files); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"io"
 	"slices"
 
@@ -12,12 +13,17 @@ import (
 	"github.com/sweep-sched/sweep/analysis/moldable"
 	"github.com/sweep-sched/sweep/analysis/rigid"
 	"github.com/sweep-sched/sweep/model"
+	mrigid "github.com/sweep-sched/sweep/model/rigid"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
-// FairShareStudy is seed 003's study (Vasupongayya et al. 2012) of
-// rigid cells: its fair-share tables, which compare each month's cells
-// with the paper rather than by paired tests.
+// FairShareStudy is the rigid model's study. Seed 003's trace months
+// (Vasupongayya et al. 2012) get its fair-share tables, which compare each
+// month's cells with the paper rather than by paired tests; every other
+// rigid cell (a whole trace, a window, a Batsim or generated workload, at
+// its recorded arrivals or at a load) the paired comparison of the
+// model's measures per load, with the mean bounded slowdown against the
+// offered load drawn one line per policy and the achieved-load check.
 type FairShareStudy struct{}
 
 // Recognizes a run with the fair-share deviation among its columns.
@@ -25,13 +31,42 @@ func (FairShareStudy) Recognizes(columns []string) bool {
 	return slices.Contains(columns, table.FairTotalAbsDev)
 }
 
-// Analyze adds the fair-share section.
+// Pair leaves the trace months out of the comparison and compares with
+// fcfs-easy by default.
+func (FairShareStudy) Pair(m *analysis.Measures) {
+	m.Leave = isRigidMonth
+	m.References = append([]string{rigid.FCFSEasy}, slices.DeleteFunc(m.References, func(r string) bool { return r == rigid.FCFSEasy })...)
+}
+
+// Analyze adds the paired section when the run has rigid cells that are
+// not trace months (first, so that the report's page is the load
+// study's), then the fair-share section when it has trace months.
 func (FairShareStudy) Analyze(run *Run) error {
 	r, err := rigid.Analyze(run.Dir)
+	if errors.Is(err, analysis.ErrNoCells) {
+		// A directory without cells (probed as every paired study's):
+		// the comparison says what it lacks.
+		_, err = run.Paired()
+		return err
+	}
 	if err != nil {
 		return run.errorOf(err)
 	}
-	run.Add(&fairShareSection{dir: run.OutDir(), result: r, provenance: run.Provenance})
+	months := slices.DeleteFunc(slices.Clone(r.Cells), func(c rigid.Cell) bool { return c.Month == "" })
+	if len(months) < len(r.Cells) {
+		s, err := run.Paired()
+		if err != nil {
+			return err
+		}
+		s.Measures = append(s.Measures, mrigid.Model{}.Measures()...)
+		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoad, Measure: rigidBSLDMean,
+			Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
+		s.AchievedLoads = achievedLoads(s.Comparison)
+	}
+	if len(months) > 0 {
+		r.Cells = months
+		run.Add(&fairShareSection{dir: run.OutDir(), result: r, provenance: run.Provenance})
+	}
 	return nil
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/analysis/rigid"
+	"github.com/sweep-sched/sweep/engine/backfill"
+	mrigid "github.com/sweep-sched/sweep/model/rigid"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -70,6 +72,10 @@ var policyStyles = map[string][3]int{ // palette, shape, dashes
 	"ostrich": {4, 0, 0}, "fcfs": {1, 1, 1}, "log": {0, 2, 2},
 	// seed 003
 	rigid.RelShare: {4, 0, 0}, rigid.TradeoffFS: {5, 1, 1}, rigid.FCFSEasy: {0, 2, 2},
+	// the rigid load study (issue 32): its seven policies in seven colours,
+	// unicef and f1 told from relshare and tradeoff-fs by marker and dashes
+	mrigid.PolicyFCFSNone: {6, 6, 6}, backfill.OrderSJF.String(): {1, 1, 1}, backfill.OrderSAF.String(): {2, 3, 3},
+	backfill.OrderWFP3.String(): {3, 4, 4}, backfill.OrderUNICEF.String(): {4, 5, 5}, backfill.OrderF1.String(): {5, 7, 6},
 	// seed 002
 	"DEMT": {4, 0, 0}, "Gang": {5, 4, 4}, "Sequential": {0, 5, 5}, "List-MRT": {1, 1, 1},
 	"List-wLPTF": {3, 3, 3}, "List-SAF": {6, 6, 6},

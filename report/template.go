@@ -48,6 +48,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{end}}{{if .FigureTables}}<li><a href="#merit">Figures of merit of campaign workloads</a></li>{{end}}
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
 {{if .MeasureFigures}}<li><a href="#measures">Measures by policy</a></li>
+{{end}}{{if .AchievedLoads}}<li><a href="#achieved-load">Achieved offered load</a></li>
 {{end}}{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
 {{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
 {{if .DAG}}<li><a href="#definitions">Definitions of the statistics</a></li>{{end}}
@@ -150,6 +151,13 @@ stretch distributions.</p>{{end}}
 {{if .MeasureFigures}}<h2 id="measures">Measures by policy</h2>
 {{range $f := .MeasureFigures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}
+{{end}}{{if .AchievedLoads}}<h2 id="achieved-load">Achieved offered load</h2>
+<p>Per target load, the smallest and largest offered load the load rule achieved over the cells (the
+measured jobs' processor-seconds over the machine's in their span, submit times in whole seconds);
+OFF when a cell is more than 0.5% from the target.</p>
+<table><tr><th>load</th><th>cells</th><th>min</th><th>max</th><th>check</th></tr>
+{{range .AchievedLoads}}<tr><td>{{.Load}}</td><td>{{.Cells}}</td><td>{{.Min}}</td><td>{{.Max}}</td><td{{if .Off}} style="color:#c00"{{end}}>{{.Check}}</td></tr>
+{{end}}</table>
 {{end}}{{if .FairShare}}<h2 id="fair-share">Per-user fair-share deviation (seed 003)</h2>
 <p>For each trace month and estimate variant, the dev of the month's five highest-demand users under each
 policy: processor-hours held minus the water-filling entitlement, integrated over the month; positive is
