@@ -8,7 +8,8 @@
 // The input is a plain Schedule, one Job per job, that any model fills
 // from its own simulation: times are whole seconds (a tick-based model
 // writes one tick as one second). It imports no simulator: only
-// engine/placement's rule for naming counted resources (Fit).
+// engine/placement's rule for naming counted resources (Fit) and
+// workload/swf's job line.
 package export
 
 import (
@@ -22,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/sweep-sched/sweep/engine/placement"
+	"github.com/sweep-sched/sweep/workload/swf"
 )
 
 // A Schedule is what a simulation decided for a set of jobs.
@@ -175,23 +177,16 @@ func WriteSWF(out io.Writer, s *Schedule) error {
 	line := make([]byte, 0, 128)
 	for i := range s.Jobs {
 		j := &s.Jobs[i]
-		status := int64(1)
+		status := swf.StatusCompleted
 		if j.ReachedRequest {
-			status = 0
+			status = swf.StatusFailed
 		}
-		fields := [18]int64{
-			s.number(i), j.SubmitSeconds, j.StartSeconds - j.SubmitSeconds, j.FinishSeconds - j.StartSeconds,
-			int64(j.Procs), -1, -1, int64(j.Procs), j.RequestedSeconds, -1,
-			status, j.User, -1, -1, -1, -1, -1, -1,
+		rec := swf.Job{
+			Number: s.number(i), SubmitSeconds: j.SubmitSeconds, WaitSeconds: j.StartSeconds - j.SubmitSeconds, RunSeconds: j.FinishSeconds - j.StartSeconds,
+			AllocatedProcs: int64(j.Procs), AverageCPUSeconds: -1, UsedMemoryKB: -1, RequestedProcs: int64(j.Procs), RequestedSeconds: j.RequestedSeconds, RequestedMemoryKB: -1,
+			Status: status, User: j.User, Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTimeSeconds: -1,
 		}
-		line = line[:0]
-		for k, f := range fields {
-			if k > 0 {
-				line = append(line, ' ')
-			}
-			line = strconv.AppendInt(line, f, 10)
-		}
-		line = append(line, '\n')
+		line = append(rec.AppendSWF(line[:0]), '\n')
 		w.Write(line)
 	}
 	return w.Flush()
