@@ -86,6 +86,21 @@ func checkInstances(common *yaml.Node) error {
 	return nil
 }
 
+// OneTrace checks a trace entry, which is one workload: it refuses
+// instances above 1 (cells says what the trace's cells are, as in ", its
+// months the cells", or is empty) and set, which applies to generators,
+// and sets Instances to 1.
+func (w *WorkloadSpec) OneTrace(cells string) error {
+	if w.Instances > 1 {
+		return fmt.Errorf("instances %d: a trace is one workload%s; want 1 (or leave it out)", w.Instances, cells)
+	}
+	if len(w.Set) > 0 {
+		return fmt.Errorf("set applies to generators, not traces")
+	}
+	w.Instances = 1
+	return nil
+}
+
 // CheckOptions refuses an option key that is not among the model's keys,
 // naming its line and the valid keys.
 func (w *WorkloadSpec) CheckOptions(modelKeys ...string) error {

@@ -200,13 +200,9 @@ func traceSource(w *model.WorkloadSpec, path string) (*source, error) {
 	if err := w.CheckOptions(traceKeys...); err != nil {
 		return nil, err
 	}
-	if w.Instances > 1 {
-		return nil, fmt.Errorf("instances %d: a trace is one workload; want 1 (or leave it out)", w.Instances)
+	if err := w.OneTrace(""); err != nil {
+		return nil, err
 	}
-	if len(w.Set) > 0 {
-		return nil, fmt.Errorf("set applies to generators, not traces")
-	}
-	w.Instances = 1
 	var windowSpec *TraceWindow
 	if _, err := w.Option("window", &windowSpec); err != nil {
 		return nil, err
