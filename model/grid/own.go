@@ -39,8 +39,14 @@ func (Model) ExternalKinds() []string { return []string{"command"} }
 // ProbeExternal starts a pipe-protocol ordering policy once on p's
 // clusters (model.ExternalProber).
 func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
-	return pipe.ProbeDAG(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, p)
+	return pipe.ProbeDAG(ctx, pipeOptions(entry), p)
+}
+
+// pipeOptions runs a manifest's command entry as a pipe-protocol policy:
+// the same options for the probe and for every cell.
+func pipeOptions(entry model.PolicyEntry) pipe.Options {
+	return pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
+		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}
 }
 
 // simulate runs a cell's instance under its policy: built-in, the
@@ -48,8 +54,7 @@ func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *plat
 func (p *prepared) simulate(ctx context.Context, policy string, in *gridengine.Instance, opts gridengine.Options) (*gridengine.Schedule, error) {
 	entry := p.entries[policy]
 	if entry.Command != nil {
-		d, sctx, err := pipe.StartDAG(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, in)
+		d, sctx, err := pipe.StartDAG(ctx, pipeOptions(entry), in)
 		if err != nil {
 			return nil, err
 		}
