@@ -136,7 +136,7 @@ func decodeEvent(e wireEvent) (decision, error) {
 		}
 		return s, nil
 	}
-	allowed := map[string]bool{}
+	var allowed map[string]bool
 	switch d.kind {
 	case executeJob:
 		// mapping places ranks inside the allocation: no effect on a delay

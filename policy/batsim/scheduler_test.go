@@ -253,5 +253,3 @@ var fcfsFixture = []struct {
 	{1, 1, 3, 4, 10, "3"},
 	{12, 4, 2, 9, 15, "0-3"},
 }
-
-func fixtureName(i int) string { return "w0!" + strconv.Itoa(i) }

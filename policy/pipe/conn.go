@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/sweep-sched/sweep/policy/child"
@@ -147,6 +146,3 @@ func (c *conn) close() {
 	c.closed = true
 	c.proc.Close()
 }
-
-// command renders argv for messages.
-func command(argv []string) string { return strings.Join(argv, " ") }
