@@ -159,8 +159,9 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 	if columnErr != nil {
 		return nil, columnErr
 	}
-	var base, weight *parquet.ColumnData
+	var base, weight, measure *parquet.ColumnData
 	if rebase != nil {
+		measure = set.Column(rebase.Measure)
 		if base, weight = set.Column(rebase.Base), set.Column(rebase.Weight); base == nil || weight == nil {
 			return nil, fmt.Errorf("reading cells of %s: no column %q or %q to re-base %s", dir, rebase.Base, rebase.Weight, rebase.Measure)
 		}
@@ -197,7 +198,7 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 		if rebase == nil {
 			continue
 		}
-		if measure := set.Column(rebase.Measure); measure != nil && measure.IsNull(r) && (base.IsNull(r) || weight.IsNull(r)) {
+		if measure != nil && measure.IsNull(r) && (base.IsNull(r) || weight.IsNull(r)) {
 			continue // another model's cell, compared on other measures
 		}
 		if !c.Failed && (base.IsNull(r) || weight.IsNull(r)) {
