@@ -159,8 +159,9 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 	if columnErr != nil {
 		return nil, columnErr
 	}
-	var base, weight *parquet.ColumnData
+	var base, weight, measure *parquet.ColumnData
 	if rebase != nil {
+		measure = set.Column(rebase.Measure)
 		if base, weight = set.Column(rebase.Base), set.Column(rebase.Weight); base == nil || weight == nil {
 			return nil, fmt.Errorf("reading cells of %s: no column %q or %q to re-base %s", dir, rebase.Base, rebase.Weight, rebase.Measure)
 		}
@@ -174,7 +175,7 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 		cells = append(cells, Cell{
 			ID: ids[r], Workload: workloads[r], Generator: generators[r], Instance: instances.Int64s[r],
 			Load: loads.Float64s[r], Platform: platforms[r], Policy: policies[r], Error: errorTexts[r],
-			Values: make([]float64, len(metrics)),
+			Values: valuesAt(metricData, r),
 		})
 		c := &cells[len(cells)-1]
 		switch statuses[r] {
@@ -184,20 +185,10 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 		default:
 			return nil, fmt.Errorf("reading cells of %s: cell %s: status %q; want ok or failed", dir, c.ID, statuses[r])
 		}
-		for i, data := range metricData {
-			switch {
-			case data.IsNull(r):
-				c.Values[i] = math.NaN()
-			case data.Type == store.TypeInt64:
-				c.Values[i] = float64(data.Int64s[r])
-			default:
-				c.Values[i] = data.Float64s[r]
-			}
-		}
 		if rebase == nil {
 			continue
 		}
-		if measure := set.Column(rebase.Measure); measure != nil && measure.IsNull(r) && (base.IsNull(r) || weight.IsNull(r)) {
+		if measure != nil && measure.IsNull(r) && (base.IsNull(r) || weight.IsNull(r)) {
 			continue // another model's cell, compared on other measures
 		}
 		if !c.Failed && (base.IsNull(r) || weight.IsNull(r)) {
@@ -206,6 +197,23 @@ func cellsOf(dir string, set *parquet.ColumnSet, metrics []table.Measure, rebase
 		c.Base, c.Weight = base.Int64s[r], weight.Int64s[r]
 	}
 	return cells, nil
+}
+
+// valuesAt returns row r of columns as floats: integers converted, NaN
+// for a null.
+func valuesAt(columns []*parquet.ColumnData, r int) []float64 {
+	values := make([]float64, len(columns))
+	for i, data := range columns {
+		switch {
+		case data.IsNull(r):
+			values[i] = math.NaN()
+		case data.Type == store.TypeInt64:
+			values[i] = float64(data.Int64s[r])
+		default:
+			values[i] = data.Float64s[r]
+		}
+	}
+	return values
 }
 
 // allNull reports whether row r is null in every column.

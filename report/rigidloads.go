@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -65,18 +66,8 @@ func achievedLoads(r *analysis.Result) []AchievedLoad {
 		row.Off = off(row.Min) || off(row.Max)
 		out = append(out, *row)
 	}
-	slices.SortFunc(out, func(a, b AchievedLoad) int { return compareFloat(a.Load, b.Load) })
+	slices.SortFunc(out, func(a, b AchievedLoad) int { return cmp.Compare(a.Load, b.Load) })
 	return out
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // printAchievedLoads prints the achieved-load check.

@@ -41,9 +41,6 @@ var okabeIto = []color.NRGBA{
 	{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
 }
 
-// grey is for series that are context rather than a policy (a baseline).
-var grey = color.NRGBA{0x88, 0x88, 0x88, 0xff}
-
 // A seriesStyle is how one policy is drawn everywhere.
 type seriesStyle struct {
 	Color  color.Color

@@ -15,7 +15,6 @@ type bar struct {
 	pieces     []piece
 	centreY    float64
 	jobColour  string
-	title      string
 	widthTicks int64
 }
 
@@ -72,16 +71,23 @@ func (c *chart) barOf(b int) (bar, bool) {
 	if len(p.runs) > 1 {
 		c.sum.Scattered++
 	}
+	return bar{
+		index: b, job: in.Job, x: c.xOf(start), width: width, pieces: pieces, centreY: pieces[0].y + pieces[0].height/2,
+		jobColour: c.opts.colourOf(in.Job), widthTicks: finish - start,
+	}, true
+}
+
+// titleOf returns the tooltip of a drawn bar: its job, task, resources
+// and span. It is formatted when the bar is written, so that bars left
+// out over budget cost none.
+func (c *chart) titleOf(b bar) string {
+	in := &c.g.Bars[b.index]
 	title := fmt.Sprintf("job %s", c.g.Jobs[in.Job].ID)
 	if in.Task != "" {
 		title += ", task " + in.Task
 	}
-	title += fmt.Sprintf(": %d %s on %s, %s", in.Resources, plural(in.Resources, c.words.Resource),
-		c.g.Groups[p.group].Name, c.opts.span(in.StartTick, in.FinishTick, "-"))
-	return bar{
-		index: b, job: in.Job, x: c.xOf(start), width: width, pieces: pieces, centreY: pieces[0].y + pieces[0].height/2,
-		jobColour: c.opts.colourOf(in.Job), widthTicks: finish - start, title: title,
-	}, true
+	return title + fmt.Sprintf(": %d %s on %s, %s", in.Resources, plural(in.Resources, c.words.Resource),
+		c.g.Groups[c.places[b.index].group].Name, c.opts.span(in.StartTick, in.FinishTick, "-"))
 }
 
 // piecesOf returns the vertical pieces of placement p: runs of resources

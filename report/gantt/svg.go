@@ -155,7 +155,7 @@ func (c *chart) rowLabel(group model.GanttGroup, r, rows int) string {
 // writeBars writes the bars, then the delays over them.
 func (c *chart) writeBars(out svgWriter) {
 	for _, b := range c.bars {
-		title := html.EscapeString(b.title)
+		title := html.EscapeString(c.titleOf(b))
 		if len(b.pieces) == 1 {
 			out.pr(`<rect class="task" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s</title></rect>`+"\n",
 				b.x, b.pieces[0].y, b.width, b.pieces[0].height, b.jobColour, title)
