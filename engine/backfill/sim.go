@@ -175,7 +175,6 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	dense := map[int64]int{}
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
-		s.est[i] = j.EstimateSeconds(v)
 		u, ok := dense[j.User]
 		if !ok {
 			u = len(dense)

@@ -94,10 +94,7 @@ func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ..
 func firstEstimates(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) []int64 {
 	est := make([]int64, len(w.Jobs))
 	for i := range w.Jobs {
-		est[i] = w.Jobs[i].EstimateSeconds(v)
-		if v == rigid.EstimateExact {
-			est[i] = w.Jobs[i].RunSecondsUnder(sched.Kill)
-		}
+		est[i] = w.Jobs[i].EstimateSecondsUnder(v, sched.Kill)
 	}
 	if v != rigid.EstimatePredicted {
 		return est
