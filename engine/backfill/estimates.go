@@ -9,11 +9,7 @@ import "github.com/sweep-sched/sweep/workload/rigid"
 // KillNever, are corrected at each pass (correctEstimates).
 func (s *sim) setEstimates(v rigid.Variant, p Policy) {
 	for i := range s.jobs {
-		j := &s.jobs[i]
-		s.est[i] = j.EstimateSeconds(v)
-		if v == rigid.EstimateExact {
-			s.est[i] = j.RunSecondsUnder(p.Kill)
-		}
+		s.est[i] = s.jobs[i].EstimateSecondsUnder(v, p.Kill)
 	}
 	if v == rigid.EstimatePredicted {
 		s.history = make([]userHistory, s.users)

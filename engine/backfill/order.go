@@ -112,24 +112,26 @@ type keyedJob struct {
 	job int
 }
 
+// compareKeyed orders keyed jobs by key, then job index.
+func compareKeyed(a, b keyedJob) int {
+	return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.job, b.job))
+}
+
 // sortByKey computes this pass's order into s.order for a keyed order:
-// the static keys were fixed at arrival (s.keys), the dynamic ones are
-// computed now (s.dynamicKey). The queue is in job index order, and the sort breaks
-// ties by index.
+// under a static one, the waiting jobs were kept in order as they arrived
+// (s.byKey); a dynamic one's keys are computed now (s.dynamicKey) and
+// sorted, ties broken by job index.
 func (s *sim) sortByKey() {
-	kj := slices.Grow(s.keyedBuf[:0], len(s.queue))
+	kj := s.byKey
 	if key := s.dynamicKey; key != nil {
+		kj = slices.Grow(s.keyedBuf[:0], len(s.queue))
 		for _, j := range s.queue {
 			job := &s.jobs[j]
 			kj = append(kj, keyedJob{key(float64(s.est[j]), float64(job.Procs), float64(s.now-job.SubmitSeconds)), j})
 		}
-	} else {
-		for _, j := range s.queue {
-			kj = append(kj, keyedJob{s.keys[j], j})
-		}
+		slices.SortFunc(kj, compareKeyed)
+		s.keyedBuf = kj
 	}
-	slices.SortFunc(kj, func(a, b keyedJob) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.job, b.job)) })
-	s.keyedBuf = kj
 	s.order = slices.Grow(s.order[:0], len(kj))
 	for _, k := range kj {
 		s.order = append(s.order, k.job)

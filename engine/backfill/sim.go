@@ -121,10 +121,11 @@ type sim struct {
 	alloc allocator
 	rule  func() error
 
-	// keys are the jobs' keys under a static keyed order (staticKey,
-	// nil otherwise), fixed at arrival; dynamicKey is a dynamic order's
-	// key function; keyedBuf is sortByKey's scratch.
-	keys       []float64
+	// byKey is, under a static keyed order (staticKey), the waiting jobs
+	// with their keys, fixed at arrival, kept in order; dynamicKey is a
+	// dynamic order's key function; keyedBuf is sortByKey's scratch for
+	// it.
+	byKey      []keyedJob
 	staticKey  staticKey
 	dynamicKey dynamicKey
 	keyedBuf   []keyedJob
@@ -175,7 +176,6 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	dense := map[int64]int{}
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
-		s.est[i] = j.EstimateSeconds(v)
 		u, ok := dense[j.User]
 		if !ok {
 			u = len(dense)
@@ -218,9 +218,6 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	s.committed = -1
 	if p.Order.keyed() {
 		s.staticKey, s.dynamicKey = staticKeys[p.Order], dynamicKeys[p.Order]
-		if s.staticKey != nil {
-			s.keys = make([]float64, n)
-		}
 	}
 	switch {
 	case p.Decider != nil:
@@ -292,8 +289,10 @@ func (s *sim) arrive() {
 		s.est[j] = rigid.PredictSeconds(h.ended, h.lastSeconds, h.previousSeconds, job.RequestedSeconds)
 		s.firstEst[j] = s.est[j]
 	}
-	if s.keys != nil {
-		s.keys[j] = s.staticKey(float64(s.est[j]), float64(job.Procs), float64(job.SubmitSeconds))
+	if s.staticKey != nil {
+		k := keyedJob{s.staticKey(float64(s.est[j]), float64(job.Procs), float64(job.SubmitSeconds)), j}
+		i, _ := slices.BinarySearchFunc(s.byKey, k, compareKeyed)
+		s.byKey = slices.Insert(s.byKey, i, k)
 	}
 }
 
@@ -349,6 +348,9 @@ func (s *sim) pass() {
 		s.commitHead()
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
+	if s.staticKey != nil {
+		s.byKey = slices.DeleteFunc(s.byKey, func(k keyedJob) bool { return s.sched.StartSeconds[k.job] >= 0 })
+	}
 }
 
 // commitHead makes the first job of this pass's order left waiting the

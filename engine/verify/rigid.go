@@ -33,9 +33,9 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	if len(sched.StartSeconds) != n || len(sched.EndSeconds) != n {
 		return fmt.Errorf("schedule has %d starts and %d ends for %d jobs", len(sched.StartSeconds), len(sched.EndSeconds), n)
 	}
-	checkRuns(w, sched, fail)
+	edges := checkRuns(w, sched, fail)
 	if len(sched.Reservations) > 0 {
-		checkReservations(w, sched, firstEstimates(w, v, sched), fail)
+		checkReservations(w, sched, edges, firstEstimates(w, v, sched), fail)
 	}
 	if len(problems) == 0 {
 		return nil
@@ -43,14 +43,18 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	return fmt.Errorf("rigid schedule of %s: %w", w.Name, errors.Join(problems...))
 }
 
+// An edge is the start or the end of a started job.
+type edge struct {
+	seconds int64
+	procs   int // negative at an end
+	job     int
+}
+
 // checkRuns checks each job's start and run time, and the processors the
-// jobs hold at every instant.
-func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ...any)) {
-	type edge struct {
-		seconds int64
-		procs   int // negative at an end
-	}
-	var edges []edge
+// jobs hold at every instant. It returns the starts and ends of the
+// started jobs in time order, ends first at an instant.
+func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ...any)) []edge {
+	edges := make([]edge, 0, 2*len(w.Jobs))
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
 		start, end := sched.StartSeconds[i], sched.EndSeconds[i]
@@ -70,7 +74,7 @@ func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ..
 		if run := j.RunSecondsUnder(sched.Kill); end-start != run {
 			fail("job %d (SWF %d) runs %d s, want its run time %d s (kill %s)", i, j.Number, end-start, run, sched.Kill)
 		}
-		edges = append(edges, edge{start, j.Procs}, edge{end, -j.Procs})
+		edges = append(edges, edge{start, j.Procs, i}, edge{end, -j.Procs, i})
 	}
 	// Ends before starts at the same instant: freed processors are usable
 	// at once.
@@ -84,6 +88,7 @@ func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ..
 			fail("at %d s the jobs hold %d processors of %d", e.seconds, busy, w.Procs)
 		}
 	}
+	return edges
 }
 
 // firstEstimates returns each job's estimate when it was submitted: its
@@ -94,10 +99,7 @@ func checkRuns(w *rigid.Workload, sched *backfill.Schedule, fail func(string, ..
 func firstEstimates(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) []int64 {
 	est := make([]int64, len(w.Jobs))
 	for i := range w.Jobs {
-		est[i] = w.Jobs[i].EstimateSeconds(v)
-		if v == rigid.EstimateExact {
-			est[i] = w.Jobs[i].RunSecondsUnder(sched.Kill)
-		}
+		est[i] = w.Jobs[i].EstimateSecondsUnder(v, sched.Kill)
 	}
 	if v != rigid.EstimatePredicted {
 		return est
@@ -138,24 +140,23 @@ func firstEstimates(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule
 // checkReservations checks every EASY reservation: the jobs running at
 // its pass (started by then and not ended) whose estimate, corrected for
 // the time they had run, outlives the shadow must leave the head its
-// processors. Reservations are visited in time order, with the running
-// jobs kept as the sweep goes.
-func checkReservations(w *rigid.Workload, sched *backfill.Schedule, est []int64, fail func(string, ...any)) {
-	byStart := make([]int, 0, len(w.Jobs))
-	for i := range w.Jobs {
-		if sched.StartSeconds[i] >= 0 {
-			byStart = append(byStart, i)
-		}
+// processors. Reservations are visited in time order (the simulator
+// records them so), with the running jobs kept as the sweep goes through
+// checkRuns's edges.
+func checkReservations(w *rigid.Workload, sched *backfill.Schedule, edges []edge, est []int64, fail func(string, ...any)) {
+	byAt := func(a, b backfill.Reservation) int { return cmp.Compare(a.AtSeconds, b.AtSeconds) }
+	rs := sched.Reservations
+	if !slices.IsSortedFunc(rs, byAt) {
+		rs = slices.Clone(rs)
+		slices.SortStableFunc(rs, byAt)
 	}
-	slices.SortFunc(byStart, func(a, b int) int { return cmp.Compare(sched.StartSeconds[a], sched.StartSeconds[b]) })
-	rs := slices.Clone(sched.Reservations)
-	slices.SortStableFunc(rs, func(a, b backfill.Reservation) int { return cmp.Compare(a.AtSeconds, b.AtSeconds) })
 	var running []int
 	next := 0
 	for _, r := range rs {
-		for next < len(byStart) && sched.StartSeconds[byStart[next]] <= r.AtSeconds {
-			running = append(running, byStart[next])
-			next++
+		for ; next < len(edges) && edges[next].seconds <= r.AtSeconds; next++ {
+			if edges[next].procs > 0 {
+				running = append(running, edges[next].job)
+			}
 		}
 		running = slices.DeleteFunc(running, func(i int) bool { return sched.EndSeconds[i] <= r.AtSeconds })
 		if r.Head < 0 || r.Head >= len(w.Jobs) {

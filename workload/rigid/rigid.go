@@ -129,6 +129,15 @@ func (j *Job) EstimateSeconds(v Variant) int64 {
 	return j.RequestedSeconds
 }
 
+// EstimateSecondsUnder is EstimateSeconds under kill rule k: the exact
+// estimate (T) is the time the job runs under k (RunSecondsUnder).
+func (j *Job) EstimateSecondsUnder(v Variant, k Kill) int64 {
+	if v == EstimateExact {
+		return j.RunSecondsUnder(k)
+	}
+	return j.EstimateSeconds(v)
+}
+
 // WorkProcSeconds returns processors x actual run time.
 func (j *Job) WorkProcSeconds() int64 { return int64(j.Procs) * j.RunSeconds }
 

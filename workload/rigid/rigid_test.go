@@ -60,3 +60,21 @@ func TestMeasuredAndEstimates(t *testing.T) {
 		t.Error("ParseVariant(X) should fail")
 	}
 }
+
+func TestEstimateSecondsUnder(t *testing.T) {
+	j := Job{RunSeconds: 20, RequestedSeconds: 20, LoggedRunSeconds: 35}
+	for _, c := range []struct {
+		v    Variant
+		k    Kill
+		want int64
+	}{
+		{EstimateExact, KillAtRequest, 20},
+		{EstimateExact, KillNever, 35},
+		{EstimateRequested, KillNever, 20},
+		{EstimatePredicted, KillNever, 20},
+	} {
+		if got := j.EstimateSecondsUnder(c.v, c.k); got != c.want {
+			t.Errorf("EstimateSecondsUnder(%v, %v) = %d, want %d", c.v, c.k, got, c.want)
+		}
+	}
+}
