@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -42,21 +38,6 @@ func TestPlanTimeMismatches(t *testing.T) {
 			`policies: policy "srtf" takes no parameters; got "window"`},
 	}
 	for _, tt := range tests {
-		for _, command := range []string{"plan", "run"} {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "m.yaml")
-			if err := os.WriteFile(path, []byte(tt.manifest), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(dir, "results")
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{command, path, "--out", out}, &stdout, &stderr)
-			if code != 2 || !strings.Contains(stderr.String(), tt.want) {
-				t.Errorf("%s: sweep %s: exit %d, %q; want exit 2 and a message containing %q", tt.name, command, code, stderr.String(), tt.want)
-			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
-				t.Errorf("%s: sweep %s wrote %s (%v)", tt.name, command, out, err)
-			}
-		}
+		checkRefusedByPlanAndRun(t, tt.name, tt.manifest, tt.want)
 	}
 }

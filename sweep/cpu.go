@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sweep-sched/sweep/store/parquet"
 	"github.com/sweep-sched/sweep/store/table"
 )
 
@@ -45,20 +44,13 @@ func saveSessionCPU(out string, s table.SessionCPU) error {
 	if err != nil {
 		return fmt.Errorf("recording the run's CPU time: %w", err)
 	}
-	tmp, err := parquet.CreateTemp(dir, ".tmp-cpu-")
+	tmp, err := writeTemp(dir, ".tmp-cpu-", append(data, '\n'))
 	if err != nil {
 		return fmt.Errorf("recording the run's CPU time: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("recording the run's CPU time: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("recording the run's CPU time: %w", err)
-	}
+	defer os.Remove(tmp)
 	name := strings.NewReplacer(":", "", ".", "", "-", "").Replace(s.RunStarted) + "-" + s.Shard + ".json"
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		return fmt.Errorf("recording the run's CPU time: %w", err)
 	}
 	return nil

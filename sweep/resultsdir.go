@@ -54,19 +54,32 @@ func (m *Manifest) saveCopy(out string) error {
 		}
 	}
 	data = append([]byte(copiedFrom+origin+"\n"), data...)
-	tmp, err := parquet.CreateTemp(out, manifestTempPrefix)
+	tmp, err := writeTemp(out, manifestTempPrefix, data)
 	if err != nil {
 		return fmt.Errorf("copying manifest: %w", err)
 	}
-	defer os.Remove(tmp.Name())
+	defer os.Remove(tmp)
+	return os.Rename(tmp, filepath.Join(out, "manifest.yaml"))
+}
+
+// writeTemp writes data whole into a new temporary file in dir whose name
+// starts with prefix, and returns its path: renamed, it is a file written
+// whole or not at all. Nothing is left when it fails.
+func writeTemp(dir, prefix string, data []byte) (string, error) {
+	tmp, err := parquet.CreateTemp(dir, prefix)
+	if err != nil {
+		return "", err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("copying manifest: %w", err)
+		os.Remove(tmp.Name())
+		return "", err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("copying manifest: %w", err)
+		os.Remove(tmp.Name())
+		return "", err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(out, "manifest.yaml"))
+	return tmp.Name(), nil
 }
 
 // repair makes a results directory safe to append to, under its

@@ -82,10 +82,8 @@ func (m *Manifest) joinOut(ctx context.Context, out string, opts RunOptions, tag
 // another manifest's (wait false), or the same manifest's with cells in
 // common (wait true); nil when there is none.
 func overlapping(me parquet.Owner, live []parquet.Owner) (*parquet.Owner, bool) {
-	for i, o := range live {
-		if o.Key != me.Key {
-			return &live[i], false
-		}
+	if other := ofAnotherManifest(me.Key, live); other != nil {
+		return other, false
 	}
 	for i, o := range live {
 		if !disjoint(o.Shard, me.Shard) {
@@ -116,10 +114,18 @@ func (m *Manifest) refuseInUse(out string) error {
 	if err != nil {
 		return err
 	}
-	key := m.Hash()
-	for _, o := range live {
+	if other := ofAnotherManifest(m.Hash(), live); other != nil {
+		return &InUseError{Out: out, Other: *other}
+	}
+	return nil
+}
+
+// ofAnotherManifest returns the first live session whose manifest is not
+// the one of hash key; nil when there is none.
+func ofAnotherManifest(key string, live []parquet.Owner) *parquet.Owner {
+	for i, o := range live {
 		if o.Key != key {
-			return &InUseError{Out: out, Other: o}
+			return &live[i]
 		}
 	}
 	return nil
