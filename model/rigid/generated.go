@@ -290,7 +290,7 @@ func (s *generatedSource) Groups(ax model.Axes) [][]model.Cell {
 // size on first use.
 func (s *generatedSource) Prepare(_ context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
 	return &generatedPrepared{src: s, root: c.RootSeed, instance: c.Instance, platforms: env.Platforms,
-		span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own), bySize: map[int]*generatedOnce{}}, nil
+		span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 // CheckLoad refuses a load outside (0, rigidload.MaxLoad).
@@ -309,7 +309,7 @@ type generatedPrepared struct {
 	policyRunner
 
 	mu     sync.Mutex
-	bySize map[int]*generatedOnce
+	bySize map[int]*once[instance]
 	scaled map[generatedLoad]*once[*loaded]
 }
 
@@ -320,23 +320,10 @@ type generatedLoad struct {
 	load  float64
 }
 
-// generatedOnce is the instance drawn for one machine size, once.
-type generatedOnce struct {
-	once sync.Once
-	inst instance
-	err  error
-}
-
+// get returns the instance drawn for a machine of procs processors, once
+// per machine size.
 func (p *generatedPrepared) get(procs int) (instance, error) {
-	p.mu.Lock()
-	g := p.bySize[procs]
-	if g == nil {
-		g = &generatedOnce{}
-		p.bySize[procs] = g
-	}
-	p.mu.Unlock()
-	g.once.Do(func() { g.inst, g.err = p.src.spec.generate(p.root, p.instance, procs) })
-	return g.inst, g.err
+	return onceOf(&p.mu, &p.bySize, procs, func() (instance, error) { return p.src.spec.generate(p.root, p.instance, procs) })
 }
 
 // Simulate runs the instance drawn for the cell's machine, at the cell's
