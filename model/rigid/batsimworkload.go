@@ -1,12 +1,12 @@
 package rigid
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 
 	"github.com/sweep-sched/sweep/model"
@@ -43,7 +43,7 @@ func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	bw, err := batsim.Load(path)
+	bw, err := batsim.Decode(bytes.NewReader(data), path)
 	if err != nil {
 		return nil, err
 	}
@@ -55,15 +55,8 @@ func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error
 		estimates = []string{rigid.EstimateRequested.String()}
 	}
 	s := &batsimSource{workload: bw}
-	for _, e := range estimates {
-		v, err := rigid.ParseVariant(e)
-		if err != nil {
-			return nil, fmt.Errorf("estimates: %w", err)
-		}
-		if slices.Contains(s.variants, v) {
-			return nil, fmt.Errorf("estimates: %s listed twice", e)
-		}
-		s.variants = append(s.variants, v)
+	if s.variants, err = parseVariants(estimates); err != nil {
+		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	s.canon = "batsim sha256=" + hex.EncodeToString(sum[:])

@@ -181,6 +181,11 @@ func parseEstimates(w *model.WorkloadSpec) ([]rigid.Variant, error) {
 	if len(estimates) == 0 {
 		return nil, fmt.Errorf("estimates: missing; want a list of T (actual run times) and/or R (requested times)")
 	}
+	return parseVariants(estimates)
+}
+
+// parseVariants reads a trace's estimates list: variants, none twice.
+func parseVariants(estimates []string) ([]rigid.Variant, error) {
 	var out []rigid.Variant
 	for _, e := range estimates {
 		v, err := rigid.ParseVariant(e)
