@@ -135,7 +135,7 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 	}
 	defer f.Close()
 	// One pass over the file: the reader parses what the hash reads. The
-	// width limit comes with each platform (prepared.get).
+	// width limit comes with each platform (prepared.piece).
 	h := sha256.New()
 	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if errors.Is(err, swf.ErrJSON) {
