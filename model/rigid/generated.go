@@ -215,6 +215,7 @@ type generatedSource struct {
 	spec      generatorSpec
 	estimates []generatedEstimate
 	canon     string // the jobs' identity (generatorSpec.canon)
+	changed   string // the parameters off the published ones (generatorSpec.changed)
 	own       []Policy
 }
 
@@ -235,7 +236,7 @@ func newGeneratedSource(w *model.WorkloadSpec, own []Policy) (*generatedSource, 
 	if err != nil {
 		return nil, err
 	}
-	return &generatedSource{spec: spec, estimates: estimates, canon: spec.canon(), own: own}, nil
+	return &generatedSource{spec: spec, estimates: estimates, canon: spec.canon(), changed: spec.changed(), own: own}, nil
 }
 
 func (s *generatedSource) Describe(label string, instances int) string {
@@ -365,7 +366,7 @@ func (p *generatedPrepared) atLoad(procs int, load float64) (*loaded, error) {
 // and the estimates.
 func (s *generatedSource) workloadName(root uint64, inst, procs int, estimates string) string {
 	return fmt.Sprintf("%s instance %d, root seed %d: %d jobs on %d processors, %s; estimates %s",
-		genrigid.LublinName, inst, root, s.spec.jobs, procs, s.spec.changed(), estimates)
+		genrigid.LublinName, inst, root, s.spec.jobs, procs, s.changed, estimates)
 }
 
 // presetParams lists the generator's parameters: jobs, the Lublin model's
