@@ -1,12 +1,13 @@
 package rigid
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"slices"
+	"sync"
 
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/rigidload"
@@ -42,7 +43,7 @@ func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	bw, err := batsim.Load(path)
+	bw, err := batsim.Decode(bytes.NewReader(data), path)
 	if err != nil {
 		return nil, err
 	}
@@ -54,15 +55,8 @@ func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error
 		estimates = []string{rigid.EstimateRequested.String()}
 	}
 	s := &batsimSource{workload: bw}
-	for _, e := range estimates {
-		v, err := rigid.ParseVariant(e)
-		if err != nil {
-			return nil, fmt.Errorf("estimates: %w", err)
-		}
-		if slices.Contains(s.variants, v) {
-			return nil, fmt.Errorf("estimates: %s listed twice", e)
-		}
-		s.variants = append(s.variants, v)
+	if s.variants, err = parseVariants(estimates); err != nil {
+		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	s.canon = "batsim sha256=" + hex.EncodeToString(sum[:])
@@ -139,12 +133,47 @@ type batsimPrepared struct {
 	platforms map[string]*platform.Platform
 	span      rigidload.Span
 	policyRunner
+
+	mu     sync.Mutex
+	scaled map[batsimKey]*once[batsimLoaded]
+}
+
+// batsimKey is the workload on a platform at a load (0: the recorded
+// arrivals).
+type batsimKey struct {
+	platform string
+	load     float64
+}
+
+// batsimLoaded is the workload on a cluster at a load, with the count of
+// the jobs wider than the cluster, left out.
+type batsimLoaded struct {
+	*loaded
+	dropped int
 }
 
 // Simulate runs the whole workload on the cell's cluster; jobs wider than
 // it are left out and counted.
 func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
-	procs := p.platforms[c.Platform].TotalCores()
+	u := c.Unit.(batsimUnit)
+	l, err := onceOf(&p.mu, &p.scaled, batsimKey{c.Platform, u.load}, func() (batsimLoaded, error) { return p.atLoad(c.Platform, u.load) })
+	if err != nil {
+		return nil, err
+	}
+	w := l.cut.Workload // the jobs are shared, read only
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
+		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: l.dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+}
+
+// atLoad returns the workload on the platform's cluster, the jobs wider
+// than it left out, every job measured, with its arrivals scaled to load
+// by the rigid model's one load rule (atLoad, rigidload).
+func (p *batsimPrepared) atLoad(plat string, load float64) (batsimLoaded, error) {
+	procs := p.platforms[plat].TotalCores()
 	w := *p.src.workload
 	w.Procs = procs
 	w.Jobs = nil
@@ -157,21 +186,11 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 		w.Jobs = append(w.Jobs, j)
 	}
 	if len(w.Jobs) == 0 {
-		return nil, fmt.Errorf("every job of %s is wider than %s's %d processors", w.Name, c.Platform, procs)
+		return batsimLoaded{}, fmt.Errorf("every job of %s is wider than %s's %d processors", w.Name, plat, procs)
 	}
 	// Every job is measured: the window runs from the first submit to
 	// just after the last.
 	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
-	u := c.Unit.(batsimUnit)
-	l, err := atLoad(rigidtrace.Cut{Workload: w, MeasuredJobs: len(w.Jobs)}, procs, p.span, u.load)
-	if err != nil {
-		return nil, err
-	}
-	w = l.cut.Workload
-	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
-	if err != nil {
-		return nil, err
-	}
-	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+	l, err := atLoad(rigidtrace.Cut{Workload: w, MeasuredJobs: len(w.Jobs)}, procs, p.span, load)
+	return batsimLoaded{l, dropped}, err
 }

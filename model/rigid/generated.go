@@ -215,6 +215,7 @@ type generatedSource struct {
 	spec      generatorSpec
 	estimates []generatedEstimate
 	canon     string // the jobs' identity (generatorSpec.canon)
+	changed   string // the parameters off the published ones (generatorSpec.changed)
 	own       []Policy
 }
 
@@ -235,7 +236,7 @@ func newGeneratedSource(w *model.WorkloadSpec, own []Policy) (*generatedSource, 
 	if err != nil {
 		return nil, err
 	}
-	return &generatedSource{spec: spec, estimates: estimates, canon: spec.canon(), own: own}, nil
+	return &generatedSource{spec: spec, estimates: estimates, canon: spec.canon(), changed: spec.changed(), own: own}, nil
 }
 
 func (s *generatedSource) Describe(label string, instances int) string {
@@ -290,7 +291,7 @@ func (s *generatedSource) Groups(ax model.Axes) [][]model.Cell {
 // size on first use.
 func (s *generatedSource) Prepare(_ context.Context, c model.Cell, env model.Env) (model.Prepared, error) {
 	return &generatedPrepared{src: s, root: c.RootSeed, instance: c.Instance, platforms: env.Platforms,
-		span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own), bySize: map[int]*generatedOnce{}}, nil
+		span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
 }
 
 // CheckLoad refuses a load outside (0, rigidload.MaxLoad).
@@ -309,7 +310,7 @@ type generatedPrepared struct {
 	policyRunner
 
 	mu     sync.Mutex
-	bySize map[int]*generatedOnce
+	bySize map[int]*once[instance]
 	scaled map[generatedLoad]*once[*loaded]
 }
 
@@ -320,23 +321,10 @@ type generatedLoad struct {
 	load  float64
 }
 
-// generatedOnce is the instance drawn for one machine size, once.
-type generatedOnce struct {
-	once sync.Once
-	inst instance
-	err  error
-}
-
+// get returns the instance drawn for a machine of procs processors, once
+// per machine size.
 func (p *generatedPrepared) get(procs int) (instance, error) {
-	p.mu.Lock()
-	g := p.bySize[procs]
-	if g == nil {
-		g = &generatedOnce{}
-		p.bySize[procs] = g
-	}
-	p.mu.Unlock()
-	g.once.Do(func() { g.inst, g.err = p.src.spec.generate(p.root, p.instance, procs) })
-	return g.inst, g.err
+	return onceOf(&p.mu, &p.bySize, procs, func() (instance, error) { return p.src.spec.generate(p.root, p.instance, procs) })
 }
 
 // Simulate runs the instance drawn for the cell's machine, at the cell's
@@ -378,7 +366,7 @@ func (p *generatedPrepared) atLoad(procs int, load float64) (*loaded, error) {
 // and the estimates.
 func (s *generatedSource) workloadName(root uint64, inst, procs int, estimates string) string {
 	return fmt.Sprintf("%s instance %d, root seed %d: %d jobs on %d processors, %s; estimates %s",
-		genrigid.LublinName, inst, root, s.spec.jobs, procs, s.spec.changed(), estimates)
+		genrigid.LublinName, inst, root, s.spec.jobs, procs, s.changed, estimates)
 }
 
 // presetParams lists the generator's parameters: jobs, the Lublin model's

@@ -24,8 +24,10 @@ type measure struct {
 // simulated, its workload (seed 003's Table I), the fair-share deviation
 // (Tables III-VII), waits and slowdowns (Table IX) and the planner's work.
 // None is ranked: seed 003 compares them with the paper, not by paired
-// tests.
-func measures() []measure {
+// tests. Built once: every cell's Measure reads them.
+var measures = declareMeasures()
+
+func declareMeasures() []measure {
 	integer := func(name, unit, doc string, value func(o *Outcome, m *fairness.Month) int64) measure {
 		return measure{table.Measure{Name: name, Integer: true, Unit: unit, Doc: doc},
 			func(o *Outcome, m *fairness.Month) store.Value { return store.Int64(value(o, m)) }}

@@ -122,7 +122,7 @@ func IsBatsimWorkload(w *model.WorkloadSpec) bool {
 
 func (Model) Measures() []table.Measure {
 	var out []table.Measure
-	for _, m := range measures() {
+	for _, m := range measures {
 		out = append(out, m.Measure)
 	}
 	return out
@@ -350,8 +350,8 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	if err != nil {
 		return model.Measured{}, err
 	}
-	var values []store.Value
-	for _, m := range measures() {
+	values := make([]store.Value, 0, len(measures))
+	for _, m := range measures {
 		values = append(values, m.value(o, fm))
 	}
 	i, f := store.Int64, store.Float64

@@ -135,7 +135,7 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 	}
 	defer f.Close()
 	// One pass over the file: the reader parses what the hash reads. The
-	// width limit comes with each platform (prepared.get).
+	// width limit comes with each platform (prepared.piece).
 	h := sha256.New()
 	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
 	if errors.Is(err, swf.ErrJSON) {
@@ -181,6 +181,11 @@ func parseEstimates(w *model.WorkloadSpec) ([]rigid.Variant, error) {
 	if len(estimates) == 0 {
 		return nil, fmt.Errorf("estimates: missing; want a list of T (actual run times) and/or R (requested times)")
 	}
+	return parseVariants(estimates)
+}
+
+// parseVariants reads a trace's estimates list: variants, none twice.
+func parseVariants(estimates []string) ([]rigid.Variant, error) {
 	var out []rigid.Variant
 	for _, e := range estimates {
 		v, err := rigid.ParseVariant(e)

@@ -331,7 +331,7 @@ func (t *Trace) Dates(from, to time.Time) (Cut, error) {
 	return t.cut(fmt.Sprintf("window %s..%s", from.Format(time.RFC3339), to.Format(time.RFC3339)), lo, hi, a, b), nil
 }
 
-// Jobs2 cuts the jobs of indices [from, to) of Jobs (sorted by submit
+// JobRange cuts the jobs of indices [from, to) of Jobs (sorted by submit
 // time, on the cluster: as learned-scheduler papers sample sequences),
 // with the month's warm-up and cool-down.
 func (t *Trace) JobRange(from, to int) (Cut, error) {
