@@ -45,8 +45,7 @@ func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *plat
 	if entry.Batsim != nil {
 		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, procs)
 	}
-	return pipe.ProbeRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, procs, rigid.EstimateRequested.String())
+	return pipe.ProbeRigid(ctx, pipeOptions(entry), procs, rigid.EstimateRequested.String())
 }
 
 // policyRunner runs a cell's policy: built-in, the model's own (Go), a
@@ -81,8 +80,7 @@ func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry m
 	var decider backfill.Decider
 	switch {
 	case entry.Command != nil:
-		r, err := pipe.StartRigid(ctx, pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
-			Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}, w.Procs, len(w.Jobs), v.String(), w.Name)
+		r, err := pipe.StartRigid(ctx, pipeOptions(entry), w.Procs, len(w.Jobs), v.String(), w.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -150,4 +148,11 @@ func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workl
 		return nil, nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
 	}
 	return sched, bs.Resources, nil
+}
+
+// pipeOptions runs a manifest's command entry as a pipe-protocol policy:
+// the same options for the probe and for every cell (as model/grid's).
+func pipeOptions(entry model.PolicyEntry) pipe.Options {
+	return pipe.Options{Command: entry.Argv, Name: entry.Name, Params: entry.Params,
+		Dir: entry.Dir, DecisionTimeout: entry.DecisionTimeout}
 }

@@ -120,13 +120,9 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 	if err := w.CheckOptions(monthKeys...); err != nil {
 		return nil, err
 	}
-	if w.Instances > 1 {
-		return nil, fmt.Errorf("instances %d: a trace is one workload, its months the cells; want 1 (or leave it out)", w.Instances)
+	if err := w.OneTrace(", its months the cells"); err != nil {
+		return nil, err
 	}
-	if len(w.Set) > 0 {
-		return nil, fmt.Errorf("set applies to generators, not traces")
-	}
-	w.Instances = 1
 	rs := &source{own: own}
 	path := env.Path(w.Trace)
 	f, err := os.Open(path)
