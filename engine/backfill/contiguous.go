@@ -2,7 +2,6 @@ package backfill
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 
 	"github.com/sweep-sched/sweep/engine/placement"
@@ -350,7 +349,7 @@ func (s *Schedule) ResourceSchedule(w *rigid.Workload) placement.Schedule {
 func (s *sim) instantPerEvent() {
 	due := s.due[:0]
 	for len(s.ends) > 0 && s.ends[0].seconds == s.now {
-		due = append(due, heap.Pop(&s.ends).(endEvent).job)
+		due = append(due, s.ends.pop().job)
 	}
 	s.due = due
 	for _, j := range due {

@@ -2,7 +2,6 @@ package backfill
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"math"
@@ -252,7 +251,7 @@ func (s *sim) run(ctx context.Context) error {
 			continue
 		}
 		for len(s.ends) > 0 && s.ends[0].seconds == next {
-			s.complete(heap.Pop(&s.ends).(endEvent).job)
+			s.complete(s.ends.pop().job)
 		}
 		for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == next {
 			s.arrive()
@@ -320,7 +319,7 @@ func (s *sim) start(j int) {
 	s.sched.EndSeconds[j] = end
 	s.runningPos[j] = len(s.running)
 	s.running = append(s.running, j)
-	heap.Push(&s.ends, endEvent{seconds: end, job: j})
+	s.ends.push(endEvent{seconds: end, job: j})
 	if j < s.toStart {
 		s.started++
 	}
@@ -341,11 +340,15 @@ func (s *sim) pass() {
 	if s.correct {
 		s.correctEstimates()
 	}
+	runningBefore := len(s.running)
 	if s.err = s.rule(); s.err != nil {
 		return
 	}
 	if s.policy.Head == HeadCommitted {
 		s.commitHead()
+	}
+	if len(s.running) == runningBefore {
+		return // nothing started (a pass only adds running jobs)
 	}
 	s.queue = slices.DeleteFunc(s.queue, func(j int) bool { return s.sched.StartSeconds[j] >= 0 })
 	if s.staticKey != nil {
@@ -474,18 +477,49 @@ type endEvent struct {
 }
 
 // endHeap orders completions by time, then job index, so that equal
-// instants pop deterministically.
+// instants pop deterministically. It is a binary heap with typed push and
+// pop: container/heap's interface boxes every event it pushes, which was a
+// sixth of a 10,000-job EASY run's time and half its allocations.
 type endHeap []endEvent
 
-func (h endHeap) Len() int { return len(h) }
-func (h endHeap) Less(a, b int) bool {
+func (h endHeap) less(a, b int) bool {
 	return h[a].seconds < h[b].seconds || h[a].seconds == h[b].seconds && h[a].job < h[b].job
 }
-func (h endHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *endHeap) Push(x any)   { *h = append(*h, x.(endEvent)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *endHeap) push(e endEvent) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q.less(i, parent) {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
+}
+
+// pop removes and returns the earliest completion.
+func (h *endHeap) pop() endEvent {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(q) && q.less(l, least) {
+			least = l
+		}
+		if r < len(q) && q.less(r, least) {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		q[i], q[least] = q[least], q[i]
+		i = least
+	}
+	*h = q
+	return top
 }
