@@ -19,6 +19,9 @@ type Platform struct {
 	Name     string
 	Root     *Node
 	Clusters []Cluster // the leaves in tree order (depth first, as listed)
+	// Partitions, when set, make the platform one of nodes (nodes.go):
+	// each partition is also the cluster of its nodes' cores.
+	Partitions []Partition
 }
 
 // A Cluster is a leaf of the platform: Cores cores of one architecture Kind.
@@ -146,8 +149,9 @@ func (p *Platform) validate() error {
 //	    children:
 //	      - {cluster: c2, cores: 500, kind: Kind2}
 type platformFile struct {
-	Name     string     `yaml:"name"`
-	Children []nodeFile `yaml:"children"`
+	Name       string          `yaml:"name"`
+	Children   []nodeFile      `yaml:"children"`
+	Partitions []partitionFile `yaml:"partitions"`
 }
 
 type nodeFile struct {
@@ -188,7 +192,17 @@ func Decode(data []byte) (*Platform, error) {
 	dec.KnownFields(true)
 	var f platformFile
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w (want keys name, children; each child either {cluster, cores, kind} or {router, children})", err)
+		return nil, fmt.Errorf("%w (want keys name and children, each child either {cluster, cores, kind} or {router, children}; or name and partitions, each {name, nodes, cores, memory, gpus})", err)
+	}
+	if len(f.Partitions) > 0 {
+		if len(f.Children) > 0 {
+			return nil, errBothForms
+		}
+		name := f.Name
+		if name == "" {
+			name = "file"
+		}
+		return partitions(name, f.Partitions)
 	}
 	p := &Platform{Name: f.Name, Root: &Node{Name: "root", Cluster: -1}}
 	if p.Name == "" {
@@ -230,6 +244,9 @@ func Decode(data []byte) (*Platform, error) {
 // cores, kinds in tree order): equal texts mean equal platforms, whatever
 // file or preset they came from.
 func (p *Platform) Canonical() string {
+	if p.HasNodes() {
+		return p.canonicalPartitions()
+	}
 	var b strings.Builder
 	var walk func(n *Node)
 	walk = func(n *Node) {
