@@ -160,6 +160,10 @@ type Workload struct {
 	// cut, whose rounded submit times may tie across the ends of its
 	// seconds window. The seconds window must then still cover them.
 	MeasureFromJob, MeasureToJob int
+	// Machine, when set, is the cluster's nodes (nodes.go), Procs its
+	// cores, and Requests what each job asks of them, by job index.
+	Machine  *Machine
+	Requests []Request
 }
 
 // Measured reports whether job i is one of the measured jobs.
@@ -177,9 +181,24 @@ func (w *Workload) Measured(i int) bool {
 // SortJobs orders the jobs by submit time, then job number, the order the
 // simulator requires.
 func (w *Workload) SortJobs() {
-	slices.SortStableFunc(w.Jobs, func(a, b Job) int {
+	order := func(a, b Job) int {
 		return cmp.Or(cmp.Compare(a.SubmitSeconds, b.SubmitSeconds), cmp.Compare(a.Number, b.Number))
-	})
+	}
+	if w.Requests == nil {
+		slices.SortStableFunc(w.Jobs, order)
+		return
+	}
+	// The requests follow their jobs.
+	idx := make([]int, len(w.Jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return order(w.Jobs[a], w.Jobs[b]) })
+	jobs, reqs := make([]Job, len(idx)), make([]Request, len(idx))
+	for k, i := range idx {
+		jobs[k], reqs[k] = w.Jobs[i], w.Requests[i]
+	}
+	w.Jobs, w.Requests = jobs, reqs
 }
 
 // Validate checks the workload and returns the first problem, located by
@@ -188,6 +207,11 @@ func (w *Workload) SortJobs() {
 func (w *Workload) Validate() error {
 	if w.Procs <= 0 {
 		return fmt.Errorf("workload %s: processors %d: want at least 1", w.Name, w.Procs)
+	}
+	if w.Machine != nil {
+		if err := w.validateNodes(); err != nil {
+			return err
+		}
 	}
 	if w.MeasureFromSeconds > w.MeasureToSeconds {
 		return fmt.Errorf("workload %s: measured window [%d, %d) s: the start must not come after the end", w.Name, w.MeasureFromSeconds, w.MeasureToSeconds)
