@@ -109,6 +109,12 @@ type Policy struct {
 	Pass      Pass
 	Head      Head
 	Kill      rigid.Kill
+	// Nodes, Charge and Billing apply on a machine of nodes only
+	// (nodes.go, nodecharge.go): how nodes are selected, and what
+	// RelShare charges a job's user.
+	Nodes   NodeSelection
+	Charge  Charge
+	Billing Billing
 }
 
 // Objective is how Tradeoff-fs compares two plans.

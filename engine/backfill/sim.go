@@ -23,6 +23,9 @@ type Schedule struct {
 	// FirstResource is, with contiguous placement, the first resource id
 	// of each started job's block (nil otherwise).
 	FirstResource []int
+	// Nodes is, on a machine of nodes (the workload's Machine), what each
+	// started job held of which nodes (nodes.go; nil otherwise).
+	Nodes [][]NodeShare
 	// TwSeconds is the Tw Tradeoff-fs used (resolved for TwFCFSMax).
 	TwSeconds int64
 	// Kill is the kill rule the jobs ran under, for the validator.
@@ -56,6 +59,9 @@ func Simulate(ctx context.Context, w *rigid.Workload, v rigid.Variant, p Policy)
 		return nil, fmt.Errorf("simulating: %w", err)
 	}
 	if err := p.validate(); err != nil {
+		return nil, fmt.Errorf("simulating %s: %w", w.Name, err)
+	}
+	if err := p.validateNodes(w); err != nil {
 		return nil, fmt.Errorf("simulating %s: %w", w.Name, err)
 	}
 	if (p.Planner != nil || p.Allocation == AllocConservative) && w.Procs > math.MaxInt32 {
@@ -218,6 +224,10 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 	if p.Order.keyed() {
 		s.staticKey, s.dynamicKey = staticKeys[p.Order], dynamicKeys[p.Order]
 	}
+	if w.Machine != nil {
+		s.useNodes()
+		return s
+	}
 	switch {
 	case p.Decider != nil:
 		s.rule = s.decide
@@ -308,7 +318,7 @@ func (s *sim) complete(j int) {
 	s.running = s.running[:len(s.running)-1]
 	s.runningPos[j] = -1
 	job := &s.jobs[j]
-	s.usage.completed(s.userOf[j], job.Procs, s.sched.StartSeconds[j], s.now)
+	s.usage.completed(s.userOf[j], s.usage.weight(j, job.Procs), s.sched.StartSeconds[j], s.now)
 }
 
 func (s *sim) start(j int) {

@@ -22,6 +22,17 @@ type usageBook struct {
 	// window, in completion order.
 	recent []doneJob
 	total  []int64 // scratch: the usage returned by at
+	// charge is, on a machine of nodes, what each started job is
+	// charged per second (nodecharge.go); nil: its processors.
+	charge []int64
+}
+
+// weight returns what job j, of procs processors, is charged per second.
+func (b *usageBook) weight(j, procs int) int64 {
+	if b.charge == nil {
+		return int64(procs)
+	}
+	return b.charge[j]
 }
 
 type doneJob struct {
@@ -68,13 +79,13 @@ func (b *usageBook) sync(t int64) {
 
 // completed records a job of user u that ran on procs from start to end,
 // completing now (end).
-func (b *usageBook) completed(u, procs int, start, end int64) {
+func (b *usageBook) completed(u int, procs int64, start, end int64) {
 	if b.window == WindowSliding {
-		b.recent = append(b.recent, doneJob{user: u, procs: int64(procs), start: start, end: end})
+		b.recent = append(b.recent, doneJob{user: u, procs: procs, start: start, end: end})
 		return
 	}
 	b.sync(end)
-	b.done[u] += int64(procs) * (end - max(start, b.windowStart(end)))
+	b.done[u] += procs * (end - max(start, b.windowStart(end)))
 }
 
 // at returns every user's usage at time t, running jobs counted up to t
@@ -101,7 +112,7 @@ func (b *usageBook) at(t int64, running []int, starts []int64, jobs []rigid.Job,
 	}
 	if b.count == CountRunning {
 		for _, j := range running {
-			b.total[userOf[j]] += int64(jobs[j].Procs) * (t - max(starts[j], ws))
+			b.total[userOf[j]] += b.weight(j, jobs[j].Procs) * (t - max(starts[j], ws))
 		}
 	}
 	return b.total

@@ -61,7 +61,7 @@ func TestRelShareDailyUsageByHand(t *testing.T) {
 			// applies them; then the jobs running at now.
 			for _, j := range []int{0, 2, 1} { // by end time
 				if !done[j] && ends[j] <= st.atSeconds {
-					book.completed(userOf[j], jobs[j].Procs, starts[j], ends[j])
+					book.completed(userOf[j], int64(jobs[j].Procs), starts[j], ends[j])
 					done[j] = true
 				}
 			}

@@ -21,7 +21,8 @@ import (
 // leave it its processors. Estimates are re-derived from the schedule
 // alone: a predicted one from the run times of the user's jobs that ended
 // before the submission, corrected as rigid.CorrectedSeconds says when
-// the job outlived it. It returns every problem found, joined, or nil.
+// the job outlived it. On a machine of nodes it checks the nodes too
+// (checkNodes). It returns every problem found, joined, or nil.
 func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 	var problems []error
 	fail := func(format string, args ...any) {
@@ -34,8 +35,12 @@ func Rigid(w *rigid.Workload, v rigid.Variant, sched *backfill.Schedule) error {
 		return fmt.Errorf("schedule has %d starts and %d ends for %d jobs", len(sched.StartSeconds), len(sched.EndSeconds), n)
 	}
 	edges := checkRuns(w, sched, fail)
-	if len(sched.Reservations) > 0 {
-		checkReservations(w, sched, edges, firstEstimates(w, v, sched), fail)
+	if len(sched.Reservations) > 0 || w.Machine != nil {
+		est := firstEstimates(w, v, sched)
+		checkReservations(w, sched, edges, est, fail)
+		if w.Machine != nil {
+			checkNodes(w, sched, est, fail)
+		}
 	}
 	if len(problems) == 0 {
 		return nil

@@ -1,0 +1,69 @@
+package backfill
+
+import (
+	"fmt"
+	"math"
+)
+
+// Charge is what RelShare charges a user per second of a job's run on a
+// machine of nodes (on processors, always its processors).
+type Charge uint8
+
+// The charges. Every charge counts what a job holds, so an exclusive job
+// pays for its whole nodes, as Slurm charges allocated resources.
+const (
+	// ChargeCores charges the cores held. The default.
+	ChargeCores Charge = iota
+	// ChargeDominant charges the dominant share (Ghodsi et al., DRF): the
+	// largest of the job's fractions of the machine's cores, memory and
+	// GPUs, times the machine's cores, in thousandths of a core.
+	ChargeDominant
+	// ChargeBilling charges Slurm's billing: the cores, memory (GiB) and
+	// GPUs held weighted by Billing (TRESBillingWeights, summed), in
+	// thousandths.
+	ChargeBilling
+)
+
+var chargeNames = []string{"cores", "dominant", "billing"}
+
+func (c Charge) String() string { return enumName(chargeNames, int(c)) }
+
+// ParseCharge reads cores, dominant or billing.
+func ParseCharge(name string) (Charge, error) {
+	for i, n := range chargeNames {
+		if n == name {
+			return Charge(i), nil
+		}
+	}
+	return 0, fmt.Errorf("charge %q: want cores (the cores a job holds, the default), dominant (its dominant share of cores, memory and GPUs) or billing (weights per core, GiB and GPU, as Slurm's TRESBillingWeights)", name)
+}
+
+// Billing is ChargeBilling's weights per core, per GiB of memory and per
+// GPU held.
+type Billing struct {
+	Core, MemoryGiB, GPU float64
+}
+
+// chargeOf returns what job j, holding shares, is charged per second.
+func (s *sim) chargeOf(shares []NodeShare) int64 {
+	var held amounts
+	for _, sh := range shares {
+		held = held.plus(shareAmounts(sh))
+	}
+	switch s.policy.Charge {
+	case ChargeDominant:
+		cores, mem, gpus := s.w.Machine.Totals()
+		f := float64(held.cores) / float64(cores)
+		if mem > 0 {
+			f = max(f, float64(held.mem)/float64(mem))
+		}
+		if gpus > 0 {
+			f = max(f, float64(held.gpus)/float64(gpus))
+		}
+		return int64(math.Round(1000 * f * float64(cores)))
+	case ChargeBilling:
+		b := s.policy.Billing
+		return int64(math.Round(1000 * (b.Core*float64(held.cores) + b.MemoryGiB*float64(held.mem)/1024 + b.GPU*float64(held.gpus))))
+	}
+	return int64(held.cores)
+}

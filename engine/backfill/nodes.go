@@ -1,0 +1,460 @@
+package backfill
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// Nodes (issue 34): on a workload with a Machine, jobs are placed on
+// nodes of partitions, each node with cores, memory and GPUs, by the
+// nodes allocator below, behind the same allocator and easyPlacement
+// seams as counted processors; EASY is the one easyPass over it, strict
+// allocation its fit, conservative backfilling a plan over the nodes'
+// reservations (nodesplan.go). Its rules:
+//
+//   - A job asking for N nodes fits when N nodes of one partition it
+//     allows (its own, or any, tried in platform order) each have its
+//     cores, memory and GPUs per node free; an exclusive job takes
+//     whole, entirely free nodes. A pooled job (cores, memory per core)
+//     takes cores wherever a node of the partition has cores and their
+//     memory free, node by node, until it has them all.
+//   - Selection is first-fit (the lowest node ids) or best-fit (the
+//     nodes its take leaves the least free, each resource's leftover
+//     counted as a fraction of the node's, ties to the lowest id).
+//   - EASY's shadow is the first instant, releasing the running jobs by
+//     estimated end (every end at that second counted), at which the
+//     head fits: every resource it needs free on nodes it may use. Its
+//     nodes are chosen then by the selection rule; a job estimated to
+//     outlive the shadow may use only what the head leaves spare of
+//     those nodes, so the head's nodes are protected.
+
+// NodeSelection is how the nodes allocator chooses among fitting nodes.
+type NodeSelection uint8
+
+// The selections.
+const (
+	// SelectFirstFit takes the fitting nodes of lowest id. The default.
+	SelectFirstFit NodeSelection = iota
+	// SelectBestFit takes the fitting nodes the job leaves least free.
+	SelectBestFit
+)
+
+var selectionNames = []string{"first-fit", "best-fit"}
+
+func (n NodeSelection) String() string { return enumName(selectionNames, int(n)) }
+
+// ParseNodeSelection reads first-fit or best-fit.
+func ParseNodeSelection(name string) (NodeSelection, error) {
+	for i, n := range selectionNames {
+		if n == name {
+			return NodeSelection(i), nil
+		}
+	}
+	return 0, fmt.Errorf("node selection %q: want first-fit (the fitting nodes of lowest id, the default) or best-fit (the nodes a job leaves least free)", name)
+}
+
+// NodeShare is what one job holds of one node (node ids count across
+// the machine's partitions in order).
+type NodeShare struct {
+	Node      int32
+	Cores     int32
+	GPUs      int32
+	MemoryMiB int64
+}
+
+// amounts are cores, GPUs and memory of one node: free, held or asked.
+type amounts struct {
+	cores, gpus int32
+	mem         int64
+}
+
+func (a amounts) covers(b amounts) bool {
+	return a.cores >= b.cores && a.gpus >= b.gpus && a.mem >= b.mem
+}
+
+func (a amounts) minus(b amounts) amounts {
+	return amounts{a.cores - b.cores, a.gpus - b.gpus, a.mem - b.mem}
+}
+
+func (a amounts) plus(b amounts) amounts {
+	return amounts{a.cores + b.cores, a.gpus + b.gpus, a.mem + b.mem}
+}
+
+func least(a, b amounts) amounts {
+	return amounts{min(a.cores, b.cores), min(a.gpus, b.gpus), min(a.mem, b.mem)}
+}
+
+func shareAmounts(s NodeShare) amounts { return amounts{s.Cores, s.GPUs, s.MemoryMiB} }
+
+// partRange is a partition's nodes, first to end (excluded).
+type partRange struct {
+	first, end int
+	capacity   amounts
+}
+
+// availMode is which free resources a choice sees.
+type availMode uint8
+
+const (
+	availNow     availMode = iota // free now
+	availNowLong                  // free now, on the head's nodes only what it leaves spare
+	availFuture                   // free at the instant reserve is probing
+	availPlan                     // free throughout the interval conservative is probing
+)
+
+// nodes is the allocator of a machine of nodes (see above).
+type nodes struct {
+	s     *sim
+	reqs  []rigid.Request
+	parts []partRange
+	cap   []amounts // per node
+	free  []amounts // per node, now
+	// partCores is the cores free per partition, a quick refusal.
+	partCores []int
+	sel       NodeSelection
+
+	// pending holds the shares of each job a pass placed, in the order
+	// of its starts; arena backs them and the jobs' recorded shares.
+	pending [][]NodeShare
+	arena   []NodeShare
+
+	// reserve's state: future[n] is node n's free resources at the
+	// instant probed, valid where mark[n] == gen; spare[n] what the
+	// head leaves of its node n at the shadow, valid where held[n] ==
+	// gen.
+	gen    uint32
+	future []amounts
+	mark   []uint32
+	spare  []amounts
+	held   []uint32
+	ends   []endEvent
+
+	cands  []nodeCand  // scratch of best-fit
+	cands2 []NodeShare // scratch of conservative's future placements
+	plan   nodePlan
+}
+
+type nodeCand struct {
+	node  int
+	score float64
+}
+
+func newNodes(s *sim, sel NodeSelection) *nodes {
+	m := s.w.Machine
+	n := &nodes{s: s, reqs: s.w.Requests, sel: sel}
+	for _, p := range m.Partitions {
+		first := len(n.cap)
+		c := amounts{int32(p.Cores), int32(p.GPUs), p.MemoryMiB}
+		for range p.Nodes {
+			n.cap = append(n.cap, c)
+		}
+		n.parts = append(n.parts, partRange{first: first, end: len(n.cap), capacity: c})
+		n.partCores = append(n.partCores, p.Nodes*p.Cores)
+	}
+	n.free = slices.Clone(n.cap)
+	k := len(n.cap)
+	n.future, n.mark, n.spare, n.held = make([]amounts, k), make([]uint32, k), make([]amounts, k), make([]uint32, k)
+	s.sched.Nodes = make([][]NodeShare, len(s.jobs))
+	return n
+}
+
+// avail returns what node i has free in mode m.
+func (n *nodes) avail(i int, m availMode) amounts {
+	switch m {
+	case availPlan:
+		return n.freeOver(i)
+	case availFuture:
+		if n.mark[i] == n.gen {
+			return n.future[i]
+		}
+	case availNowLong:
+		if n.held[i] == n.gen {
+			return least(n.free[i], n.spare[i])
+		}
+	}
+	return n.free[i]
+}
+
+// perNode returns what a node request takes of each of its nodes.
+func perNode(r *rigid.Request, capacity amounts) amounts {
+	if r.Exclusive {
+		return capacity
+	}
+	return amounts{int32(r.CoresPerNode), int32(r.GPUsPerNode), r.MemoryPerNodeMiB}
+}
+
+// units returns what a node with free resources a offers the request:
+// 1 or 0 nodes for a node request, the cores it can take for a pooled one.
+func units(r *rigid.Request, a, capacity amounts) int {
+	if r.Exclusive && a != capacity {
+		return 0
+	}
+	if !r.Pooled() {
+		if a.covers(perNode(r, capacity)) {
+			return 1
+		}
+		return 0
+	}
+	c := int(a.cores)
+	if r.MemoryPerCoreMiB > 0 {
+		c = min(c, int(a.mem/r.MemoryPerCoreMiB))
+	}
+	return c
+}
+
+// target is the units a job needs: nodes, or pooled cores.
+func target(r *rigid.Request, procs int) int {
+	if r.Pooled() {
+		return procs
+	}
+	return r.Nodes
+}
+
+// shareOf returns what job r takes of node i, offering u units, when it
+// still needs left of them.
+func shareOf(r *rigid.Request, i int, capacity amounts, u, left int) NodeShare {
+	var a amounts
+	switch {
+	case r.Exclusive:
+		a = capacity
+	case r.Pooled():
+		c := min(u, left)
+		a = amounts{cores: int32(c), mem: int64(c) * r.MemoryPerCoreMiB}
+	default:
+		a = perNode(r, capacity)
+	}
+	return NodeShare{Node: int32(i), Cores: a.cores, GPUs: a.gpus, MemoryMiB: a.mem}
+}
+
+// choose appends to out job j's shares of nodes in mode m, trying its
+// partitions in order, and reports whether it fits.
+func (n *nodes) choose(j int, m availMode, out []NodeShare) ([]NodeShare, bool) {
+	r := &n.reqs[j]
+	procs := n.s.jobs[j].Procs
+	if r.Partition != rigid.AnyPartition {
+		return n.chooseIn(r, procs, r.Partition, m, out)
+	}
+	for p := range n.parts {
+		if shares, ok := n.chooseIn(r, procs, p, m, out); ok {
+			return shares, true
+		}
+	}
+	return out, false
+}
+
+// chooseIn is choose on partition p.
+func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []NodeShare) ([]NodeShare, bool) {
+	if m <= availNowLong && n.partCores[p] < procs {
+		return out, false
+	}
+	pr := &n.parts[p]
+	left := target(r, procs)
+	base := len(out)
+	if n.sel == SelectFirstFit {
+		for i := pr.first; i < pr.end && left > 0; i++ {
+			if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
+				out = append(out, shareOf(r, i, pr.capacity, u, left))
+				left -= min(u, left)
+			}
+		}
+		return out, left == 0 || n.undo(&out, base)
+	}
+	cands := n.cands[:0]
+	total := 0
+	for i := pr.first; i < pr.end; i++ {
+		a := n.avail(i, m)
+		if u := units(r, a, pr.capacity); u > 0 {
+			total += u
+			cands = append(cands, nodeCand{i, leftover(a.minus(shareAmounts(shareOf(r, i, pr.capacity, u, left))), pr.capacity)})
+		}
+	}
+	n.cands = cands
+	if total < left {
+		return out, false
+	}
+	slices.SortFunc(cands, func(a, b nodeCand) int { return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.node, b.node)) })
+	for _, c := range cands {
+		if left == 0 {
+			break
+		}
+		u := units(r, n.avail(c.node, m), pr.capacity)
+		out = append(out, shareOf(r, c.node, pr.capacity, u, left))
+		left -= min(u, left)
+	}
+	return out, true
+}
+
+// undo drops the shares appended past base and returns false.
+func (n *nodes) undo(out *[]NodeShare, base int) bool {
+	*out = (*out)[:base]
+	return false
+}
+
+// leftover is best-fit's score: what a node keeps free, each resource as
+// a fraction of the node's.
+func leftover(a, capacity amounts) float64 {
+	f := float64(a.cores) / float64(capacity.cores)
+	if capacity.gpus > 0 {
+		f += float64(a.gpus) / float64(capacity.gpus)
+	}
+	if capacity.mem > 0 {
+		f += float64(a.mem) / float64(capacity.mem)
+	}
+	return f
+}
+
+// take holds shares of the free resources now.
+func (n *nodes) take(shares []NodeShare) {
+	for _, sh := range shares {
+		n.free[sh.Node] = n.free[sh.Node].minus(shareAmounts(sh))
+		n.partCores[n.partOf(int(sh.Node))] -= int(sh.Cores)
+	}
+}
+
+func (n *nodes) partOf(i int) int {
+	for p := range n.parts {
+		if i < n.parts[p].end {
+			return p
+		}
+	}
+	panic("backfill: node beyond the machine")
+}
+
+func (n *nodes) ready(s *sim) bool {
+	if len(s.queue) == 0 || s.free == 0 {
+		return false
+	}
+	for _, j := range s.queue {
+		r := &n.reqs[j]
+		if r.Partition == rigid.AnyPartition && s.jobs[j].Procs <= s.free ||
+			r.Partition != rigid.AnyPartition && s.jobs[j].Procs <= n.partCores[r.Partition] {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *nodes) snapshot(*sim) easyPlacement {
+	n.pending = n.pending[:0]
+	n.gen++ // no node is the head's
+	return n
+}
+
+func (n *nodes) release(s *sim, j int) {
+	for _, sh := range s.sched.Nodes[j] {
+		n.free[sh.Node] = n.free[sh.Node].plus(shareAmounts(sh))
+		n.partCores[n.partOf(int(sh.Node))] += int(sh.Cores)
+	}
+}
+
+// place chooses job j's nodes in mode m and, when it fits, holds them and
+// keeps its shares for commit.
+func (n *nodes) place(j int, m availMode) bool {
+	base := len(n.arena)
+	shares, ok := n.choose(j, m, n.arena)
+	if !ok {
+		n.arena = shares[:base]
+		return false
+	}
+	n.arena = shares
+	mine := shares[base:len(shares):len(shares)]
+	n.take(mine)
+	n.pending = append(n.pending, mine)
+	return true
+}
+
+func (n *nodes) fit(order, starts []int) []int {
+	for _, j := range order {
+		if !n.place(j, availNow) {
+			break
+		}
+		starts = append(starts, j)
+	}
+	return starts
+}
+
+// reserve releases, on the future copy, the running jobs and the starts
+// of this pass by estimated end until the head fits, and keeps what the
+// head leaves spare of the nodes it would take then.
+func (n *nodes) reserve(head int, starts []int) int64 {
+	s := n.s
+	ends := n.ends[:0]
+	for _, j := range s.running {
+		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
+	}
+	for i, j := range starts {
+		ends = append(ends, endEvent{seconds: s.now + s.est[j], job: -1 - i})
+	}
+	n.ends = ends
+	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
+	n.gen++
+	for i := 0; i < len(ends); {
+		shadow := ends[i].seconds
+		for ; i < len(ends) && ends[i].seconds == shadow; i++ {
+			n.releaseFuture(n.sharesOf(ends[i].job))
+		}
+		held, ok := n.choose(head, availFuture, nil)
+		if !ok {
+			continue
+		}
+		for _, sh := range held {
+			n.held[sh.Node] = n.gen
+			n.spare[sh.Node] = n.avail(int(sh.Node), availFuture).minus(shareAmounts(sh))
+		}
+		return shadow
+	}
+	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
+}
+
+// sharesOf returns a running job's shares (job >= 0) or those of the
+// start of this pass at index -1 - job.
+func (n *nodes) sharesOf(job int) []NodeShare {
+	if job >= 0 {
+		return n.s.sched.Nodes[job]
+	}
+	return n.pending[-1-job]
+}
+
+func (n *nodes) releaseFuture(shares []NodeShare) {
+	for _, sh := range shares {
+		i := sh.Node
+		if n.mark[i] != n.gen {
+			n.mark[i], n.future[i] = n.gen, n.free[i]
+		}
+		n.future[i] = n.future[i].plus(shareAmounts(sh))
+	}
+}
+
+func (n *nodes) backfill(order []int, shadowSeconds int64, starts []int) []int {
+	s := n.s
+	for _, j := range order {
+		long := s.now+s.est[j] > shadowSeconds
+		m := availNow
+		if long {
+			m = availNowLong
+		}
+		if !n.place(j, m) {
+			continue
+		}
+		if long {
+			for _, sh := range n.pending[len(n.pending)-1] {
+				if n.held[sh.Node] == n.gen {
+					n.spare[sh.Node] = n.spare[sh.Node].minus(shareAmounts(sh))
+				}
+			}
+		}
+		starts = append(starts, j)
+	}
+	return starts
+}
+
+func (n *nodes) commit(s *sim, starts []int) {
+	for i, j := range starts {
+		s.sched.Nodes[j] = n.pending[i]
+		s.usage.charge[j] = s.chargeOf(n.pending[i])
+		s.start(j)
+	}
+}

@@ -1,0 +1,190 @@
+package backfill_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/verify"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// cpuGPU is issue 34's example platform: nodes 0 and 1 in partition cpu,
+// 4 cores and 8 GiB each; node 2 in partition gpu, 8 cores, 64 GiB and 4
+// GPUs.
+func cpuGPU() *rigid.Machine {
+	return &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 8192},
+		{Name: "gpu", Nodes: 1, Cores: 8, MemoryMiB: 65536, GPUs: 4}}}
+}
+
+// nodeJob is one job of a hand-computed node schedule: submit and run
+// (= estimate) in seconds, and its request.
+type nodeJob struct {
+	submit, run int64
+	req         rigid.Request
+}
+
+const (
+	cpu     = 0
+	gpu     = 1
+	anyPart = rigid.AnyPartition
+)
+
+func nodeWorkload(m *rigid.Machine, jobs []nodeJob) *rigid.Workload {
+	w := &rigid.Workload{Name: "nodes", Procs: m.Cores(), Machine: m}
+	for i, j := range jobs {
+		procs := j.req.Cores()
+		if j.req.Pooled() {
+			procs = j.req.CoresPerNode // the tests give pooled cores here
+			j.req.CoresPerNode = 0
+		}
+		w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), User: int64(i % 2), SubmitSeconds: j.submit, Procs: procs,
+			RunSeconds: j.run, RequestedSeconds: j.run})
+		w.Requests = append(w.Requests, j.req)
+	}
+	return w
+}
+
+// simulateNodes runs the policy, checks the schedule with the independent
+// validator and returns the starts and each job's nodes.
+func simulateNodes(t *testing.T, w *rigid.Workload, p backfill.Policy) ([]int64, [][]int32, *backfill.Schedule) {
+	t.Helper()
+	sched, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.Rigid(w, rigid.EstimateRequested, sched); err != nil {
+		t.Fatal(err)
+	}
+	var nodes [][]int32
+	for _, shares := range sched.Nodes {
+		var ids []int32
+		for _, sh := range shares {
+			ids = append(ids, sh.Node)
+		}
+		nodes = append(nodes, ids)
+	}
+	return sched.StartSeconds, nodes, sched
+}
+
+func node(n int, cores int, memMiB int64, gpus int, part int) rigid.Request {
+	return rigid.Request{Nodes: n, CoresPerNode: cores, MemoryPerNodeMiB: memMiB, GPUsPerNode: gpus, Partition: part}
+}
+
+// Hand-computed schedules on cpuGPU under fcfs (issue 34's "what must be
+// true"): each case gives the starts and nodes under EASY, strict (no
+// backfilling) and conservative allocation, worked out below.
+func TestNodeSchedulesByHand(t *testing.T) {
+	exclusive := node(1, 1, 1024, 0, cpu)
+	exclusive.Exclusive = true
+	tests := []struct {
+		name  string
+		jobs  []nodeJob
+		alloc backfill.Allocation
+		sel   backfill.NodeSelection
+		start []int64
+		nodes [][]int32
+		// shadows are the EASY reservations' shadows by head.
+		shadows map[int]int64
+	}{
+		// Memory, not cores, makes J2 wait: J0 and J1 take 6 of each CPU
+		// node's 8 GiB; J2's 4 GiB fit no node until they end at 10,
+		// though 3 cores are free on each. At 1 J3 (2 cores, 2 GiB, ends
+		// at 6) is backfilled on node 0 under EASY (it ends by the shadow
+		// 10); strict allocation holds it behind J2 until 10, where both
+		// fit node 0 (3 cores, 8 GiB). Conservative plans J2 at 10 and J3
+		// at 1, as EASY.
+		{"memory easy", memJobs, backfill.AllocEASY, backfill.SelectFirstFit,
+			[]int64{0, 0, 10, 1}, [][]int32{{0}, {1}, {0}, {0}}, map[int]int64{2: 10}},
+		{"memory strict", memJobs, backfill.AllocStrict, backfill.SelectFirstFit,
+			[]int64{0, 0, 10, 10}, [][]int32{{0}, {1}, {0}, {0}}, nil},
+		{"memory conservative", memJobs, backfill.AllocConservative, backfill.SelectFirstFit,
+			[]int64{0, 0, 10, 1}, [][]int32{{0}, {1}, {0}, {0}}, nil},
+		// A GPU job waits for the GPU node while CPU jobs backfill: G0
+		// takes 2 of node 2's GPUs until 20; G1 needs 3 and is promised
+		// node 2 at 20, where it leaves 6 cores, 1 GPU and 56 GiB spare.
+		// C0 (both CPU nodes whole, to 30) backfills off the head's node;
+		// X (any partition, 2 cores, to 50) finds the CPU nodes full and
+		// takes 2 of node 2's spare cores; Y (1 GPU, ends at 5, by the
+		// shadow) takes a free GPU; Z (1 GPU, to 100) the one spare GPU.
+		// At 20 node 2 has G0's 2 GPUs and Y's back: G1 starts. Without
+		// backfilling nothing passes G1: at 20 G1, C0, X and Y start
+		// (node 2: 2+2+1 cores, 3+1 GPUs), Z at 25 when Y's GPU is back.
+		// Conservative gives every job the earliest start EASY did.
+		{"gpu easy", gpuJobs, backfill.AllocEASY, backfill.SelectFirstFit,
+			[]int64{0, 20, 0, 0, 0, 0}, [][]int32{{2}, {2}, {0, 1}, {2}, {2}, {2}}, map[int]int64{1: 20}},
+		{"gpu strict", gpuJobs, backfill.AllocStrict, backfill.SelectFirstFit,
+			[]int64{0, 20, 20, 20, 20, 25}, [][]int32{{2}, {2}, {0, 1}, {2}, {2}, {2}}, nil},
+		{"gpu conservative", gpuJobs, backfill.AllocConservative, backfill.SelectFirstFit,
+			[]int64{0, 20, 0, 0, 0, 0}, [][]int32{{2}, {2}, {0, 1}, {2}, {2}, {2}}, nil},
+		// The head's node is protected: G1 is promised node 2 at 20,
+		// which leaves 1 GPU spare then. P (2 GPUs, to 100) fits the 2
+		// GPUs free now but would take G1's: it waits; Q (2 GPUs, ends at
+		// 20, by the shadow) takes them. P starts at 30, when G1 ends.
+		{"protect", []nodeJob{{0, 20, node(1, 4, 0, 2, gpu)}, {0, 10, node(1, 2, 0, 3, gpu)}, {0, 100, node(1, 1, 0, 2, gpu)}, {0, 20, node(1, 1, 0, 2, gpu)}},
+			backfill.AllocEASY, backfill.SelectFirstFit, []int64{0, 20, 30, 0}, [][]int32{{2}, {2}, {2}, {2}}, map[int]int64{1: 20}},
+		// Shared nodes: A and B share node 0, C takes a core of nodes 0
+		// and 1; all start at 0.
+		{"shared", []nodeJob{{0, 10, node(1, 1, 1024, 0, cpu)}, {0, 10, node(1, 1, 1024, 0, cpu)}, {0, 10, node(2, 1, 0, 0, cpu)}},
+			backfill.AllocStrict, backfill.SelectFirstFit, []int64{0, 0, 0}, [][]int32{{0}, {0}, {0, 1}}, nil},
+		// Exclusive B takes node 1 whole (node 0 holds A): C, which needs
+		// both CPU nodes, waits until B ends at 10.
+		{"exclusive", []nodeJob{{0, 10, node(1, 1, 1024, 0, cpu)}, {0, 10, exclusive}, {0, 10, node(2, 1, 0, 0, cpu)}},
+			backfill.AllocStrict, backfill.SelectFirstFit, []int64{0, 0, 10}, [][]int32{{0}, {1}, {0, 1}}, nil},
+		// A (2 cores, to 5) on node 0, B (3 cores) on node 1; C (1 core)
+		// goes to node 0 first-fit, to node 1 best-fit (0 cores left
+		// rather than 1). D (2 cores) then fits nowhere first-fit (1 core
+		// free on each) and starts when A ends at 5; best-fit left node
+		// 0 its 2 cores, and D starts at 2.
+		{"first-fit", fitJobs, backfill.AllocEASY, backfill.SelectFirstFit,
+			[]int64{0, 0, 1, 5}, [][]int32{{0}, {1}, {0}, {0}}, nil},
+		{"best-fit", fitJobs, backfill.AllocEASY, backfill.SelectBestFit,
+			[]int64{0, 0, 1, 2}, [][]int32{{0}, {1}, {1}, {0}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := nodeWorkload(cpuGPU(), tt.jobs)
+			p := backfill.FCFSEasy()
+			p.Allocation, p.Nodes = tt.alloc, tt.sel
+			start, nodes, sched := simulateNodes(t, w, p)
+			if !slices.Equal(start, tt.start) || !slices.EqualFunc(nodes, tt.nodes, slices.Equal) {
+				t.Errorf("starts %v on nodes %v, want %v on %v", start, nodes, tt.start, tt.nodes)
+			}
+			if tt.shadows != nil {
+				got := map[int]int64{}
+				for _, r := range sched.Reservations {
+					got[r.Head] = r.ShadowSeconds
+				}
+				if len(got) != len(tt.shadows) || !mapsEqual(got, tt.shadows) {
+					t.Errorf("reservations %+v, want shadows %v", sched.Reservations, tt.shadows)
+				}
+			}
+		})
+	}
+}
+
+func mapsEqual(a, b map[int]int64) bool {
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+var (
+	memJobs = []nodeJob{
+		{0, 10, node(1, 1, 6144, 0, cpu)}, {0, 10, node(1, 1, 6144, 0, cpu)},
+		{0, 5, node(1, 1, 4096, 0, cpu)}, {1, 5, node(1, 2, 2048, 0, cpu)},
+	}
+	gpuJobs = []nodeJob{
+		{0, 20, node(1, 4, 16384, 2, gpu)}, {0, 10, node(1, 2, 8192, 3, gpu)},
+		{0, 30, node(2, 4, 4096, 0, cpu)}, {0, 50, node(1, 2, 0, 0, anyPart)},
+		{0, 5, node(1, 1, 1024, 1, gpu)}, {0, 100, node(1, 1, 1024, 1, gpu)},
+	}
+	fitJobs = []nodeJob{
+		{0, 5, node(1, 2, 0, 0, cpu)}, {0, 10, node(1, 3, 0, 0, cpu)},
+		{1, 10, node(1, 1, 0, 0, cpu)}, {2, 10, node(1, 2, 0, 0, cpu)},
+	}
+)

@@ -1,0 +1,54 @@
+package backfill
+
+import (
+	"fmt"
+
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// validateNodes refuses what a machine of nodes does not support yet and
+// checks the node options where they apply.
+func (p *Policy) validateNodes(w *rigid.Workload) error {
+	if p.Nodes > SelectBestFit {
+		return fmt.Errorf("policy: node selection %d: want first-fit or best-fit", p.Nodes)
+	}
+	if p.Charge > ChargeBilling {
+		return fmt.Errorf("policy: charge %d: want cores, dominant or billing", p.Charge)
+	}
+	if b := p.Billing; b.Core < 0 || b.MemoryGiB < 0 || b.GPU < 0 {
+		return fmt.Errorf("policy: billing weights %+v: want each at least 0", b)
+	}
+	if w.Machine == nil {
+		return nil
+	}
+	switch {
+	case p.Planner != nil:
+		return fmt.Errorf("policy: Tradeoff-fs on a machine of nodes is not built yet; use an order with easy or conservative backfilling")
+	case p.Decider != nil:
+		return fmt.Errorf("policy: a Decider sees processors; on a machine of nodes use a built-in order")
+	case p.Placement != PlaceProcessors:
+		return fmt.Errorf("policy: placement %s is for processors; a machine of nodes has its node selection (first-fit or best-fit)", p.Placement)
+	}
+	return nil
+}
+
+// useNodes makes the simulation place jobs on the workload's nodes: the
+// nodes allocator, and the rule of the policy's allocation over it.
+func (s *sim) useNodes() {
+	n := newNodes(s, s.policy.Nodes)
+	s.alloc = n
+	s.planner = nil
+	s.usage.charge = make([]int64, len(s.jobs))
+	switch s.policy.Allocation {
+	case AllocConservative:
+		s.rule = func() error {
+			s.sortQueue()
+			n.conservative()
+			return nil
+		}
+	case AllocStrict:
+		s.rule = s.strict
+	default:
+		s.rule = s.easy
+	}
+}
