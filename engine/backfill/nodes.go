@@ -3,6 +3,7 @@ package backfill
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -99,10 +100,11 @@ type partRange struct {
 type availMode uint8
 
 const (
-	availNow     availMode = iota // free now
-	availNowLong                  // free now, on the head's nodes only what it leaves spare
-	availFuture                   // free at the instant reserve is probing
-	availPlan                     // free throughout the interval conservative is probing
+	availNow      availMode = iota // free now
+	availNowShort                  // free now, for a job ending by the head's shadow
+	availNowLong                   // free now, on the head's nodes only what it leaves spare
+	availFuture                    // free at the instant reserve is probing
+	availPlan                      // free throughout the interval conservative is probing
 )
 
 // nodes is the allocator of a machine of nodes (see above).
@@ -114,7 +116,11 @@ type nodes struct {
 	free  []amounts // per node, now
 	// partCores is the cores free per partition, a quick refusal.
 	partCores []int
-	sel       NodeSelection
+	partOf    []int32  // per node
+	withCores []uint64 // bit i: node i has a core free now
+	// futureCores is withCores and the nodes reserve released.
+	futureCores []uint64
+	sel         NodeSelection
 
 	// pending holds the shares of each job a pass placed, in the order
 	// of its starts; arena backs them and the jobs' recorded shares.
@@ -132,14 +138,18 @@ type nodes struct {
 	held   []uint32
 	ends   []endEvent
 
-	cands  []nodeCand  // scratch of best-fit
-	cands2 []NodeShare // scratch of conservative's future placements
-	plan   nodePlan
+	have      []int       // reserve's units per partition
+	heldNodes []int32     // the head's nodes
+	locked    []int       // lockCores'
+	headBuf   []NodeShare // reserve's choice for the head
+	cands     []nodeCand  // scratch of best-fit
+	cands2    []NodeShare // scratch of conservative's future placements
+	plan      nodePlan
 }
 
 type nodeCand struct {
-	node  int
-	score float64
+	node, rank int
+	score      float64
 }
 
 func newNodes(s *sim, sel NodeSelection) *nodes {
@@ -150,12 +160,17 @@ func newNodes(s *sim, sel NodeSelection) *nodes {
 		c := amounts{int32(p.Cores), int32(p.GPUs), p.MemoryMiB}
 		for range p.Nodes {
 			n.cap = append(n.cap, c)
+			n.partOf = append(n.partOf, int32(len(n.parts)))
 		}
 		n.parts = append(n.parts, partRange{first: first, end: len(n.cap), capacity: c})
 		n.partCores = append(n.partCores, p.Nodes*p.Cores)
 	}
 	n.free = slices.Clone(n.cap)
 	k := len(n.cap)
+	n.withCores = make([]uint64, (k+63)/64)
+	for i := range k {
+		n.withCores[i/64] |= 1 << (i % 64)
+	}
 	n.future, n.mark, n.spare, n.held = make([]amounts, k), make([]uint32, k), make([]amounts, k), make([]uint32, k)
 	s.sched.Nodes = make([][]NodeShare, len(s.jobs))
 	return n
@@ -247,35 +262,50 @@ func (n *nodes) choose(j int, m availMode, out []NodeShare) ([]NodeShare, bool) 
 
 // chooseIn is choose on partition p.
 func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []NodeShare) ([]NodeShare, bool) {
-	if m <= availNowLong && n.partCores[p] < procs {
+	if m <= availNowShort && n.partCores[p] < procs || m == availNowLong && n.partCores[p]-n.locked[p] < procs {
 		return out, false
 	}
 	pr := &n.parts[p]
 	left := target(r, procs)
 	base := len(out)
+	ranked := m == availFuture || m == availNowShort
 	if n.sel == SelectFirstFit {
-		for i := pr.first; i < pr.end && left > 0; i++ {
-			if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
-				out = append(out, shareOf(r, i, pr.capacity, u, left))
-				left -= min(u, left)
+		for rank := 0; rank < 2 && left > 0; rank++ {
+			for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
+				if ranked && n.rank(r, i, m, pr.capacity) != rank {
+					continue
+				}
+				if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
+					out = append(out, shareOf(r, i, pr.capacity, u, left))
+					left -= min(u, left)
+				}
+			}
+			if !ranked {
+				break
 			}
 		}
 		return out, left == 0 || n.undo(&out, base)
 	}
 	cands := n.cands[:0]
 	total := 0
-	for i := pr.first; i < pr.end; i++ {
+	for i := n.next(pr.first, pr.end, m); i < pr.end; i = n.next(i+1, pr.end, m) {
 		a := n.avail(i, m)
 		if u := units(r, a, pr.capacity); u > 0 {
 			total += u
-			cands = append(cands, nodeCand{i, leftover(a.minus(shareAmounts(shareOf(r, i, pr.capacity, u, left))), pr.capacity)})
+			c := nodeCand{node: i, score: leftover(a.minus(shareAmounts(shareOf(r, i, pr.capacity, u, left))), pr.capacity)}
+			if ranked {
+				c.rank = n.rank(r, i, m, pr.capacity)
+			}
+			cands = append(cands, c)
 		}
 	}
 	n.cands = cands
 	if total < left {
 		return out, false
 	}
-	slices.SortFunc(cands, func(a, b nodeCand) int { return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.node, b.node)) })
+	slices.SortFunc(cands, func(a, b nodeCand) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.score, b.score), cmp.Compare(a.node, b.node))
+	})
 	for _, c := range cands {
 		if left == 0 {
 			break
@@ -285,6 +315,22 @@ func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []Node
 		left -= min(u, left)
 	}
 	return out, true
+}
+
+// rank orders the nodes a choice prefers, 0 before 1, so that EASY on
+// one-core nodes is EASY on counted processors: the head is given, among
+// the nodes that hold it at the shadow, those that cannot hold it now
+// first, which leaves the nodes free now to backfilling; a job ending by
+// the shadow takes the head's nodes first, which leaves the others to
+// the jobs that outlive it.
+func (n *nodes) rank(r *rigid.Request, i int, m availMode, capacity amounts) int {
+	switch {
+	case m == availFuture && units(r, n.free[i], capacity) > 0:
+		return 1
+	case m == availNowShort && n.held[i] != n.gen:
+		return 1
+	}
+	return 0
 }
 
 // undo drops the shares appended past base and returns false.
@@ -309,18 +355,38 @@ func leftover(a, capacity amounts) float64 {
 // take holds shares of the free resources now.
 func (n *nodes) take(shares []NodeShare) {
 	for _, sh := range shares {
-		n.free[sh.Node] = n.free[sh.Node].minus(shareAmounts(sh))
-		n.partCores[n.partOf(int(sh.Node))] -= int(sh.Cores)
+		i := sh.Node
+		n.free[i] = n.free[i].minus(shareAmounts(sh))
+		n.partCores[n.partOf[i]] -= int(sh.Cores)
+		if n.free[i].cores == 0 {
+			n.withCores[i/64] &^= 1 << (i % 64)
+		}
 	}
 }
 
-func (n *nodes) partOf(i int) int {
-	for p := range n.parts {
-		if i < n.parts[p].end {
-			return p
-		}
+// next returns the first node from i on, before end, that a choice in
+// mode m may take: now, only nodes with a core free (every request takes
+// a core of each of its nodes), found in the bit set withCores; at the
+// instant reserve probes, those and the nodes released since
+// (futureCores); end if none.
+func (n *nodes) next(i, end int, m availMode) int {
+	if m > availFuture || i >= end {
+		return i
 	}
-	panic("backfill: node beyond the machine")
+	set := n.withCores
+	if m == availFuture {
+		set = n.futureCores
+	}
+	w := i / 64
+	bits := set[w] &^ (1<<(i%64) - 1)
+	for bits == 0 {
+		w++
+		if w*64 >= end {
+			return end
+		}
+		bits = set[w]
+	}
+	return min(w*64+tz(bits), end)
 }
 
 func (n *nodes) ready(s *sim) bool {
@@ -339,14 +405,17 @@ func (n *nodes) ready(s *sim) bool {
 
 func (n *nodes) snapshot(*sim) easyPlacement {
 	n.pending = n.pending[:0]
+	n.heldNodes = n.heldNodes[:0]
 	n.gen++ // no node is the head's
 	return n
 }
 
 func (n *nodes) release(s *sim, j int) {
 	for _, sh := range s.sched.Nodes[j] {
-		n.free[sh.Node] = n.free[sh.Node].plus(shareAmounts(sh))
-		n.partCores[n.partOf(int(sh.Node))] += int(sh.Cores)
+		i := sh.Node
+		n.free[i] = n.free[i].plus(shareAmounts(sh))
+		n.partCores[n.partOf[i]] += int(sh.Cores)
+		n.withCores[i/64] |= 1 << (i % 64)
 	}
 }
 
@@ -378,7 +447,10 @@ func (n *nodes) fit(order, starts []int) []int {
 
 // reserve releases, on the future copy, the running jobs and the starts
 // of this pass by estimated end until the head fits, and keeps what the
-// head leaves spare of the nodes it would take then.
+// head leaves spare of the nodes it would take then. It counts, per
+// partition the head may use, the units (nodes, or pooled cores) the
+// nodes offer it as they are released, and chooses its nodes only once
+// they suffice.
 func (n *nodes) reserve(head int, starts []int) int64 {
 	s := n.s
 	ends := n.ends[:0]
@@ -391,22 +463,66 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 	n.ends = ends
 	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
 	n.gen++
+	r := &n.reqs[head]
+	want := target(r, s.jobs[head].Procs)
+	n.countUnits(r)
+	n.futureCores = append(n.futureCores[:0], n.withCores...)
 	for i := 0; i < len(ends); {
 		shadow := ends[i].seconds
 		for ; i < len(ends) && ends[i].seconds == shadow; i++ {
-			n.releaseFuture(n.sharesOf(ends[i].job))
+			n.releaseFuture(r, n.sharesOf(ends[i].job))
 		}
-		held, ok := n.choose(head, availFuture, nil)
+		if slices.Max(n.have) < want {
+			continue
+		}
+		held, ok := n.choose(head, availFuture, n.headBuf[:0])
+		n.headBuf = held
 		if !ok {
 			continue
 		}
+		n.heldNodes = n.heldNodes[:0]
 		for _, sh := range held {
 			n.held[sh.Node] = n.gen
 			n.spare[sh.Node] = n.avail(int(sh.Node), availFuture).minus(shareAmounts(sh))
+			n.heldNodes = append(n.heldNodes, sh.Node)
 		}
+		n.lockCores()
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
+}
+
+// lockCores works out, per partition, the cores free now on the head's
+// nodes that a job outliving the shadow may not take: a quick refusal.
+func (n *nodes) lockCores() {
+	n.locked = slices.Grow(n.locked[:0], len(n.parts))[:len(n.parts)]
+	clear(n.locked)
+	for _, i := range n.heldNodes {
+		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
+	}
+}
+
+// lockedOf returns the cores free on a head's node that a job outliving
+// the shadow may not take.
+func lockedOf(free, spare amounts) int {
+	return int(free.cores - min(free.cores, spare.cores))
+}
+
+// countUnits sets have[p] to the units the nodes of partition p offer
+// request r now, -1 for a partition it may not use.
+func (n *nodes) countUnits(r *rigid.Request) {
+	n.have = slices.Grow(n.have[:0], len(n.parts))[:len(n.parts)]
+	for p := range n.parts {
+		n.have[p] = -1
+		if r.Partition != rigid.AnyPartition && r.Partition != p {
+			continue
+		}
+		pr := &n.parts[p]
+		n.have[p] = 0
+		for i := n.next(pr.first, pr.end, availNow); i < pr.end; i = n.next(i+1, pr.end, availNow) {
+			n.have[p] += units(r, n.free[i], pr.capacity)
+		}
+	}
 }
 
 // sharesOf returns a running job's shares (job >= 0) or those of the
@@ -418,13 +534,21 @@ func (n *nodes) sharesOf(job int) []NodeShare {
 	return n.pending[-1-job]
 }
 
-func (n *nodes) releaseFuture(shares []NodeShare) {
+// releaseFuture frees shares on the future copy, counting what the nodes
+// offer request r.
+func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 	for _, sh := range shares {
 		i := sh.Node
 		if n.mark[i] != n.gen {
 			n.mark[i], n.future[i] = n.gen, n.free[i]
+			n.futureCores[i/64] |= 1 << (i % 64)
 		}
+		p := n.partOf[i]
+		before := units(r, n.future[i], n.cap[i])
 		n.future[i] = n.future[i].plus(shareAmounts(sh))
+		if n.have[p] >= 0 {
+			n.have[p] += units(r, n.future[i], n.cap[i]) - before
+		}
 	}
 }
 
@@ -432,18 +556,21 @@ func (n *nodes) backfill(order []int, shadowSeconds int64, starts []int) []int {
 	s := n.s
 	for _, j := range order {
 		long := s.now+s.est[j] > shadowSeconds
-		m := availNow
+		m := availNowShort
 		if long {
 			m = availNowLong
 		}
 		if !n.place(j, m) {
 			continue
 		}
-		if long {
-			for _, sh := range n.pending[len(n.pending)-1] {
-				if n.held[sh.Node] == n.gen {
-					n.spare[sh.Node] = n.spare[sh.Node].minus(shareAmounts(sh))
+		for _, sh := range n.pending[len(n.pending)-1] {
+			if i := sh.Node; n.held[i] == n.gen {
+				take := shareAmounts(sh)
+				before := lockedOf(n.free[i].plus(take), n.spare[i])
+				if long {
+					n.spare[i] = n.spare[i].minus(take)
 				}
+				n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i]) - before
 			}
 		}
 		starts = append(starts, j)
@@ -458,3 +585,5 @@ func (n *nodes) commit(s *sim, starts []int) {
 		s.start(j)
 	}
 }
+
+func tz(x uint64) int { return bits.TrailingZeros64(x) }
