@@ -72,6 +72,9 @@ func (s *batsimSource) Report() string { return "" }
 func (s *batsimSource) Allows(string) error { return nil }
 
 func (s *batsimSource) CheckPlatform(name string, p *platform.Platform) error {
+	if p.HasNodes() {
+		return errProcessorsOnly(name)
+	}
 	if len(p.Clusters) != 1 {
 		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:%d (the workload's nb_res), not %s", s.workload.Procs, name)
 	}

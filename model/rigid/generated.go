@@ -250,6 +250,9 @@ func (s *generatedSource) Allows(string) error { return nil }
 // CheckPlatform wants one cluster, the machine the jobs are drawn for,
 // and parameters that fit it.
 func (s *generatedSource) CheckPlatform(name string, p *platform.Platform) error {
+	if p.HasNodes() {
+		return errProcessorsOnly(name)
+	}
 	if len(p.Clusters) != 1 {
 		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:256, not %s", name)
 	}

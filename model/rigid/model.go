@@ -91,10 +91,10 @@ var (
 )
 
 // traceFormats are the values of a trace entry's format key.
-var traceFormats = []string{"batsim"}
+var traceFormats = []string{"batsim", "csv"}
 
 // WorkloadKeys are the keys of trace and Batsim entries (model.WorkloadKeyed).
-func (Model) WorkloadKeys() []string { return append(slices.Clone(monthKeys), "format") }
+func (Model) WorkloadKeys() []string { return append(slices.Clone(monthKeys), "format", "columns") }
 
 // checkFormat refuses a format key other than batsim, naming the valid ones.
 func checkFormat(w *model.WorkloadSpec) error {
@@ -302,6 +302,14 @@ func (m Model) NewSource(w *model.WorkloadSpec, env model.Env) (model.Source, er
 		if err := checkFormat(w); err != nil {
 			return nil, err
 		}
+	}
+	if f, ok := w.Options["format"]; ok && f.Value == "csv" {
+		s, err := newCSVSource(w, env)
+		if err != nil {
+			return nil, err
+		}
+		s.own = m.Own
+		return s, nil
 	}
 	if IsBatsimWorkload(w) {
 		s, err := newBatsimSource(w, env)

@@ -28,6 +28,9 @@ const (
 	ParamBackfill  = "backfill"
 	ParamHead      = "head"
 	ParamKill      = "kill"
+	// ParamNodes and ParamCharge apply on platforms of nodes only.
+	ParamNodes  = "nodes"
+	ParamCharge = "charge"
 )
 
 var (
@@ -39,6 +42,10 @@ var (
 		Doc: "none (start from the head while jobs fit), easy (reserve the blocked head, backfill the rest; Lifka) or conservative (every waiting job reserved in order)"}
 	headParam = model.Param{Name: ParamHead, Default: backfill.HeadReevaluated.String(),
 		Doc: "reevaluated (the queue re-sorted at every decision point) or committed (a blocked head stays the head until it starts, as RLScheduler's environment)"}
+	nodesParam = model.Param{Name: ParamNodes, Default: backfill.SelectFirstFit.String(),
+		Doc: "on a platform of nodes: first-fit (the fitting nodes of lowest id) or best-fit (the nodes a job leaves least free)"}
+	chargeParam = model.Param{Name: ParamCharge, Default: backfill.ChargeCores.String(),
+		Doc: "on a platform of nodes, what RelShare charges a user: cores (held), dominant (the dominant share of cores, memory and GPUs) or billing:CORE:GIB:GPU (Slurm's billing weights per core, GiB and GPU)"}
 	killParam = model.Param{Name: ParamKill, Default: rigid.KillAtRequest.String(),
 		Doc: "request (a job is killed at its requested time) or never (it runs the time its log recorded; a request it outlives is extended as predictions are)"}
 )
@@ -55,17 +62,17 @@ var backfillNames = map[backfill.Allocation]string{
 func paramsOf(policy string) []model.Param {
 	switch policy {
 	case PolicyFCFSEasy:
-		return []model.Param{placementParam, passParam, headParam, killParam}
+		return []model.Param{placementParam, passParam, headParam, killParam, nodesParam}
 	case PolicyFCFSNone, PolicyFCFSConservative:
-		return []model.Param{passParam, headParam, killParam}
+		return []model.Param{passParam, headParam, killParam, nodesParam}
 	}
 	switch {
 	case policy == PolicyRelShare:
 		b := backfillParam
 		b.Default = "the rigid section's backfill (easy unless set)"
-		return []model.Param{b, placementParam, passParam, headParam, killParam}
+		return []model.Param{b, placementParam, passParam, headParam, killParam, nodesParam, chargeParam}
 	case isOrderPolicy(policy):
-		return []model.Param{backfillParam, placementParam, passParam, headParam, killParam}
+		return []model.Param{backfillParam, placementParam, passParam, headParam, killParam, nodesParam}
 	}
 	return nil
 }
@@ -99,6 +106,12 @@ func (m Model) CheckParams(settings model.Settings, policy string, params map[st
 	}
 	if p.Kill != base.Kill {
 		out[ParamKill] = p.Kill.String()
+	}
+	if p.Nodes != base.Nodes {
+		out[ParamNodes] = p.Nodes.String()
+	}
+	if p.Charge != base.Charge {
+		out[ParamCharge] = params[ParamCharge] // billing's weights as given
 	}
 	return out, nil
 }
@@ -144,6 +157,10 @@ func setParam(p *backfill.Policy, name, value string) error {
 		p.Head, err = backfill.ParseHead(value)
 	case ParamKill:
 		p.Kill, err = rigid.ParseKill(value)
+	case ParamNodes:
+		p.Nodes, err = backfill.ParseNodeSelection(value)
+	case ParamCharge:
+		p.Charge, p.Billing, err = backfill.ParseChargeRule(value)
 	case ParamBackfill:
 		for a, n := range backfillNames {
 			if n == value {

@@ -194,7 +194,7 @@ func TestPolicyTable(t *testing.T) {
 			t.Errorf("order %s is no policy of the model", o)
 			continue
 		}
-		if got := strings.Join(params, ","); got != "backfill,placement,pass,head,kill" {
+		if got := strings.Join(params, ","); got != "backfill,placement,pass,head,kill,nodes" {
 			t.Errorf("%s takes %s", o, got)
 		}
 		if p := s.Policy(o.String()); p.Order != o || p.Allocation != backfill.AllocEASY {

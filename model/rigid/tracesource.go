@@ -308,6 +308,9 @@ func (s *source) Report() string {
 // platform when the header has no size, and a window of jobs beyond the
 // jobs the cluster keeps.
 func (s *source) CheckPlatform(name string, p *platform.Platform) error {
+	if p != nil && p.HasNodes() {
+		return errProcessorsOnly(name)
+	}
 	if name != PlatformTrace && len(p.Clusters) != 1 {
 		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:64, not %s", name)
 	}

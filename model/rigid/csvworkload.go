@@ -1,0 +1,228 @@
+package rigid
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sweep-sched/sweep/model"
+	"github.com/sweep-sched/sweep/model/rigid/rigidload"
+	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
+	"github.com/sweep-sched/sweep/platform"
+	"github.com/sweep-sched/sweep/workload/jobcsv"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// csvSource is a CSV job list (workload/jobcsv) replayed whole on a
+// platform of nodes, every job measured (docs/nodes.md):
+//
+//   - trace: workloads/jobs.csv
+//     format: csv
+//     columns: {submit: SubmitTime}  # fields under other column names
+//     estimates: [R]                 # R (default): the estimate; T: the run time
+type csvSource struct {
+	jobs     *jobcsv.Jobs
+	name     string
+	canon    string
+	variants []rigid.Variant
+	own      []Policy
+
+	mu      sync.Mutex
+	dropped map[string]map[string]int // per platform: jobs no partition holds, by reason
+}
+
+var csvKeys = []string{"format", "estimates", "columns"}
+
+func newCSVSource(w *model.WorkloadSpec, env model.Env) (*csvSource, error) {
+	if err := w.CheckOptions(csvKeys...); err != nil {
+		return nil, err
+	}
+	if w.Instances > 1 || len(w.Set) > 0 {
+		return nil, fmt.Errorf("a CSV job list is one workload: leave out instances and set")
+	}
+	w.Instances = 1
+	var columns map[string]string
+	if _, err := w.Option("columns", &columns); err != nil {
+		return nil, fmt.Errorf("line %d: workloads: %w (want a mapping of fields to column names, such as {submit: SubmitTime})", w.Options["columns"].Line, err)
+	}
+	path := env.Path(w.Trace)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	jobs, err := jobcsv.Read(bytes.NewReader(data), path, columns)
+	if err != nil {
+		return nil, err
+	}
+	var estimates []string
+	if _, err := w.Option("estimates", &estimates); err != nil {
+		return nil, err
+	}
+	if len(estimates) == 0 {
+		estimates = []string{rigid.EstimateRequested.String()}
+	}
+	s := &csvSource{jobs: jobs, name: w.Trace, dropped: map[string]map[string]int{}}
+	if s.variants, err = parseVariants(estimates); err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(data)
+	for _, k := range slices.Sorted(maps.Keys(columns)) {
+		fmt.Fprintf(h, "\x00%s=%s", k, columns[k])
+	}
+	s.canon = "csv sha256=" + hex.EncodeToString(h.Sum(nil))
+	return s, nil
+}
+
+func (s *csvSource) Describe(label string, _ int) string {
+	return fmt.Sprintf("%s (CSV job list, %d jobs x %d estimates)", label, len(s.jobs.Jobs), len(s.variants))
+}
+
+// Report gives the reader's repairs and, per platform, the jobs no
+// partition can hold, dropped, by reason.
+func (s *csvSource) Report() string {
+	var b strings.Builder
+	r := s.jobs.Report
+	fmt.Fprintf(&b, "%d jobs; estimate from the run time: %d; run clamped to the estimate: %d\n", len(s.jobs.Jobs), r.EstimateFromRun, r.RunClamped)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, plat := range slices.Sorted(maps.Keys(s.dropped)) {
+		for _, why := range slices.Sorted(maps.Keys(s.dropped[plat])) {
+			fmt.Fprintf(&b, "  on %s, dropped %d: %s\n", plat, s.dropped[plat][why], why)
+		}
+	}
+	return b.String()
+}
+
+func (s *csvSource) Allows(string) error { return nil }
+
+// CheckPlatform wants a platform of nodes with every partition the jobs
+// name, and some job it can hold; it notes the jobs it cannot (Report).
+func (s *csvSource) CheckPlatform(name string, p *platform.Platform) error {
+	if !p.HasNodes() {
+		return fmt.Errorf("a CSV job list asks for nodes, memory and GPUs: want a platform of nodes (a platform file with partitions, docs/nodes.md), not %s", name)
+	}
+	w, err := s.jobs.Workload(s.name, machineOf(p))
+	if err != nil {
+		return fmt.Errorf("on platform %s: %w", name, err)
+	}
+	dropped := w.DropUnfit()
+	if len(w.Jobs) == 0 {
+		return fmt.Errorf("on platform %s: no job of %s fits any partition (%v)", name, s.name, dropped)
+	}
+	s.mu.Lock()
+	s.dropped[name] = dropped
+	s.mu.Unlock()
+	return nil
+}
+
+// machineOf returns a platform of nodes as the simulator's machine.
+func machineOf(p *platform.Platform) *rigid.Machine {
+	m := &rigid.Machine{}
+	for _, q := range p.Partitions {
+		m.Partitions = append(m.Partitions, rigid.Partition{Name: q.Name, Nodes: q.Nodes, Cores: q.Cores, MemoryMiB: q.MemoryMiB, GPUs: q.GPUs})
+	}
+	return m
+}
+
+// Groups returns the list's cells, as a Batsim workload's (one group: per
+// estimate variant, platform, load and policy).
+func (s *csvSource) Groups(ax model.Axes) [][]model.Cell {
+	if ax.Replicate > 0 {
+		return nil
+	}
+	loads := ax.Loads
+	if len(loads) == 0 {
+		loads = []float64{0}
+	}
+	var cells []model.Cell
+	for _, v := range s.variants {
+		for _, plat := range ax.Platforms {
+			for _, load := range loads {
+				for _, pol := range ax.Policies {
+					c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Load: load,
+						Unit: batsimUnit{v, load}}
+					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
+						"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
+					if load > 0 {
+						meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)
+					}
+					c.SetID(meaning)
+					cells = append(cells, c)
+				}
+			}
+		}
+	}
+	return [][]model.Cell{cells}
+}
+
+// CheckLoad refuses a load outside (0, rigidload.MaxLoad).
+func (s *csvSource) CheckLoad(load float64) error {
+	_, err := rigidload.ParseLoad(load)
+	return err
+}
+
+func (s *csvSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
+	return &csvPrepared{src: s, platforms: env.Platforms, span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
+}
+
+type csvPrepared struct {
+	src       *csvSource
+	platforms map[string]*platform.Platform
+	span      rigidload.Span
+	policyRunner
+
+	mu     sync.Mutex
+	scaled map[batsimKey]*once[batsimLoaded]
+}
+
+// Simulate runs the whole list on the cell's machine; jobs no partition
+// holds are left out and counted.
+func (p *csvPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
+	u := c.Unit.(batsimUnit)
+	l, err := onceOf(&p.mu, &p.scaled, batsimKey{c.Platform, u.load}, func() (batsimLoaded, error) { return p.atLoad(c.Platform, u.load) })
+	if err != nil {
+		return nil, err
+	}
+	w := l.cut.Workload // the jobs are shared, read only
+	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
+		Cluster: p.platforms[c.Platform].Name, DroppedWide: l.dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+}
+
+// atLoad returns the list on the platform's machine, the jobs no
+// partition holds left out, every job measured, its arrivals scaled to
+// load by the one load rule (atLoad, rigidload) over the machine's
+// cores.
+func (p *csvPrepared) atLoad(plat string, load float64) (batsimLoaded, error) {
+	w, err := p.src.jobs.Workload(p.src.name, machineOf(p.platforms[plat]))
+	if err != nil {
+		return batsimLoaded{}, err
+	}
+	dropped := 0
+	for _, n := range w.DropUnfit() {
+		dropped += n
+	}
+	if len(w.Jobs) == 0 {
+		return batsimLoaded{}, fmt.Errorf("no job of %s fits a partition of %s", w.Name, plat)
+	}
+	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
+	l, err := atLoad(rigidtrace.Cut{Workload: *w, MeasuredJobs: len(w.Jobs)}, w.Procs, p.span, load)
+	return batsimLoaded{l, dropped}, err
+}
+
+// errProcessorsOnly refuses a platform of nodes to a workload of
+// processors.
+func errProcessorsOnly(name string) error {
+	return fmt.Errorf("this workload asks for processors: want a one-cluster platform such as single:64, not the platform of nodes %s (a CSV job list, format: csv, asks for nodes)", name)
+}
