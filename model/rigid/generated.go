@@ -60,16 +60,19 @@ type generatorSpec struct {
 	lublin    genrigid.Params
 	estimates genrigid.EstimateParams
 	jobs      int
+	// nodes turns the jobs into requests on a platform of nodes
+	// (genrigid.NodeRequests).
+	nodes genrigid.NodeParams
 }
 
 func newGeneratorSpec() generatorSpec {
-	return generatorSpec{genrigid.DefaultParams(), genrigid.DefaultEstimateParams(), DefaultGeneratedJobs}
+	return generatorSpec{genrigid.DefaultParams(), genrigid.DefaultEstimateParams(), DefaultGeneratedJobs, genrigid.DefaultNodeParams()}
 }
 
 // keys lists every parameter set takes: jobs, then the Lublin model's,
 // then the Tsafrir model's.
 func (g *generatorSpec) keys() []string {
-	return append(append([]string{"jobs"}, g.lublin.Keys()...), g.estimates.Keys()...)
+	return append(append(append([]string{"jobs"}, g.lublin.Keys()...), g.estimates.Keys()...), genrigid.NodeKeys...)
 }
 
 // set sets one parameter by name; an unknown name or a value out of its
@@ -87,6 +90,8 @@ func (g *generatorSpec) set(key, value string) error {
 		return g.estimates.Set(key, value)
 	case g.lublin.Doc(key) != "":
 		return g.lublin.Set(key, value)
+	case genrigid.NodeDoc(key) != "":
+		return g.nodes.Set(key, value)
 	}
 	return fmt.Errorf("%s: unknown parameter %q; valid parameters: %s", genrigid.LublinName, key, strings.Join(g.keys(), ", "))
 }
@@ -250,11 +255,14 @@ func (s *generatedSource) Allows(string) error { return nil }
 // CheckPlatform wants one cluster, the machine the jobs are drawn for,
 // and parameters that fit it.
 func (s *generatedSource) CheckPlatform(name string, p *platform.Platform) error {
-	if p.HasNodes() {
-		return errProcessorsOnly(name)
+	if len(p.Clusters) != 1 && !p.HasNodes() {
+		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:256 (or a platform of nodes), not %s", name)
 	}
-	if len(p.Clusters) != 1 {
-		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:256, not %s", name)
+	if d := genrigid.DefaultNodeParams(); !p.HasNodes() && s.spec.nodes != d {
+		return fmt.Errorf("set: %s are for platforms of nodes, and %s has none", strings.Join(genrigid.NodeKeys, ", "), name)
+	}
+	if s.spec.nodes.MemPerCoreMinMiB > s.spec.nodes.MemPerCoreMaxMiB {
+		return fmt.Errorf("set: mem-per-core-min %d MiB above mem-per-core-max %d MiB", s.spec.nodes.MemPerCoreMinMiB, s.spec.nodes.MemPerCoreMaxMiB)
 	}
 	if err := s.spec.check(p.TotalCores()); err != nil {
 		return fmt.Errorf("set: %w (on %s)", err, name)
@@ -279,7 +287,7 @@ func (s *generatedSource) Groups(ax model.Axes) [][]model.Cell {
 		for _, e := range s.estimates {
 			ex := ax
 			ex.Label = ax.Label + "-" + e.name
-			cells := model.InstanceCells(ex, Version, s.canon+" "+s.spec.estimates.Canonical()+" estimates="+e.name, settings, inst, seed)
+			cells := model.InstanceCells(ex, Version, s.canon+" "+s.spec.estimates.Canonical()+" estimates="+e.name+s.nodesMeaning(), settings, inst, seed)
 			for i := range cells {
 				cells[i].Unit = e
 			}
@@ -342,12 +350,41 @@ func (p *generatedPrepared) Simulate(ctx context.Context, c model.Cell) (model.O
 	}
 	w := l.cut.Workload // the jobs are shared, read only
 	w.Name = p.src.workloadName(p.root, p.instance, w.Procs, e.name)
+	cluster := plat.Clusters[0].Name
+	if plat.HasNodes() {
+		if err := p.onNodes(&w, plat); err != nil {
+			return nil, err
+		}
+		cluster = plat.Name
+	}
 	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, e.variant)
 	if err != nil {
 		return nil, err
 	}
 	return &Outcome{CellID: c.ID, Variant: e.variant, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: plat.Clusters[0].Name, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+		Cluster: cluster, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+}
+
+// onNodes puts w on the platform's nodes: a copy of its jobs with
+// requests drawn by genrigid.NodeRequests from a seed of their own (the
+// instance's and the node parameters').
+func (p *generatedPrepared) onNodes(w *rigid.Workload, plat *platform.Platform) error {
+	spec := &p.src.spec
+	w.Machine = machineOf(plat)
+	w.Jobs = slices.Clone(w.Jobs)
+	seed := grid.InstanceSeed(p.root, p.src.canon+" nodes "+spec.nodes.Canonical(), p.instance)
+	var err error
+	w.Requests, err = genrigid.NodeRequests(w.Jobs, w.Machine, spec.nodes, seed)
+	return err
+}
+
+// nodesMeaning is the node parameters in a cell's identity when they
+// differ from the defaults, so that every other cell keeps its id.
+func (s *generatedSource) nodesMeaning() string {
+	if s.spec.nodes == genrigid.DefaultNodeParams() {
+		return ""
+	}
+	return " " + s.spec.nodes.Canonical()
 }
 
 // atLoad returns the instance drawn for a machine of procs processors,
@@ -384,6 +421,11 @@ func presetParams() []model.Param {
 	for _, k := range g.estimates.Keys() {
 		v, _ := g.estimates.Get(k)
 		out = append(out, model.Param{Name: k, Doc: EstimatesTsafrir + ": " + g.estimates.Doc(k), Default: v})
+	}
+	d := genrigid.DefaultNodeParams()
+	defaults := []string{strconv.FormatFloat(d.GPUJobs, 'g', -1, 64), strconv.FormatInt(d.MemPerCoreMinMiB, 10), strconv.FormatInt(d.MemPerCoreMaxMiB, 10)}
+	for i, k := range genrigid.NodeKeys {
+		out = append(out, model.Param{Name: k, Doc: genrigid.NodeDoc(k), Default: defaults[i]})
 	}
 	return out
 }
