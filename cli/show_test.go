@@ -172,7 +172,7 @@ func TestShowEveryModel(t *testing.T) {
 		chart                       bool
 	}{
 		{"../sweep/testdata/moldable.yaml", "high-n12/i001/L-/single:16/DEMT", "moldable", "equal: all 7 measures", false},
-		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 30 measures", true},
+		{"../sweep/testdata/fairshare-tiny.yaml", "tiny-T/1970-01/single:4/fcfs-easy", "rigid", "equal: all 32 measures", true},
 	}
 	for _, tt := range tests {
 		out := t.TempDir()

@@ -60,9 +60,10 @@ func (o *Outcome) jobRows() []store.Row {
 		job := &w.Jobs[j]
 		wait := s.StartSeconds[j] - job.SubmitSeconds
 		bsld := boundedSlowdown(wait, o.runSeconds(j))
-		rows = append(rows, store.Row{id, store.Int64(job.Number), store.Int64(job.SubmitSeconds), store.Int64(s.StartSeconds[j]),
+		row := store.Row{id, store.Int64(job.Number), store.Int64(job.SubmitSeconds), store.Int64(s.StartSeconds[j]),
 			store.Int64(s.EndSeconds[j]), store.Int64(int64(job.Procs)), store.Int64(o.submitEstimateSeconds(j)),
-			store.Int64(job.RequestedSeconds), store.String(swf.UserName(job.User)), store.Int64(wait), store.Float64(bsld)})
+			store.Int64(job.RequestedSeconds), store.String(swf.UserName(job.User)), store.Int64(wait), store.Float64(bsld)}
+		rows = append(rows, append(row, o.nodeColumns(j)...))
 	}
 	return rows
 }

@@ -98,6 +98,14 @@ func declareMeasures() []measure {
 			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().waitMaxSeconds })),
 		lower(float("response_mean_seconds", "seconds", "mean response (wait + run) of the measured jobs",
 			func(o *Outcome, _ *fairness.Month) float64 { return o.stats().responseMeanSeconds })),
+		float("util_memory", "ratio", "on a platform of nodes, the measured jobs' memory-seconds held over the machine's from their first submit to their last end; NaN on processors or without memory",
+			func(o *Outcome, _ *fairness.Month) float64 {
+				return o.resourceUtilisation(func(_, mem, _ float64) float64 { return mem })
+			}),
+		float("util_gpus", "ratio", "on a platform of nodes, the measured jobs' GPU-seconds held over the machine's from their first submit to their last end; NaN on processors or without GPUs",
+			func(o *Outcome, _ *fairness.Month) float64 {
+				return o.resourceUtilisation(func(_, _, gpus float64) float64 { return gpus })
+			}),
 	}
 }
 

@@ -135,7 +135,9 @@ func TestMeasuresUnderKill(t *testing.T) {
 				want := store.Row{store.String("c"), store.Int64(int64(j + 1)), store.Int64(w.Jobs[j].SubmitSeconds), store.Int64(start),
 					store.Int64(tt.ends[j]), store.Int64(int64(w.Jobs[j].Procs)), store.Int64(estimate),
 					store.Int64(w.Jobs[j].RequestedSeconds), store.String("u1"), store.Int64(start - w.Jobs[j].SubmitSeconds),
-					store.Float64(tt.bslds[j])}
+					store.Float64(tt.bslds[j]),
+					// nodes, memory, GPUs, partition, node ids: on processors, none
+					store.Null(), store.Null(), store.Null(), store.Null(), store.Null()}
 				if !reflect.DeepEqual(row, want) {
 					t.Errorf("job %d: row %v, want %v", j+1, row, want)
 				}

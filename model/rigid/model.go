@@ -134,7 +134,7 @@ func (Model) Tables(rec model.Record) []store.Schema {
 		out = append(out, table.UsersSchema())
 	}
 	if rec.Jobs {
-		out = append(out, table.RigidJobsSchema())
+		out = append(out, table.RigidJobsSchema(), table.RigidPartitionsSchema())
 	}
 	return out
 }
@@ -377,6 +377,9 @@ func (o *Outcome) Measure(rec model.Record) (model.Measured, error) {
 	}
 	if rec.Jobs {
 		children[table.RigidJobs] = store.Child{Rows: o.jobRows()}
+		if o.Workload.Machine != nil && o.Schedule.Nodes != nil {
+			children[table.RigidPartitions] = store.Child{Rows: o.partitionRows()}
+		}
 	}
 	return model.Measured{Values: values, Children: children}, nil
 }

@@ -227,6 +227,14 @@ const (
 	RigidJobWait      = "wait"
 	// RigidJobBoundedSlowdown is max(1, (wait + run) / max(run, 10 s)).
 	RigidJobBoundedSlowdown = "bounded_slowdown"
+	// On a platform of nodes (null otherwise): the nodes, memory (MiB)
+	// and GPUs the job held in all, its partition and its node ids
+	// ("0,1,7": counted across the partitions in platform order).
+	RigidJobNodes     = "nodes"
+	RigidJobMemoryMiB = "memory_mib"
+	RigidJobGPUs      = "gpus"
+	RigidJobPartition = "partition"
+	RigidJobNodeIDs   = "node_ids"
 )
 
 // RigidJobsSchema returns the rigid_jobs table.
@@ -237,6 +245,24 @@ func RigidJobsSchema() store.Schema {
 		{Name: RigidJobStart, Type: i}, {Name: RigidJobEnd, Type: i}, {Name: RigidJobCores, Type: i},
 		{Name: RigidJobEstimate, Type: i}, {Name: RigidJobRequested, Type: i}, {Name: RigidJobUser, Type: store.TypeString},
 		{Name: RigidJobWait, Type: i}, {Name: RigidJobBoundedSlowdown, Type: store.TypeFloat64},
+		{Name: RigidJobNodes, Type: i, Nullable: true}, {Name: RigidJobMemoryMiB, Type: i, Nullable: true},
+		{Name: RigidJobGPUs, Type: i, Nullable: true}, {Name: RigidJobPartition, Type: store.TypeString, Nullable: true},
+		{Name: RigidJobNodeIDs, Type: store.TypeString, Nullable: true},
+	}}
+}
+
+// RigidPartitions is the table of a rigid cell on a platform of nodes
+// (record.jobs): one row per partition, its measured jobs' waits and
+// slowdowns and its utilisation per resource.
+const RigidPartitions = "rigid_partitions"
+
+// RigidPartitionsSchema returns the rigid_partitions table.
+func RigidPartitionsSchema() store.Schema {
+	i, f := store.TypeInt64, store.TypeFloat64
+	return store.Schema{Table: RigidPartitions, Columns: []store.Column{
+		{Name: CellID, Type: store.TypeString}, {Name: "partition", Type: store.TypeString}, {Name: "jobs", Type: i},
+		{Name: "wait_mean_seconds", Type: f}, {Name: "wait_max_seconds", Type: f}, {Name: "bsld_mean", Type: f},
+		{Name: "util_cores", Type: f}, {Name: "util_memory", Type: f}, {Name: "util_gpus", Type: f},
 	}}
 }
 
