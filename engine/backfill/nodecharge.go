@@ -3,6 +3,8 @@ package backfill
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Charge is what RelShare charges a user per second of a job's run on a
@@ -36,6 +38,30 @@ func ParseCharge(name string) (Charge, error) {
 		}
 	}
 	return 0, fmt.Errorf("charge %q: want cores (the cores a job holds, the default), dominant (its dominant share of cores, memory and GPUs) or billing (weights per core, GiB and GPU, as Slurm's TRESBillingWeights)", name)
+}
+
+// ParseChargeRule reads a charge with its weights: cores, dominant, or
+// billing:CORE:GIB:GPU (the weights per core, GiB and GPU held).
+func ParseChargeRule(s string) (Charge, Billing, error) {
+	name, weights, hasWeights := strings.Cut(s, ":")
+	c, err := ParseCharge(name)
+	if err != nil || c != ChargeBilling {
+		if err == nil && hasWeights {
+			err = fmt.Errorf("charge %q: only billing takes weights (billing:CORE:GIB:GPU)", s)
+		}
+		return c, Billing{}, err
+	}
+	parts := strings.Split(weights, ":")
+	var w [3]float64
+	bad := !hasWeights || len(parts) != 3
+	for i := 0; !bad && i < 3; i++ {
+		w[i], err = strconv.ParseFloat(parts[i], 64)
+		bad = err != nil || !(w[i] >= 0) || math.IsInf(w[i], 0)
+	}
+	if bad {
+		return c, Billing{}, fmt.Errorf("charge %q: want billing:CORE:GIB:GPU, three weights >= 0 such as billing:1:0.25:10", s)
+	}
+	return c, Billing{Core: w[0], MemoryGiB: w[1], GPU: w[2]}, nil
 }
 
 // Billing is ChargeBilling's weights per core, per GiB of memory and per

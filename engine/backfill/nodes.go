@@ -118,8 +118,10 @@ type nodes struct {
 	partCores []int
 	partOf    []int32  // per node
 	withCores []uint64 // bit i: node i has a core free now
-	// futureCores is withCores and the nodes reserve released.
+	// futureCores is withCores and the nodes reserve released; marked
+	// lists the latter.
 	futureCores []uint64
+	marked      []int32
 	sel         NodeSelection
 
 	// pending holds the shares of each job a pass placed, in the order
@@ -271,6 +273,12 @@ func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []Node
 	ranked := m == availFuture || m == availNowShort
 	if n.sel == SelectFirstFit {
 		for rank := 0; rank < 2 && left > 0; rank++ {
+			if m == availFuture && rank == 0 {
+				// The nodes that cannot hold the head now but can at the
+				// probed instant are among those released since.
+				out, left = n.takeReleased(r, pr, out, left)
+				continue
+			}
 			for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
 				if ranked && n.rank(r, i, m, pr.capacity) != rank {
 					continue
@@ -315,6 +323,27 @@ func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []Node
 		left -= min(u, left)
 	}
 	return out, true
+}
+
+// takeReleased is first-fit's first rank at the probed instant: the
+// nodes of pr released by reserve (n.marked, in id order) that cannot
+// hold the head now.
+func (n *nodes) takeReleased(r *rigid.Request, pr *partRange, out []NodeShare, left int) ([]NodeShare, int) {
+	slices.Sort(n.marked)
+	for _, i32 := range n.marked {
+		i := int(i32)
+		if left == 0 {
+			break
+		}
+		if i < pr.first || i >= pr.end || units(r, n.free[i], pr.capacity) > 0 {
+			continue
+		}
+		if u := units(r, n.future[i], pr.capacity); u > 0 {
+			out = append(out, shareOf(r, i, pr.capacity, u, left))
+			left -= min(u, left)
+		}
+	}
+	return out, left
 }
 
 // rank orders the nodes a choice prefers, 0 before 1, so that EASY on
@@ -419,9 +448,19 @@ func (n *nodes) release(s *sim, j int) {
 	}
 }
 
+// roomInArena starts a new arena when the current one might not hold a
+// job's shares (one per node at most): the shares recorded keep the old
+// one, which is never copied.
+func (n *nodes) roomInArena() {
+	if cap(n.arena)-len(n.arena) < len(n.cap) {
+		n.arena = make([]NodeShare, 0, max(1<<14, 4*len(n.cap)))
+	}
+}
+
 // place chooses job j's nodes in mode m and, when it fits, holds them and
 // keeps its shares for commit.
 func (n *nodes) place(j int, m availMode) bool {
+	n.roomInArena()
 	base := len(n.arena)
 	shares, ok := n.choose(j, m, n.arena)
 	if !ok {
@@ -467,6 +506,7 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 	want := target(r, s.jobs[head].Procs)
 	n.countUnits(r)
 	n.futureCores = append(n.futureCores[:0], n.withCores...)
+	n.marked = n.marked[:0]
 	for i := 0; i < len(ends); {
 		shadow := ends[i].seconds
 		for ; i < len(ends) && ends[i].seconds == shadow; i++ {
@@ -542,6 +582,7 @@ func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 		if n.mark[i] != n.gen {
 			n.mark[i], n.future[i] = n.gen, n.free[i]
 			n.futureCores[i/64] |= 1 << (i % 64)
+			n.marked = append(n.marked, i)
 		}
 		p := n.partOf[i]
 		before := units(r, n.future[i], n.cap[i])

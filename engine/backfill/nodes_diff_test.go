@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -129,6 +130,35 @@ func BenchmarkNodesEASY(b *testing.B) {
 		b.Run(name+"/processors", func(b *testing.B) { benchmarkWorkload(b, w, backfill.FCFSEasy(), rigid.EstimateRequested) })
 		b.Run(name+"/nodes", func(b *testing.B) {
 			benchmarkWorkload(b, oneCoreNodes(w, false), backfill.FCFSEasy(), rigid.EstimateRequested)
+		})
+	}
+}
+
+// BenchmarkNodes10k is issue 34's speed target: 10,000 Lublin-Feitelson
+// jobs (gen/rigid, seed fixed) on 1,000 nodes with memory and GPUs (800
+// CPU nodes of 32 cores and 128 GiB, 200 GPU nodes of 32 cores, 512 GiB
+// and 4 GPUs), their requests drawn by genrigid.NodeRequests, under
+// fcfs with EASY (and conservative): the target is 20 ms for EASY.
+func BenchmarkNodes10k(b *testing.B) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 800, Cores: 32, MemoryMiB: 128 << 10},
+		{Name: "gpu", Nodes: 200, Cores: 32, MemoryMiB: 512 << 10, GPUs: 4}}}
+	w, _, err := genrigid.Lublin(genrigid.DefaultParams(), m.Cores(), 10_000, [2]uint64{34, 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := genrigid.Tsafrir(w.Jobs, genrigid.DefaultEstimateParams(), [2]uint64{34, 2}); err != nil {
+		b.Fatal(err)
+	}
+	w.Machine = m
+	if w.Requests, err = genrigid.NodeRequests(w.Jobs, m, genrigid.DefaultNodeParams(), [2]uint64{34, 3}); err != nil {
+		b.Fatal(err)
+	}
+	w.Procs = m.Cores()
+	for _, alloc := range []backfill.Allocation{backfill.AllocEASY, backfill.AllocConservative} {
+		p := backfill.FCFSEasy()
+		p.Allocation = alloc
+		b.Run(map[backfill.Allocation]string{backfill.AllocEASY: "easy", backfill.AllocConservative: "conservative"}[alloc], func(b *testing.B) {
+			benchmarkWorkload(b, w, p, rigid.EstimateRequested)
 		})
 	}
 }

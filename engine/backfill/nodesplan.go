@@ -196,6 +196,7 @@ func (n *nodes) conservative() {
 			n.hold(p.shares, best, best+s.est[j])
 			continue
 		}
+		n.roomInArena()
 		base := len(n.arena)
 		n.arena = append(n.arena, p.shares...)
 		mine := n.arena[base:len(n.arena):len(n.arena)]
