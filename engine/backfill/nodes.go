@@ -267,33 +267,44 @@ func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []Node
 	if m <= availNowShort && n.partCores[p] < procs || m == availNowLong && n.partCores[p]-n.locked[p] < procs {
 		return out, false
 	}
-	pr := &n.parts[p]
-	left := target(r, procs)
+	if n.sel == SelectFirstFit {
+		return n.firstFit(r, &n.parts[p], target(r, procs), m, out)
+	}
+	return n.bestFit(r, &n.parts[p], target(r, procs), m, out)
+}
+
+// firstFit takes the fitting nodes of lowest id, by rank when the mode
+// ranks them.
+func (n *nodes) firstFit(r *rigid.Request, pr *partRange, left int, m availMode, out []NodeShare) ([]NodeShare, bool) {
 	base := len(out)
 	ranked := m == availFuture || m == availNowShort
-	if n.sel == SelectFirstFit {
-		for rank := 0; rank < 2 && left > 0; rank++ {
-			if m == availFuture && rank == 0 {
-				// The nodes that cannot hold the head now but can at the
-				// probed instant are among those released since.
-				out, left = n.takeReleased(r, pr, out, left)
+	for rank := 0; rank < 2 && left > 0; rank++ {
+		if m == availFuture && rank == 0 {
+			// The nodes that cannot hold the head now but can at the
+			// probed instant are among those released since.
+			out, left = n.takeReleased(r, pr, out, left)
+			continue
+		}
+		for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
+			if ranked && n.rank(r, i, m, pr.capacity) != rank {
 				continue
 			}
-			for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
-				if ranked && n.rank(r, i, m, pr.capacity) != rank {
-					continue
-				}
-				if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
-					out = append(out, shareOf(r, i, pr.capacity, u, left))
-					left -= min(u, left)
-				}
-			}
-			if !ranked {
-				break
+			if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
+				out = append(out, shareOf(r, i, pr.capacity, u, left))
+				left -= min(u, left)
 			}
 		}
-		return out, left == 0 || n.undo(&out, base)
+		if !ranked {
+			break
+		}
 	}
+	return out, left == 0 || n.undo(&out, base)
+}
+
+// bestFit takes the fitting nodes the job leaves least free, by rank
+// first when the mode ranks them.
+func (n *nodes) bestFit(r *rigid.Request, pr *partRange, left int, m availMode, out []NodeShare) ([]NodeShare, bool) {
+	ranked := m == availFuture || m == availNowShort
 	cands := n.cands[:0]
 	total := 0
 	for i := n.next(pr.first, pr.end, m); i < pr.end; i = n.next(i+1, pr.end, m) {
