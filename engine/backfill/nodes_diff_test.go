@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/verify"
 	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -79,9 +80,18 @@ func TestNodesMatchProcessors(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, pooled := range []bool{false, true} {
-					got, err := backfill.Simulate(context.Background(), oneCoreNodes(w, pooled), rigid.EstimateRequested, p)
+					nw := oneCoreNodes(w, pooled)
+					got, err := backfill.Simulate(context.Background(), nw, rigid.EstimateRequested, p)
 					if err != nil {
 						t.Fatal(err)
+					}
+					if o == backfill.OrderFCFS {
+						// The node validator on real months, once per
+						// allocation: per node, per instant, and EASY's
+						// promises on nodes.
+						if err := verify.Rigid(nw, rigid.EstimateRequested, got); err != nil {
+							t.Fatal(err)
+						}
 					}
 					if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
 						t.Errorf("%s, %s, allocation %d, pooled %v: job %d starts at %d s on nodes, %d s on processors",
