@@ -34,7 +34,7 @@ func TestMisleadingMessages(t *testing.T) {
 	})
 	checkManifestEdits(t, batsim, "testdata/bad.yaml", []manifestEdit{
 		{"format batsm", "format: batsim", "format: batsm",
-			`bad.yaml: line 9: workloads[0]: format "batsm": unknown (did you mean batsim?); valid formats: batsim (an SWF log, the default, takes no format key)`},
+			`bad.yaml: line 9: workloads[0]: format "batsm": unknown (did you mean batsim?); valid formats: batsim, csv (an SWF log, the default, takes no format key)`},
 		{"Batsim JSON without format", "    format: batsim\n", "",
 			`small.json:1: a JSON document, not an SWF log; a Batsim workload is read with format: batsim`},
 		{"record job", "record: {jobs: true}", "record: {job: true}",
