@@ -86,7 +86,7 @@ func (Model) Takes(w *model.WorkloadSpec) bool {
 // The keys of the model's workload entries beyond model.CommonKeys: a
 // trace's (monthKeys) and a Batsim workload's (batsimKeys).
 var (
-	monthKeys  = []string{"months", "estimates", "window"}
+	monthKeys  = []string{"months", "estimates", "window", "memory"}
 	batsimKeys = []string{"format", "estimates"}
 )
 

@@ -40,6 +40,11 @@ type source struct {
 	pieces   []piece
 	variants []rigid.Variant
 	own      []Policy
+	// memory is the memory option (on platforms of nodes, what a job
+	// without requested memory asks; tracenodes.go).
+	memory rigidtrace.MissingMemory
+	mu     sync.Mutex
+	unfit  map[string]string // per platform of nodes: the jobs dropped
 }
 
 // piece is the part of a trace a cell replays: a calendar month, the
@@ -165,6 +170,12 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 		}
 	}
 	rs.canon = fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))
+	if rs.memory, err = parseMemory(w); err != nil {
+		return nil, err
+	}
+	if rs.memory != (rigidtrace.MissingMemory{}) {
+		rs.canon += " " + memoryMeaning(rs.memory)
+	}
 	return rs, nil
 }
 
@@ -301,7 +312,7 @@ func (s *source) Describe(label string, _ int) string {
 // model does not read (recorded wait times); the jobs each cluster drops
 // as too wide are counted in the cells (dropped_wide_jobs).
 func (s *source) Report() string {
-	return s.trace.Report.Read.Without(swf.ReasonWaitUnknown).String()
+	return s.trace.Report.Read.Without(swf.ReasonWaitUnknown).String() + s.unfitReport()
 }
 
 // CheckPlatform refuses a platform of more than one cluster, the trace
@@ -309,7 +320,7 @@ func (s *source) Report() string {
 // jobs the cluster keeps.
 func (s *source) CheckPlatform(name string, p *platform.Platform) error {
 	if p != nil && p.HasNodes() {
-		return errProcessorsOnly(name)
+		return s.checkMachine(name, p)
 	}
 	if name != PlatformTrace && len(p.Clusters) != 1 {
 		return fmt.Errorf("rigid workloads run on identical processors: want a one-cluster platform such as single:64, not %s", name)
@@ -432,7 +443,7 @@ type prepared struct {
 	policyRunner
 
 	mu     sync.Mutex
-	bySize map[int]*once[*rigidtrace.Trace]
+	bySize map[sizeKey]*once[*rigidtrace.Trace]
 	scaled map[scaledKey]*once[*loaded]
 }
 
@@ -446,6 +457,14 @@ type once[T any] struct {
 type scaledKey struct {
 	procs, piece int
 	load         float64
+	machine      string // the platform of nodes, "" on processors
+}
+
+// sizeKey is a trace on a cluster of procs processors, or on the machine
+// of nodes of platform machine.
+type sizeKey struct {
+	procs   int
+	machine string
 }
 
 // loaded is a piece on a cluster at a load (or at its recorded arrivals).
@@ -481,12 +500,18 @@ func onceOf[K comparable, T any](mu *sync.Mutex, m *map[K]*once[T], k K, f func(
 
 // piece returns the unit's piece on a cluster of procs processors at the
 // unit's load.
-func (p *prepared) piece(procs int, u unit) (*rigidtrace.Trace, *loaded, error) {
-	trace, err := onceOf(&p.mu, &p.bySize, procs, func() (*rigidtrace.Trace, error) { return p.src.trace.ForCluster(procs) })
+func (p *prepared) piece(plat string, procs int, u unit) (*rigidtrace.Trace, *loaded, error) {
+	machine := ""
+	forPlatform := func() (*rigidtrace.Trace, error) { return p.src.trace.ForCluster(procs) }
+	if pl := p.platforms[plat]; pl != nil && pl.HasNodes() {
+		machine = plat
+		forPlatform = func() (*rigidtrace.Trace, error) { return p.src.trace.ForMachine(machineOf(pl), p.src.memory) }
+	}
+	trace, err := onceOf(&p.mu, &p.bySize, sizeKey{procs, machine}, forPlatform)
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := onceOf(&p.mu, &p.scaled, scaledKey{procs, u.piece, u.load}, func() (*loaded, error) {
+	l, err := onceOf(&p.mu, &p.scaled, scaledKey{procs, u.piece, u.load, machine}, func() (*loaded, error) {
 		c, err := p.src.pieces[u.piece].cut(trace)
 		if err != nil {
 			return nil, err
@@ -536,7 +561,7 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	trace, l, err := p.piece(procs, u)
+	trace, l, err := p.piece(c.Platform, procs, u)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +571,9 @@ func (p *prepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, e
 		return nil, err
 	}
 	cluster := PlatformTrace
-	if c.Platform != PlatformTrace {
+	if pl := p.platforms[c.Platform]; pl != nil && pl.HasNodes() {
+		cluster = pl.Name
+	} else if c.Platform != PlatformTrace {
 		cluster = p.platforms[c.Platform].Clusters[0].Name
 	}
 	return &Outcome{CellID: c.ID, Period: p.src.pieces[u.piece].period(), Variant: u.variant, Workload: &w,

@@ -47,7 +47,15 @@ type Trace struct {
 	// NoRequest tells, per job of Jobs, that its requested time was
 	// missing or 0 and is its run time: a job the system never killed.
 	NoRequest []bool
-	Report    Report
+	// MemoryKB and Partitions hold each job's requested memory per
+	// processor (SWF field 10, -1 when missing) and partition number
+	// (field 16, -1 when missing); Machine and Requests, set by
+	// ForMachine, the machine of nodes the jobs are replayed on and what
+	// each asks of it (nodes.go).
+	MemoryKB, Partitions []int64
+	Machine              *rigid.Machine
+	Requests             []rigid.Request
+	Report               Report
 }
 
 // Report accounts for a Trace: the SWF reader's report plus the two
@@ -62,6 +70,11 @@ type Report struct {
 	// and was set to their run time.
 	RequestFromRun      int
 	RequestFromRunLines []int
+	// On a machine of nodes (ForMachine): the jobs dropped because no
+	// partition can hold them (in ProcsAboveCluster too), by reason, and
+	// the jobs whose missing memory was repaired.
+	Unfit         map[string]int
+	MemoryDefault int
 }
 
 // Jobs returns the number of jobs kept.
@@ -152,6 +165,7 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 	rep := &t.Report
 	rep.Read = r.Report()
 	t.Jobs, t.Lines, t.NoRequest = make([]rigid.Job, 0, len(swfJobs)), make([]int, 0, len(swfJobs)), make([]bool, 0, len(swfJobs))
+	t.MemoryKB, t.Partitions = make([]int64, 0, len(swfJobs)), make([]int64, 0, len(swfJobs))
 	for _, sj := range swfJobs {
 		if sj.AllocatedProcs > int64(t.Procs) {
 			rep.ProcsAboveCluster++
@@ -180,6 +194,8 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 		t.Jobs = append(t.Jobs, j)
 		t.Lines = append(t.Lines, sj.Line)
 		t.NoRequest = append(t.NoRequest, noRequest)
+		t.MemoryKB = append(t.MemoryKB, sj.RequestedMemoryKB)
+		t.Partitions = append(t.Partitions, sj.Partition)
 	}
 	// ReadAll sorts by submit time only; the simulator also needs the job
 	// number among equal submits.
@@ -194,10 +210,12 @@ func read(r *swf.Reader, source string, opts Options) (*Trace, error) {
 	jobs := make([]rigid.Job, len(order))
 	lines := make([]int, len(order))
 	noRequest := make([]bool, len(order))
+	mem, parts := make([]int64, len(order)), make([]int64, len(order))
 	for i, o := range order {
 		jobs[i], lines[i], noRequest[i] = t.Jobs[o], t.Lines[o], t.NoRequest[o]
+		mem[i], parts[i] = t.MemoryKB[o], t.Partitions[o]
 	}
-	t.Jobs, t.Lines, t.NoRequest = jobs, lines, noRequest
+	t.Jobs, t.Lines, t.NoRequest, t.MemoryKB, t.Partitions = jobs, lines, noRequest, mem, parts
 	for i := 1; i < len(jobs); i++ {
 		if jobs[i].SubmitSeconds == jobs[i-1].SubmitSeconds && jobs[i].Number == jobs[i-1].Number {
 			return nil, fmt.Errorf("%s:%d: field 1 (job number) %d repeats line %d at the same submit time: job numbers must tell jobs apart", source, lines[i], jobs[i].Number, lines[i-1])
@@ -300,6 +318,8 @@ func (t *Trace) cut(name string, lo, hi int, from, to int64) Cut {
 			MeasureFromSeconds: from,
 			MeasureToSeconds:   to,
 			UnixStartSeconds:   t.Header.UnixStartTime,
+			Machine:            t.Machine,
+			Requests:           t.requestsFrom(first),
 		},
 		WarmUpJobs:   lo - first,
 		MeasuredJobs: hi - lo,
@@ -376,6 +396,7 @@ func (t *Trace) ForCluster(procs int) (*Trace, error) {
 	out.Jobs = make([]rigid.Job, 0, len(t.Jobs))
 	out.Lines = make([]int, 0, len(t.Lines))
 	out.NoRequest = make([]bool, 0, len(t.NoRequest))
+	out.MemoryKB, out.Partitions = make([]int64, 0, len(t.Jobs)), make([]int64, 0, len(t.Jobs))
 	out.Report.ProcsAboveClusterLines = slices.Clone(t.Report.ProcsAboveClusterLines)
 	for i, j := range t.Jobs {
 		if j.Procs > procs {
@@ -388,6 +409,7 @@ func (t *Trace) ForCluster(procs int) (*Trace, error) {
 		out.Jobs = append(out.Jobs, j)
 		out.Lines = append(out.Lines, t.Lines[i])
 		out.NoRequest = append(out.NoRequest, t.NoRequest[i])
+		out.MemoryKB, out.Partitions = append(out.MemoryKB, t.MemoryKB[i]), append(out.Partitions, t.Partitions[i])
 	}
 	return &out, nil
 }
