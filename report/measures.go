@@ -48,6 +48,30 @@ func printMeasures(r *analysis.Result, p *printer, measures []table.Measure, exp
 	}
 }
 
+// printWorkloadMeans prints, for each figure drawn per workload, the
+// means by load of each workload of a run with several: the paired
+// comparison pools them, and a synthetic model's instances and a trace's
+// cells can rank the policies differently.
+func printWorkloadMeans(r *analysis.Result, p *printer, figures []model.Figure) {
+	workloads := r.Workloads()
+	if len(workloads) < 2 {
+		return
+	}
+	for _, f := range figures {
+		m := r.Column(f.Measure)
+		if f.Kind != model.MeanByLoadPerWorkload || m < 0 {
+			continue
+		}
+		for _, w := range workloads {
+			p.line("")
+			printMeansOf(r, p, fmt.Sprintf("mean %s by load, workload %s (± half-width of the 95%% confidence interval)", measureLabel(r.Columns[m]), w),
+				func(policy string, load float64) (stats.MeanInterval, bool) {
+					return r.MeanOfWorkload(f.Measure, policy, w, load)
+				})
+		}
+	}
+}
+
 // addMeasureFigures draws the figures of the measures of models without a
 // study (Paired.Figures); a figure of a measure the run lacks is left out.
 func addMeasureFigures(p *page, r *analysis.Result, figures []model.Figure, files *figureFiles) error {
