@@ -64,6 +64,8 @@ lint:
 	$(GO) vet ./...
 	$(GO) vet -tags slurm ./cli
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@# A merge's conflict markers left in any tracked file (one sat in the README for a stop).
+	@out=$$(git grep -nE '^(<<<<<<<|>>>>>>>)( |$$)' 2>/dev/null); if [ -n "$$out" ]; then echo "conflict markers:"; echo "$$out"; exit 1; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
