@@ -84,8 +84,7 @@ func (t *Stepper) Next(ctx context.Context) (bool, error) {
 			if !t.warmingUp() {
 				return true, nil
 			}
-			s.sortQueue()
-			if err := t.Start(s.order[0]); err != nil {
+			if err := t.Start(t.firstWarmUp()); err != nil {
 				return false, err
 			}
 			continue
@@ -101,6 +100,14 @@ func (t *Stepper) Next(ctx context.Context) (bool, error) {
 // warmingUp reports whether a warm-up job waits.
 func (t *Stepper) warmingUp() bool {
 	return t.warmUpJobs > 0 && t.s.queue[0] < t.warmUpJobs // the queue is in job order
+}
+
+// firstWarmUp is the first warm-up job of the policy's order.
+func (t *Stepper) firstWarmUp() int {
+	s := t.s
+	s.sortQueue()
+	i := slices.IndexFunc(s.order, func(j int) bool { return j < t.warmUpJobs })
+	return s.order[i]
 }
 
 // Start carries out the decision: job j, waiting, starts now if it fits,
