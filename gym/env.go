@@ -38,7 +38,6 @@ type Env struct {
 	set     settings
 	src     source
 	obs     observer
-	rl      *rlObserver
 	rng     *rand.Rand
 	seeded  bool
 	ep      episode
@@ -69,10 +68,9 @@ func NewEnvs(c *Config) ([]*Env, error) {
 	for i := range envs {
 		e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
 		if t, ok := src.(*traceSource); ok && t.rl != nil {
-			e.rl = &rlObserver{t: t.rl}
-			e.obs = e.rl
+			e.obs = &rlObserver{t: t.rl}
 		} else {
-			e.obs = &sweepObserver{maxEstimateSeconds: float64(src.maxEstimateSeconds()), userProcs: map[int64]int{}}
+			e.obs = &sweepObserver{maxEstimateSeconds: float64(src.maxEstimateSeconds())}
 		}
 		envs[i] = e
 	}
@@ -100,9 +98,7 @@ func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
 		return err
 	}
 	e.ep, e.st, e.startedReward, e.sums, e.tallied = ep, st, 0, episodeSums{}, 0
-	if e.rl != nil {
-		e.rl.reset(ep.extra, st)
-	}
+	e.obs.reset(ep, st, e.set.variant)
 	open, err := st.Next(ctx)
 	if err != nil {
 		return err

@@ -102,6 +102,7 @@ class _Server:
         self._reset_req[0] = _OP_RESET
         self._step_req = np.zeros(1 + n, dtype=np.int32)
         self._step_req[0] = _OP_STEP
+        self._step_req_bytes = memoryview(self._step_req.view(np.uint8))
 
     def _write(self, data):
         try:
@@ -112,21 +113,31 @@ class _Server:
             self._died("reading a request")
 
     def _read_frame(self, what):
-        view = self._view[:8]
-        self._fill(view, what)
-        if self.status[0] != 0:
-            msg = bytearray(int(self.status[0]))
-            self._fill(memoryview(msg), what)
-            self.proc.wait()
-            raise ServerError("sweep-gym %s: %s" % (what, msg.decode(errors="replace")))
-        self._fill(self._view[8:], what)
+        # The server writes a frame in one write: one read gets it.
+        view, got = self._view, 0
+        while got < len(view):
+            n = self.proc.stdout.readinto(view[got:])
+            if not n:
+                break
+            got += n
+            if got >= 8 and self.status[0] != 0:
+                break
+        if got >= 8 and self.status[0] != 0:
+            self._refused(what, got)
+        if got < len(view):
+            self._died(what)
 
-    def _fill(self, view, what):
-        while view:
-            got = self.proc.stdout.readinto(view)
-            if not got:
-                self._died(what)
-            view = view[got:]
+    def _refused(self, what, got):
+        """Raises the server's error message, which followed the status."""
+        length = int(self.status[0])
+        msg = bytes(self.buf[8:min(got, 8 + length)])
+        while len(msg) < length:
+            more = self.proc.stdout.read(length - len(msg))
+            if not more:
+                break
+            msg += more
+        self.proc.wait()
+        raise ServerError("sweep-gym %s: %s" % (what, msg.decode(errors="replace")))
 
     def _died(self, what):
         code = self.proc.wait()
@@ -143,7 +154,7 @@ class _Server:
 
     def step(self, actions):
         self._step_req[1:] = actions
-        self._write(self._step_req.view(np.uint8))
+        self._write(self._step_req_bytes)
         self._read_frame("stepping")
 
     def close(self):
@@ -230,10 +241,8 @@ class RigidEnv(gymnasium.Env):
 
     def _info(self):
         s = self._server
-        info = {"action_mask": s.mask[0].copy()}
-        for name, value in zip(s.info_names, s.info[0]):
-            if name not in _MEASURES or s.terminated[0]:
-                info[name] = float(value)
+        info = dict(zip(s.info_names if s.terminated[0] else s.info_names[:-len(_MEASURES)], s.info[0].tolist()))
+        info["action_mask"] = s.mask[0].copy()
         return info
 
     def reset(self, *, seed=None, options=None):
@@ -246,7 +255,7 @@ class RigidEnv(gymnasium.Env):
 
     def step(self, action):
         s = self._server
-        s.step([int(action)])
+        s.step(action)
         return s.obs[0].copy(), float(s.reward[0]), bool(s.terminated[0]), False, self._info()
 
     def action_masks(self):
