@@ -66,15 +66,22 @@ func NewEnvs(c *Config) ([]*Env, error) {
 	}
 	envs := make([]*Env, c.Envs)
 	for i := range envs {
-		e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
-		if t, ok := src.(*traceSource); ok && t.rl != nil {
-			e.obs = &rlObserver{t: t.rl}
-		} else {
-			e.obs = &sweepObserver{maxEstimateSeconds: float64(src.maxEstimateSeconds())}
-		}
-		envs[i] = e
+		envs[i] = newEnv(c, set, src)
 	}
 	return envs, nil
+}
+
+func newEnv(c *Config, set settings, src source) *Env {
+	e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
+	if t, ok := src.(*traceSource); ok && t.rl != nil {
+		e.obs = &rlObserver{t: t.rl}
+		return e
+	}
+	if c.MaxEstimateSeconds == 0 {
+		c.MaxEstimateSeconds = src.maxEstimateSeconds()
+	}
+	e.obs = &sweepObserver{maxEstimateSeconds: float64(c.MaxEstimateSeconds)}
+	return e
 }
 
 // Features is the number of features per slot.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
+	"github.com/sweep-sched/sweep/policy/child"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -217,5 +218,37 @@ func TestWarmUp(t *testing.T) {
 		if j < 20 {
 			t.Fatalf("warm-up job %d waits at the first decision", j)
 		}
+	}
+}
+
+// slotZero is an Actor that reads the frame as an agent process does and
+// picks slot 0 when it holds a job.
+type slotZero struct{ k, f int }
+
+func (a slotZero) Act(_ context.Context, _ child.Decision, frame []byte) (int, error) {
+	maskAt := 8 + 8 + 8*len(InfoFields) + 4*a.k*a.f
+	if frame[maskAt] != 1 {
+		return 0, fmt.Errorf("slot 0 is empty at a decision")
+	}
+	return 0, nil
+}
+
+// TestEvaluateSlotZeroIsFCFS: evaluating an agent (the code a manifest's
+// agent entry runs) that picks slot 0 gives fcfs's schedule under head
+// committed with EASY, as the environment does (TestSlotZeroIsFCFS).
+func TestEvaluateSlotZeroIsFCFS(t *testing.T) {
+	path := smallTrace(t)
+	c := Config{Workload: path, Jobs: 120, Backfill: "easy", Queue: 16}
+	w, sched, m, err := EvaluateWindow(context.Background(), c, 30, slotZero{16, 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := backfill.Policy{Order: backfill.OrderFCFS, Allocation: backfill.AllocEASY, Head: backfill.HeadCommitted}
+	want, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sched.StartSeconds, want.StartSeconds) || w.Jobs[0].Number != 31 || m.BSLD < 1 {
+		t.Fatalf("window from SWF job %d, bsld %g: starts differ from fcfs-easy's", w.Jobs[0].Number, m.BSLD)
 	}
 }

@@ -28,7 +28,9 @@ type Setup struct {
 	Info       []string `json:"info"`
 	Jobs       int      `json:"jobs"`
 	FrameBytes int      `json:"frame_bytes"`
-	Error      string   `json:"error,omitempty"`
+	// MaxEstimateSeconds is the sweep preset's estimate normalisation.
+	MaxEstimateSeconds int64  `json:"max_estimate_seconds,omitempty"`
+	Error              string `json:"error,omitempty"`
 }
 
 // frame is the response frame of every reset and step, laid out so that
@@ -95,6 +97,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	k, f := c.Queue, envs[0].Features()
 	fr := newFrame(len(envs), k, f)
 	setup := Setup{Envs: len(envs), Queue: k, Features: c.Features(), Info: InfoFields, Jobs: c.Jobs, FrameBytes: len(fr.buf)}
+	if c.Preset == PresetSweep {
+		setup.MaxEstimateSeconds = c.MaxEstimateSeconds
+	}
 	b, _ := json.Marshal(setup)
 	if _, err := out.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("writing the gym setup: %w", err)
