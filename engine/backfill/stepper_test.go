@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -93,9 +94,10 @@ func TestStepperHandSchedule(t *testing.T) {
 // TestStepperIsBuiltin steps with the built-in order's pick at every
 // decision and gets the built-in's schedule under head committed, job for
 // job and reservation for reservation, without backfilling and with EASY:
-// on the synthetic month and on RLScheduler's SDSC-SP2 sequences.
+// on the synthetic month, a Lublin-Feitelson instance and RLScheduler's
+// SDSC-SP2 sequences.
 func TestStepperIsBuiltin(t *testing.T) {
-	ws := []*rigid.Workload{syntheticMonth()}
+	ws := []*rigid.Workload{syntheticMonth(), lublinInstance(t)}
 	if _, err := os.Stat(sdscSP2Trace); errors.Is(err, fs.ErrNotExist) {
 		t.Logf("%s is absent: checking the synthetic month only", sdscSP2Trace)
 	} else {
@@ -116,6 +118,20 @@ func TestStepperIsBuiltin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lublinInstance is 2,000 Lublin-Feitelson jobs on 256 processors with
+// Tsafrir's estimates (gen/rigid, published parameters, seed 33).
+func lublinInstance(t *testing.T) *rigid.Workload {
+	w, _, err := genrigid.Lublin(genrigid.DefaultParams(), 256, 2000, [2]uint64{33, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := genrigid.Tsafrir(w.Jobs, genrigid.DefaultEstimateParams(), [2]uint64{33, 2}); err != nil {
+		t.Fatal(err)
+	}
+	w.Name = "lublin1999 seed 33"
+	return w
 }
 
 func stepBuiltin(t *testing.T, w *rigid.Workload, p backfill.Policy) {
