@@ -1,6 +1,7 @@
 package gym
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -250,5 +251,40 @@ func TestEvaluateSlotZeroIsFCFS(t *testing.T) {
 	}
 	if !slices.Equal(sched.StartSeconds, want.StartSeconds) || w.Jobs[0].Number != 31 || m.BSLD < 1 {
 		t.Fatalf("window from SWF job %d, bsld %g: starts differ from fcfs-easy's", w.Jobs[0].Number, m.BSLD)
+	}
+}
+
+// TestParallelStepIsSequential: a vector session's frames do not depend on
+// how many workers step it (run it under -race too).
+func TestParallelStepIsSequential(t *testing.T) {
+	path := smallTrace(t)
+	var req bytes.Buffer
+	binary.Write(&req, binary.LittleEndian, OpReset)
+	for i := range 16 {
+		binary.Write(&req, binary.LittleEndian, [2]int64{int64(100 + i), -1})
+	}
+	for range 300 {
+		binary.Write(&req, binary.LittleEndian, OpStep)
+		for range 16 {
+			binary.Write(&req, binary.LittleEndian, int32(0))
+		}
+	}
+	frames := func(workers int) []byte {
+		c := &Config{Workload: path, Jobs: 20, Queue: 8, Envs: 16}
+		envs, err := NewEnvs(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		s := &session{envs: envs, fr: newFrame(16, 8, 8), in: bufio.NewReader(bytes.NewReader(req.Bytes())), out: &out,
+			autoreset: true, workers: workers, errs: make([]error, workers)}
+		if err := s.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	one, two := frames(1), frames(2)
+	if len(one) != 301*len(newFrame(16, 8, 8).buf) || !bytes.Equal(one, two) {
+		t.Fatalf("frames of 1 worker (%d bytes) and 2 workers (%d bytes) differ", len(one), len(two))
 	}
 }
