@@ -165,7 +165,7 @@ def test_rlscheduler_preset_is_hpcenv():
     """The rlscheduler preset against RLScheduler's own HPCEnv on two windows of
     256 SDSC-SP2 jobs, backfilling off, under two policies: every observation
     (SHA-1 of its float32 bytes), every action and the final reward, measured
-    from RLScheduler's code (tests/data/rlscheduler_sdsc_sp2.json says how)."""
+    from RLScheduler's code by scripts/gym-rlscheduler/reference.py (its docstring says how)."""
     ref = json.load(open(os.path.join(HERE, "data", "rlscheduler_sdsc_sp2.json")))
     env = gymnasium.make(ENV_ID, workload=SDSC_SP2, jobs=256, backfill="none", preset="rlscheduler")
     assert env.observation_space.shape == (128 * 8,)
