@@ -152,6 +152,15 @@ def test_faults(trace, tmp_path):
         env.step(0)
 
 
+def test_server_exits_when_python_goes(trace):
+    """The server's input closes when this process dies: it exits at once."""
+    env = gymnasium.make(ENV_ID, workload=trace, jobs=30)
+    env.reset(seed=1)
+    proc = env.unwrapped._server.proc
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+
+
 def test_lublin(trace):
     env = gymnasium.make(ENV_ID, workload="lublin1999", jobs=40, procs=64, load=0.9, backfill="easy")
     a = run_episode(env, 4)
