@@ -2,6 +2,7 @@ package gym
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -273,7 +274,7 @@ func (o *rlObserver) sync(st *backfill.State) {
 		}
 	}
 	if !o.sorted {
-		slices.SortStableFunc(o.queue, func(a, b int) int { return cmpInt(o.submit[a], o.submit[b]) })
+		slices.SortStableFunc(o.queue, func(a, b int) int { return cmp.Compare(o.submit[a], o.submit[b]) })
 		o.sorted = true
 	}
 }
@@ -286,14 +287,18 @@ func (o *rlObserver) sync(st *backfill.State) {
 func (o *rlObserver) interleave() []int {
 	q := o.queue
 	byFloat := func(key []float64) {
-		slices.SortStableFunc(q, func(a, b int) int { return cmpFloat(key[a], key[b]) })
+		slices.SortStableFunc(q, func(a, b int) int {
+			// Python's sort with <: NaN never occurs (the keys are finite, or
+			// -Inf for a submit time of 0 under F2), where cmp.Compare would differ.
+			return cmp.Compare(key[a], key[b])
+		})
 	}
 	byPair := func(key []int64) {
 		slices.SortStableFunc(q, func(a, b int) int {
-			if c := cmpInt(key[a], key[b]); c != 0 {
+			if c := cmp.Compare(key[a], key[b]); c != 0 {
 				return c
 			}
-			return cmpInt(o.submit[a], o.submit[b])
+			return cmp.Compare(o.submit[a], o.submit[b])
 		})
 	}
 	byFloat(o.f1)
@@ -338,26 +343,4 @@ func positive(seconds int64) float64 {
 		return float64(seconds)
 	}
 	return 0.1
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// cmpFloat orders as Python's sort does with < (NaN never occurs: the
-// keys are finite or -Inf for a submit time of 0 under F2).
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
