@@ -323,6 +323,36 @@ func (r *Result) FindByLoad(metric, policy string, load float64) (ByLoadRow, boo
 	return ByLoadRow{}, false
 }
 
+// Workloads returns the workload labels of r's groups, in group order.
+func (r *Result) Workloads() []string {
+	var out []string
+	for _, g := range r.Pairing.Groups {
+		if !slices.Contains(out, g.Key.Workload) {
+			out = append(out, g.Key.Workload)
+		}
+	}
+	return out
+}
+
+// MeanOfWorkload returns the mean of metric, with its 95% confidence
+// interval, over the successful cells of policy at load whose workload
+// label is workload, as ByLoad has it over every workload; false when no
+// cell has a value or r has no such metric.
+func (r *Result) MeanOfWorkload(metric, policy, workload string, load float64) (stats.MeanInterval, bool) {
+	m := r.Column(metric)
+	if m < 0 {
+		return stats.MeanInterval{}, false
+	}
+	var values []float64
+	for _, g := range r.Pairing.Groups {
+		if c := g.Cells[policy]; c != nil && g.Key.Workload == workload && g.Key.Load == load {
+			values = append(values, c.Values[m])
+		}
+	}
+	mean, err := stats.MeanCI(values, 0.95)
+	return mean, err == nil
+}
+
 // ExcludedPairs returns the number of t-test pairs dropped because a value
 // was NaN (e.g. the SD of a one-job schedule).
 func (r *Result) ExcludedPairs() int {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +19,8 @@ import (
 // null fair-share measures and the rigid cell with null grid metrics, and
 // analyze prints both models' sections, each reading only its own cells
 // (the grid comparison 2 pair groups of pslr and srtf, the fair-share
-// tables the month of tiny).
+// tables the month of tiny), and report writes each section's page:
+// index.html the first (fair share), index-2.html the grid comparison.
 func TestMixedModels(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -51,5 +54,21 @@ func TestMixedModels(t *testing.T) {
 	// workload fan gets no (empty) fair-share tables.
 	if strings.Contains(stdout.String(), "fan, Table I") || strings.Contains(stdout.String(), "fan: waits") {
 		t.Errorf("analyze lists the grid workload fan in the fair-share section:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"report", "--gantt=false", out}, &stdout, &stderr, reg, studies.Builtin()...); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr.String())
+	}
+	for _, page := range []struct{ file, title string }{
+		{"index.html", "<h1>sweep report: fair share, month by month"},
+		{"index-2.html", "<h1>sweep report: pslr against every policy"},
+	} {
+		html, err := os.ReadFile(filepath.Join(out, "report", page.file))
+		if err != nil || !bytes.Contains(html, []byte(page.title)) {
+			t.Errorf("report page %s: %v; want its title %q", page.file, err, page.title)
+		}
+		if !strings.Contains(stdout.String(), "wrote "+filepath.Join(out, "report", page.file)) {
+			t.Errorf("report does not say it wrote %s: %s", page.file, stdout.String())
+		}
 	}
 }

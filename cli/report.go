@@ -47,21 +47,25 @@ func (a *app) runReport(ctx context.Context, args []string, stdout, stderr io.Wr
 			return worstGantts(ctx, a.models, dir, flags.outDir(dir), worst, *ganttFull, stderr)
 		}
 	}
-	// The report is one page: the first section's. Sections of the other
-	// models of a mixed run are printed by `sweep analyze`.
+	// One page per section: a mixed run (seed 003's months beside rigid
+	// cells at loads, say) has its first in index.html and the others in
+	// index-2.html and on, each with the claims.
 	sections := run.Sections()
-	if len(sections) > 1 {
-		fmt.Fprintf(stderr, "sweep report: the run mixes models; the page shows the first of %d analyses, `sweep analyze` prints them all\n", len(sections))
-	}
 	claims, err := runClaims(run)
 	if err != nil {
 		return err
 	}
-	path, err := sections[0].Page(ctx, claims)
-	if err != nil {
-		return fmt.Errorf("sweep report: %w", err)
+	for i, s := range sections {
+		file := report.IndexFile
+		if i > 0 {
+			file = fmt.Sprintf("index-%d.html", i+1)
+		}
+		path, err := s.Page(ctx, claims, file)
+		if err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
 	return nil
 }
 

@@ -90,6 +90,10 @@ func TestRigidLoadsAnalysis(t *testing.T) {
 			t.Errorf("the load figure names %s %d times in its legend; want once", policy, n)
 		}
 	}
+	// One workload: its figure is the pooled one, drawn once.
+	if _, err := os.Stat(filepath.Join(out, "report", "figures", "measure-bsld-mean-by-load-w01.svg")); !os.IsNotExist(err) {
+		t.Errorf("a run of one workload has a per-workload figure (%v)", err)
+	}
 }
 
 // rigidCellValues returns each successful cell's bsld_mean by policy,

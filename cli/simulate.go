@@ -57,6 +57,7 @@ func (kv keyValues) Set(v string) error {
 // simulateFlags are the flags of `sweep simulate`.
 type simulateFlags struct {
 	platform, workload, policy, load string
+	model                            string
 	seed                             uint64
 	base                             string
 	schedule                         bool
@@ -74,6 +75,7 @@ func parseSimulateFlags(models *model.Registry, args []string, stderr io.Writer)
 	fs.StringVar(&f.platform, "platform", "", "platform: "+strings.Join(platform.Presets(), ", ")+", or a platform file")
 	fs.StringVar(&f.workload, "workload", "", "workload file in the policy's model's format (see `sweep gen`; an SWF trace for trace policies)")
 	fs.StringVar(&f.policy, "policy", "", "policy (sweep policies lists them): "+strings.Join(models.PolicyNames(), ", "))
+	fs.StringVar(&f.model, "model", "", "the model whose policy --policy is, when several models offer a policy of that name (fcfs: campaign or rigid)")
 	fs.StringVar(&f.load, "load", "", "load ratio: rewrite arrivals so work arrives at this fraction of the platform's capacity (open-loop models)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the policy's random draws")
 	fs.StringVar(&f.base, "base", "", "cumulative-completion base tick, for models whose measures take one (default: the makespan)")
@@ -119,6 +121,26 @@ func parseSimulateFlags(models *model.Registry, args []string, stderr io.Writer)
 	return f, nil
 }
 
+// policyModel returns the model of --policy: the one offering it, or
+// among several, the one --model names.
+func (f *simulateFlags) policyModel(models *model.Registry) (model.Model, error) {
+	owners := models.PolicyModels(f.policy)
+	var names []string
+	for _, md := range owners {
+		if md.Name() == f.model || len(owners) == 1 && f.model == "" {
+			return md, nil
+		}
+		names = append(names, md.Name())
+	}
+	switch {
+	case len(owners) == 0:
+		return nil, badSimulate("--policy %q: unknown%s; valid policies: %s", f.policy, suggest.DidYouMean(f.policy, models.PolicyNames()), strings.Join(models.PolicyNames(), ", "))
+	case f.model == "":
+		return nil, badSimulate("--policy %s is a policy of the models %s; say which with --model", f.policy, strings.Join(names, " and "))
+	}
+	return nil, badSimulate("--model %q: want one of the models offering --policy %s: %s", f.model, f.policy, strings.Join(names, ", "))
+}
+
 // badSimulate is an error in the arguments of `sweep simulate`.
 func badSimulate(format string, a ...any) error {
 	return usageError{fmt.Errorf("sweep simulate: "+format, a...)}
@@ -131,9 +153,9 @@ func (a *app) runSimulate(ctx context.Context, args []string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	_, md, ok := a.models.Policy(f.policy)
-	if !ok {
-		return badSimulate("--policy %q: unknown%s; valid policies: %s", f.policy, suggest.DidYouMean(f.policy, a.models.PolicyNames()), strings.Join(a.models.PolicyNames(), ", "))
+	md, err := f.policyModel(a.models)
+	if err != nil {
+		return err
 	}
 	src, c, env, err := f.cell(md)
 	if err != nil {

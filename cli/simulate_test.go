@@ -137,3 +137,40 @@ func TestSimulateRigidGantt(t *testing.T) {
 		t.Errorf("schedule %+v; want 5 jobs, job 5 on c1 from 2 to 7", got.Tasks)
 	}
 }
+
+// fcfs is the campaign and the rigid model's policy: simulate asks which,
+// and the rigid one (EASY by default) gives fcfs-easy's schedule of
+// TestSimulateRigidGantt, job 5 from 2 s to 7 s.
+func TestSimulateSharedPolicyName(t *testing.T) {
+	base := []string{"simulate", "--platform", "single:4", "--workload", "../sweep/testdata/contiguity.swf.txt", "--option", "month=1970-01", "--schedule", "--policy", "fcfs"}
+	for _, tt := range []struct {
+		model, wantErr string
+	}{
+		{"", "--policy fcfs is a policy of the models campaign and rigid; say which with --model"},
+		{"grid", `--model "grid": want one of the models offering --policy fcfs: campaign, rigid`},
+		{"rigid", ""},
+	} {
+		args := base
+		if tt.model != "" {
+			args = append(slices.Clone(base), "--model", tt.model)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, &stdout, &stderr)
+		if tt.wantErr != "" {
+			if code != 2 || !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Errorf("--model %q: exit %d, %s; want 2 and %q", tt.model, code, stderr.String(), tt.wantErr)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Fatalf("--model rigid: exit %d: %s", code, stderr.String())
+		}
+		var got simulateOutput
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Model != "rigid" || len(got.Tasks) != 5 || got.Tasks[4] != (scheduledTask{Job: "5", Cluster: "c1", Start: 2, Finish: 7}) {
+			t.Errorf("--model rigid: model %s, schedule %+v; want rigid, job 5 on c1 from 2 to 7", got.Model, got.Tasks)
+		}
+	}
+}

@@ -56,4 +56,9 @@ const (
 	// MeanByLoad draws the measure's mean against the load, one line per
 	// policy, with 95% confidence intervals.
 	MeanByLoad
+	// MeanByLoadPerWorkload draws MeanByLoad over every workload, then
+	// one such figure per workload label when the run has several: a
+	// synthetic model's instances and a trace's one cell per load do not
+	// average into a curve of either.
+	MeanByLoadPerWorkload
 )

@@ -251,9 +251,6 @@ func (r *Registry) Register(m Model) error {
 	}
 	seen := map[string]bool{}
 	for _, p := range m.Policies() {
-		if owner := r.PolicyModel(p.Name); owner != nil {
-			return fmt.Errorf("model %q: policy %q is model %q's", m.Name(), p.Name, owner.Name())
-		}
 		if seen[p.Name] {
 			return fmt.Errorf("model %q: policy %q listed twice (a policy of its own named like a built-in?)", m.Name(), p.Name)
 		}
@@ -276,36 +273,50 @@ func (r *Registry) Lookup(name string) Model {
 	return nil
 }
 
-// PolicyModel returns the model offering the policy called name, or nil.
-func (r *Registry) PolicyModel(name string) Model {
+// PolicyModels returns the models offering the policy called name, in
+// registration order. A name may be several models' (fcfs is the campaign
+// model's and the rigid model's): the model of the workload a cell runs
+// says which policy it is.
+func (r *Registry) PolicyModels(name string) []Model {
+	var out []Model
 	for _, m := range r.models {
-		for _, p := range m.Policies() {
-			if p.Name == name {
-				return m
-			}
+		if _, ok := PolicyOf(m, name); ok {
+			out = append(out, m)
 		}
 	}
-	return nil
+	return out
 }
 
-// Policy returns the policy called name with its model.
+// Policy returns the policy called name with its model, the first to
+// register it when several offer it.
 func (r *Registry) Policy(name string) (Policy, Model, bool) {
 	for _, m := range r.models {
-		for _, p := range m.Policies() {
-			if p.Name == name {
-				return p, m, true
-			}
+		if p, ok := PolicyOf(m, name); ok {
+			return p, m, true
 		}
 	}
 	return Policy{}, nil, false
 }
 
-// PolicyNames lists every policy of every model, in registration order.
+// PolicyOf returns model m's policy called name.
+func PolicyOf(m Model, name string) (Policy, bool) {
+	for _, p := range m.Policies() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Policy{}, false
+}
+
+// PolicyNames lists every policy name of every model, once each, in
+// registration order.
 func (r *Registry) PolicyNames() []string {
 	var names []string
 	for _, m := range r.models {
 		for _, p := range m.Policies() {
-			names = append(names, p.Name)
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
 		}
 	}
 	return names

@@ -1,7 +1,10 @@
 package model
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -146,4 +149,18 @@ func (w *WorkloadSpec) ApplySet(set func(key, value string) error) error {
 		}
 	}
 	return nil
+}
+
+// ReadHashed reads r with read and returns the hex SHA-256 of all of r,
+// what read left unread included: a source parses its input file and
+// fingerprints it in one pass.
+func ReadHashed(r io.Reader, read func(io.Reader) error) (string, error) {
+	h := sha256.New()
+	if err := read(io.TeeReader(r, h)); err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(h, r); err != nil {
+		return "", fmt.Errorf("reading to hash: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

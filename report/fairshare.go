@@ -28,6 +28,11 @@ var fairSharePolicies = []string{rigid.RelShare, rigid.TradeoffFS, rigid.FCFSEas
 // recorded the users table, each month's dev of its highest-demand users
 // under every policy.
 func WriteFairShare(dir string, r *rigid.Result, claims []fidelity.Claim, prov *analysis.Provenance) (string, error) {
+	return writeFairShare(dir, IndexFile, r, claims, prov)
+}
+
+// writeFairShare is WriteFairShare into DIR/report/FILE.
+func writeFairShare(dir, file string, r *rigid.Result, claims []fidelity.Claim, prov *analysis.Provenance) (string, error) {
 	var notes bytes.Buffer
 	if err := PrintFairShare(&notes, r); err != nil {
 		return "", fmt.Errorf("building the report: %w", err)
@@ -80,7 +85,7 @@ func WriteFairShare(dir string, r *rigid.Result, claims []fidelity.Claim, prov *
 			}
 		}
 	}
-	return writePage(dir, p)
+	return writePage(dir, file, p)
 }
 
 // runningDev draws the running sum over the months of each policy and

@@ -43,6 +43,11 @@ type errorPoints struct {
 // algorithm with bars from the smallest to the largest per-instance
 // ratio), after the text's claims with their status.
 func WriteMoldable(dir string, r *moldable.Result, claims []fidelity.Claim, prov *analysis.Provenance) (string, error) {
+	return writeMoldable(dir, IndexFile, r, claims, prov)
+}
+
+// writeMoldable is WriteMoldable into DIR/report/FILE.
+func writeMoldable(dir, file string, r *moldable.Result, claims []fidelity.Claim, prov *analysis.Provenance) (string, error) {
 	p := &moldablePage{}
 	var err error
 	if p.Claims, err = renderClaims(claims); err != nil {
@@ -95,7 +100,7 @@ func WriteMoldable(dir string, r *moldable.Result, claims []fidelity.Claim, prov
 		}
 		p.Time = &figure{Title: "Run time of DEMT against n (lambda* included; machine-dependent)", SVG: svg, File: ch.name}
 	}
-	return writeHTML(dir, moldableTemplate, p)
+	return writeHTML(dir, file, moldableTemplate, p)
 }
 
 // runTimePlot draws the paper's last figure: DEMT's mean run time per

@@ -37,6 +37,8 @@ type Paired struct {
 	// AchievedLoads is the rigid study's achieved-load check, one row
 	// per load; nil for none.
 	AchievedLoads []AchievedLoad
+	// File is the page's file name in DIR/report; index.html when empty.
+	File string
 }
 
 // problems returns the unreadable part files of every table read: cells,

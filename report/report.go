@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"html/template"
@@ -185,14 +186,20 @@ func WriteTo(dir, out string, run Paired, gantts ...GanttLink) (string, error) {
 			return "", fmt.Errorf("building the report: %w", err)
 		}
 	}
-	return writePage(out, p)
+	return writePage(out, run.File, p)
 }
 
-// writePage renders p as DIR/report/index.html.
-func writePage(dir string, p *page) (string, error) { return writeHTML(dir, pageTemplate, p) }
+// IndexFile is the name of a report's page, and of a mixed run's first.
+const IndexFile = "index.html"
 
-// writeHTML renders data with tmpl as DIR/report/index.html.
-func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
+// writePage renders p as DIR/report/FILE, index.html when file is empty.
+func writePage(dir, file string, p *page) (string, error) {
+	return writeHTML(dir, file, pageTemplate, p)
+}
+
+// writeHTML renders data with tmpl as DIR/report/FILE, index.html when
+// file is empty.
+func writeHTML(dir, file string, tmpl *template.Template, data any) (string, error) {
 	var html bytes.Buffer
 	if err := tmpl.Execute(&html, data); err != nil {
 		return "", fmt.Errorf("rendering the report: %w", err)
@@ -208,7 +215,7 @@ func writeHTML(dir string, tmpl *template.Template, data any) (string, error) {
 	defer os.Remove(temp.Name()) // fails harmlessly once renamed
 	_, err = temp.Write(html.Bytes())
 	err = errors.Join(err, temp.Close())
-	path := filepath.Join(reportDir, "index.html")
+	path := filepath.Join(reportDir, cmp.Or(file, IndexFile))
 	if err == nil {
 		err = os.Rename(temp.Name(), path)
 	}
@@ -403,6 +410,15 @@ func addBoxes(p *plot.Plot, boxes []stats.Box, names, policies []string) error {
 // Means spanning decades take a log axis, on which an interval reaching
 // below the axis is cut there (the caption says so).
 func meanByLoad(r *analysis.Result, metric, label, name string) (chart, error) {
+	return meanByLoadOf(r, func(policy string, load float64) (stats.MeanInterval, bool) {
+		row, ok := r.FindByLoad(metric, policy, load)
+		return row.MeanInterval, ok
+	}, label, name)
+}
+
+// meanByLoadOf draws the means that mean returns for each policy and
+// load of r, as meanByLoad does ByLoad's.
+func meanByLoadOf(r *analysis.Result, mean func(policy string, load float64) (stats.MeanInterval, bool), label, name string) (chart, error) {
 	p := newPlot()
 	p.X.Label.Text = "load ratio (offered work / platform capacity)"
 	p.Y.Label.Text = label
@@ -412,7 +428,7 @@ func meanByLoad(r *analysis.Result, metric, label, name string) (chart, error) {
 	series := make([]errorPoints, len(r.Policies))
 	for i, policy := range r.Policies {
 		for _, load := range r.Loads {
-			if m, ok := r.FindByLoad(metric, policy, load); ok {
+			if m, ok := mean(policy, load); ok {
 				low, high := m.Mean, m.Mean
 				if !math.IsNaN(m.Low) && !math.IsNaN(m.High) {
 					low, high = m.Low, m.High

@@ -59,7 +59,7 @@ func (FairShareStudy) Analyze(run *Run) error {
 			return err
 		}
 		s.Measures = append(s.Measures, mrigid.Model{}.Measures()...)
-		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoad, Measure: rigidBSLDMean,
+		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoadPerWorkload, Measure: rigidBSLDMean,
 			Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
 		s.AchievedLoads = achievedLoads(s.Comparison)
 	}
@@ -81,8 +81,8 @@ type fairShareSection struct {
 func (s *fairShareSection) Print(w io.Writer) error  { return PrintFairShare(w, s.result) }
 func (s *fairShareSection) Tables() []analysis.Table { return nil }
 func (s *fairShareSection) Claims() []fidelity.Claim { return s.result.FidelityClaims() }
-func (s *fairShareSection) Page(_ context.Context, claims []fidelity.Claim) (string, error) {
-	return WriteFairShare(s.dir, s.result, claims, s.provenance)
+func (s *fairShareSection) Page(_ context.Context, claims []fidelity.Claim, file string) (string, error) {
+	return writeFairShare(s.dir, file, s.result, claims, s.provenance)
 }
 
 // MoldableStudy is seed 002's study (Dutot et al. 2004) of moldable
@@ -113,8 +113,8 @@ type moldableSection struct {
 func (s *moldableSection) Print(w io.Writer) error  { return PrintMoldable(w, s.result) }
 func (s *moldableSection) Tables() []analysis.Table { return s.result.Tables() }
 func (s *moldableSection) Claims() []fidelity.Claim { return s.result.FidelityClaims() }
-func (s *moldableSection) Page(_ context.Context, claims []fidelity.Claim) (string, error) {
-	return WriteMoldable(s.dir, s.result, claims, s.provenance)
+func (s *moldableSection) Page(_ context.Context, claims []fidelity.Claim, file string) (string, error) {
+	return writeMoldable(s.dir, file, s.result, claims, s.provenance)
 }
 
 // ticksPerHour is 3600: seed 004's tick is one second (its work is in

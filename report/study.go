@@ -54,9 +54,9 @@ type Section interface {
 	// Claims returns the papers' claims the section checks, with the
 	// status the data gives.
 	Claims() []fidelity.Claim
-	// Page writes DIR/report/index.html, with claims, and returns its
-	// path.
-	Page(ctx context.Context, claims []fidelity.Claim) (string, error)
+	// Page writes the section's page, with claims, as DIR/report/FILE
+	// (index.html for a run's first section) and returns its path.
+	Page(ctx context.Context, claims []fidelity.Claim, file string) (string, error)
 }
 
 // A GanttCell is a policy's worst cell, to draw as a Gantt chart on the
@@ -175,7 +175,7 @@ func (s *PairedSection) AddClaims(claims ...fidelity.Claim) { s.claims = append(
 
 // Page writes the report, with claims and with the worst cells a study
 // asked for drawn as Gantt charts (when the run's Gantts draws them).
-func (s *PairedSection) Page(ctx context.Context, claims []fidelity.Claim) (string, error) {
+func (s *PairedSection) Page(ctx context.Context, claims []fidelity.Claim, file string) (string, error) {
 	var links []GanttLink
 	if s.gantt != nil && s.run.Gantts != nil {
 		var err error
@@ -184,7 +184,7 @@ func (s *PairedSection) Page(ctx context.Context, claims []fidelity.Claim) (stri
 		}
 	}
 	run := s.Paired
-	run.Claims = claims
+	run.Claims, run.File = claims, file
 	return WriteTo(s.run.Dir, s.run.OutDir(), run, links...)
 }
 

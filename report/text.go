@@ -46,6 +46,7 @@ func Print(w io.Writer, run Paired) error {
 		printFigures(r, p, run.Campaign, workload)
 	}
 	printMeasures(r, p, run.Measures, expect)
+	printWorkloadMeans(r, p, run.Figures)
 	printAchievedLoads(p, run.AchievedLoads)
 	return p.err
 }

@@ -177,6 +177,15 @@ func pairCounts(cells [][]grid.DominanceCell, j int) string {
 
 // printMeans prints the mean of metric per policy and load.
 func printMeans(r *analysis.Result, p *printer, title, metric string) {
+	printMeansOf(r, p, title, func(policy string, load float64) (stats.MeanInterval, bool) {
+		row, ok := r.FindByLoad(metric, policy, load)
+		return row.MeanInterval, ok
+	})
+}
+
+// printMeansOf prints the means that mean returns for each policy and
+// load of r, as printMeans does ByLoad's.
+func printMeansOf(r *analysis.Result, p *printer, title string, mean func(policy string, load float64) (stats.MeanInterval, bool)) {
 	p.line("%s", title)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -189,7 +198,7 @@ func printMeans(r *analysis.Result, p *printer, title, metric string) {
 	for i, policy := range r.Policies {
 		line := labels[1+i] + "\t"
 		for _, load := range r.Loads {
-			if row, ok := r.FindByLoad(metric, policy, load); ok {
+			if row, ok := mean(policy, load); ok {
 				line += FormatMean(row.Mean, (row.High-row.Low)/2) + "\t"
 			} else {
 				line += "-\t"

@@ -427,18 +427,32 @@ func (m *Manifest) checkModelPolicy(spec PolicySpec) error {
 		}
 		p = spec.Policy
 	}
-	policy, _, ok := m.models.Policy(p)
-	if !ok {
+	owners := m.models.PolicyModels(p)
+	if len(owners) == 0 {
 		return fmt.Errorf("%s: unknown policy %q%s; valid policies: %s (sweep policies lists them with their models; or give command: [...] for your own, see docs/protocol.md)", m.at("policies"), p, suggest.DidYouMean(p, m.models.PolicyNames()), strings.Join(m.models.PolicyNames(), ", "))
 	}
-	if spec.Policy != "" && len(policy.Params) == 0 {
+	if spec.Policy != "" && !slices.ContainsFunc(owners, func(md model.Model) bool {
+		policy, _ := model.PolicyOf(md, p)
+		return len(policy.Params) > 0
+	}) {
 		// Its cells would be the plain policy's under another name.
 		return fmt.Errorf("%s: policy %q: %s takes no parameters, so a variant of it would run the same cells; variants are for policies with parameters (sweep policies lists them)", m.at("policies"), spec.Name, p)
 	}
-	if err := checkParams(policy, spec.Params); err != nil {
-		return fmt.Errorf("%s: %w", m.at("policies"), err)
+	var errs []error
+	for _, md := range owners {
+		policy, _ := model.PolicyOf(md, p)
+		err := checkParams(policy, spec.Params)
+		if err == nil {
+			return nil
+		}
+		if len(policy.Params) > 0 {
+			// The error of a policy that takes parameters says which.
+			errs = slices.Insert(errs, 0, err)
+		} else {
+			errs = append(errs, err)
+		}
 	}
-	return nil
+	return fmt.Errorf("%s: %w", m.at("policies"), errs[0])
 }
 
 // checkLabels checks that no two workloads have the same label (the
@@ -611,10 +625,9 @@ func (m *Manifest) crossCheck() error {
 			if m.excludedPair(w.Label, p) {
 				continue
 			}
-			owner := m.policyModel(p)
-			if owner.Name() != rs.model.Name() {
+			if !m.offers(rs.model, p) {
 				return fmt.Errorf("%s: workload %q is a %s workload, and policy %q is a %s policy; %s workloads take %s (or exclude the pair)",
-					m.at("policies"), w.Label, rs.model.Name(), p, owner.Name(), rs.model.Name(), strings.Join(policyNames(rs.model), ", "))
+					m.at("policies"), w.Label, rs.model.Name(), p, m.policyModels(p)[0].Name(), rs.model.Name(), strings.Join(policyNames(rs.model), ", "))
 			}
 			if err := rs.source.Allows(m.policyRuns(p)); err != nil {
 				return fmt.Errorf("%s: workload %q: %v (or exclude the pair)", m.at("policies"), w.Label, err)

@@ -32,19 +32,38 @@ func (m *Manifest) modelOf(w *model.WorkloadSpec) (model.Model, error) {
 	if len(takers) < 2 {
 		return m.models.ModelOf(w)
 	}
-	var chosen []string
-	for _, t := range takers {
-		for _, spec := range m.Policies {
-			if md := m.policyModel(spec.Name); md != nil && md.Name() == t {
-				chosen = append(chosen, t)
-				break
-			}
-		}
-	}
+	chosen := m.modelsOfPolicies(takers)
 	if len(chosen) != 1 {
 		return nil, fmt.Errorf("the workload could be a %s workload and the policies do not tell which; give model: (%s)", strings.Join(takers, " or "), strings.Join(takers, ", "))
 	}
 	return m.models.Lookup(chosen[0]), nil
+}
+
+// modelsOfPolicies returns, of the models named, those offering a policy
+// of the manifest; when several do, those offering every policy the
+// manifest lists (policies [fcfs, sjf] choose the rigid model, fcfs alone
+// both the campaign and the rigid model).
+func (m *Manifest) modelsOfPolicies(names []string) []string {
+	var some, every []string
+	for _, t := range names {
+		md := m.models.Lookup(t)
+		n := 0
+		for _, spec := range m.Policies {
+			if m.offers(md, spec.Name) {
+				n++
+			}
+		}
+		if n > 0 {
+			some = append(some, t)
+		}
+		if n == len(m.Policies) {
+			every = append(every, t)
+		}
+	}
+	if len(some) > 1 {
+		return every
+	}
+	return some
 }
 
 // takers names the models that take a workload entry.

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -54,12 +55,10 @@ func (m *Manifest) resolvePolicies() error {
 		e := model.PolicyEntry{Name: spec.Name, Policy: spec.Policy, Params: spec.Params}
 		where := fmt.Sprintf("%s: policy %q", m.at("policies"), spec.Name)
 		if !spec.external() {
-			if _, owner, ok := m.models.Policy(e.Runs()); ok && len(spec.Params) > 0 {
-				if pc, ok := owner.(model.ParamChecker); ok {
-					var err error
-					if e.Params, err = pc.CheckParams(m.settings[owner.Name()], e.Runs(), spec.Params); err != nil {
-						return fmt.Errorf("%s: %w", where, err)
-					}
+			if len(spec.Params) > 0 {
+				var err error
+				if e.Params, err = m.checkedParams(e.Runs(), spec.Params); err != nil {
+					return fmt.Errorf("%s: %w", where, err)
 				}
 			}
 			m.entries[spec.Name] = e
@@ -106,6 +105,26 @@ func (m *Manifest) resolvePolicies() error {
 	return nil
 }
 
+// checkedParams returns the parameters of a built-in policy as the first
+// model whose policy of that name takes them checks them (fcfs takes
+// parameters as the rigid model's, none as the campaign model's).
+func (m *Manifest) checkedParams(policy string, params map[string]string) (map[string]string, error) {
+	var firstErr error
+	for _, owner := range m.models.PolicyModels(policy) {
+		p, _ := model.PolicyOf(owner, policy)
+		if err := checkParams(p, params); err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		pc, ok := owner.(model.ParamChecker)
+		if !ok {
+			return params, nil
+		}
+		return pc.CheckParams(m.settings[owner.Name()], policy, params)
+	}
+	return nil, firstErr
+}
+
 // externalModel is the model of an external policy: the one named, or the
 // one every workload belongs to.
 func (m *Manifest) externalModel(spec PolicySpec) (model.Model, error) {
@@ -125,13 +144,18 @@ func (m *Manifest) externalModel(spec PolicySpec) (model.Model, error) {
 	return md, nil
 }
 
-// policyModel returns the model of a manifest policy, built-in or
-// external.
-func (m *Manifest) policyModel(name string) model.Model {
+// policyModels returns the models of a manifest policy: an external
+// policy's one, or every model offering the built-in it runs.
+func (m *Manifest) policyModels(name string) []model.Model {
 	if md, ok := m.external[name]; ok {
-		return md
+		return []model.Model{md}
 	}
-	return m.models.PolicyModel(m.policyRuns(name))
+	return m.models.PolicyModels(m.policyRuns(name))
+}
+
+// offers reports whether md runs the manifest policy called name.
+func (m *Manifest) offers(md model.Model, name string) bool {
+	return slices.ContainsFunc(m.policyModels(name), func(o model.Model) bool { return o.Name() == md.Name() })
 }
 
 // policyRuns is the model's policy that the manifest policy called name

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"testing"
@@ -97,7 +98,20 @@ policies: [fcfs-easy]
 	if md := m.ModelOf(m.Cells()[0]); md.Name() != "rigid" {
 		t.Errorf("whole trace under fcfs-easy: model %s, want rigid", md.Name())
 	}
+	// fcfs is the campaign model's and the rigid model's: with sjf, only
+	// the rigid model offers every policy; alone, it does not tell.
+	for _, policies := range []string{"[fcfs, sjf]", "[{name: fcfs, params: {backfill: none, head: committed}}, f1]"} {
+		shared, err := ParseManifest(bytes.Replace(base, []byte("[fcfs-easy]"), []byte(policies), 1), "testdata/which.yaml")
+		if err != nil {
+			t.Fatalf("policies %s: %v", policies, err)
+		}
+		if md := shared.ModelOf(shared.Cells()[0]); md.Name() != "rigid" {
+			t.Errorf("whole trace under %s: model %s, want rigid", policies, md.Name())
+		}
+	}
 	checkManifestEdits(t, base, "testdata/which.yaml", []manifestEdit{
+		{"a name both models offer", "policies: [fcfs-easy]", "policies: [fcfs]", "the workload could be a campaign or rigid workload and the policies do not tell which; give model: (campaign, rigid)"},
+		{"a rigid parameter", "policies: [fcfs-easy]", "policies: [{name: fcfs, params: {backfil: none}}]", `policy "fcfs" takes no parameter "backfil"`},
 		{"both models' policies", "policies: [fcfs-easy]", "policies: [fcfs-easy, ostrich]", "the workload could be a campaign or rigid workload and the policies do not tell which; give model: (campaign, rigid)"},
 		{"a model that does not take it", "label: log,", "label: log, model: grid,", `model "grid": want one of the models that take this workload: campaign, rigid`},
 		{"model campaign", "label: log,", "label: log, model: campaign,", `key "estimates" does not apply to this workload`},

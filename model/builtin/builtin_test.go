@@ -27,7 +27,15 @@ func TestRegistryReplaces(t *testing.T) {
 	if _, md, ok := r.Policy("small-first"); !ok || md.Name() != "grid" {
 		t.Errorf("small-first: %v %v", md, ok)
 	}
-	if got := r.PolicyNames(); got[len(got)-1] != "mine" {
+	// fcfs is two models' policy, named once among the names.
+	var owners []string
+	for _, md := range r.PolicyModels("fcfs") {
+		owners = append(owners, md.Name())
+	}
+	if got := strings.Join(owners, " "); got != "campaign rigid" {
+		t.Errorf("fcfs offered by %q, want campaign rigid", got)
+	}
+	if got := r.PolicyNames(); got[len(got)-1] != "mine" || strings.Count(" "+strings.Join(got, " ")+" ", " fcfs ") != 1 {
 		t.Errorf("policies %v: want mine last", got)
 	}
 }
@@ -38,7 +46,7 @@ func TestRegistryRefuses(t *testing.T) {
 		m    model.Model
 		want string
 	}{
-		{"clash", rigid.Model{Own: []rigid.Policy{{Name: "fcfs"}}}, `model "rigid": policy "fcfs" is model "campaign"'s`},
+		{"a built-in's name", rigid.Model{Own: []rigid.Policy{{Name: "fcfs"}}}, `model "rigid": policy "fcfs" listed twice`},
 		{"twice", grid.Model{Own: []grid.Order{{Name: "pslr"}}}, `model "grid": policy "pslr" listed twice`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,8 +3,6 @@ package campaign
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -230,19 +228,20 @@ func traceSource(w *model.WorkloadSpec, path string) (*source, error) {
 		return nil, err
 	}
 	// One pass over the file: the reader parses what the hash reads.
-	h := sha256.New()
-	camp, report, err := gcampaign.ReadTrace(io.TeeReader(f, h), path, replay.readerOptions(window), gcampaign.Release(replay.Release))
+	var camp *wcampaign.Workload
+	var report swf.Report
+	sum, err := model.ReadHashed(f, func(r io.Reader) (err error) {
+		camp, report, err = gcampaign.ReadTrace(r, path, replay.readerOptions(window), gcampaign.Release(replay.Release))
+		return err
+	})
 	if errors.Is(err, swf.ErrJSON) {
 		return nil, fmt.Errorf("trace: %w; a Batsim workload is read with format: batsim", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
-	}
 	s := &source{trace: &traceWorkload{campaigns: camp, report: report, loop: replay.Loop}}
-	s.canon = fmt.Sprintf("trace sha256=%s window=%s %s", hex.EncodeToString(h.Sum(nil)), win, replay.canonical())
+	s.canon = fmt.Sprintf("trace sha256=%s window=%s %s", sum, win, replay.canonical())
 	return s, nil
 }
 

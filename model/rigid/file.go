@@ -1,8 +1,6 @@
 package rigid
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -42,13 +40,13 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 		return nil, model.InputError{Err: err}
 	}
 	defer f.Close()
-	h := sha256.New()
-	trace, err := rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
+	var trace *rigidtrace.Trace
+	sum, err := model.ReadHashed(f, func(r io.Reader) (err error) {
+		trace, err = rigidtrace.Read(r, path, rigidtrace.Options{Procs: math.MaxInt})
+		return err
+	})
 	if err != nil {
 		return nil, model.InputError{Err: err}
-	}
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
 	}
 	if _, err := pc.cut(trace); err != nil {
 		return nil, model.InputError{Err: err}
@@ -59,7 +57,7 @@ func (m Model) ReadFile(path string, options map[string]string, env model.Env) (
 		}
 	}
 	return &source{own: m.Own, trace: trace, pieces: []piece{pc}, variants: []rigid.Variant{v},
-		canon: fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))}, nil
+		canon: fmt.Sprintf("trace sha256=%s rigid", sum)}, nil
 }
 
 // filePiece is the piece of a trace ReadFile's options choose.

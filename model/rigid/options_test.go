@@ -207,3 +207,22 @@ func TestPolicyTable(t *testing.T) {
 		}
 	}
 }
+
+// The manifest policies fcfs, sjf and f1 with backfill: none, head:
+// committed, kill: never are the engine policies that reproduce
+// RLScheduler's table job for job (engine/backfill/rlscheduler_test.go);
+// fcfs without parameters is fcfs-easy.
+func TestRLSchedulerPolicies(t *testing.T) {
+	s := settings(t, "")
+	rl := map[string]string{"backfill": "none", "head": "committed", "kill": "never"}
+	for name, order := range map[string]backfill.Order{"fcfs": backfill.OrderFCFS, "sjf": backfill.OrderSJF, "f1": backfill.OrderF1} {
+		got, err := s.PolicyWith(name, rl)
+		want := backfill.Policy{Order: order, Allocation: backfill.AllocStrict, Head: backfill.HeadCommitted, Kill: rigid.KillNever}
+		if err != nil || got != want {
+			t.Errorf("%s %v: %+v %v, want %+v", name, rl, got, err, want)
+		}
+	}
+	if got, err := s.PolicyWith("fcfs", nil); err != nil || got != backfill.FCFSEasy() {
+		t.Errorf("fcfs: %+v %v, want fcfs-easy's %+v", got, err, backfill.FCFSEasy())
+	}
+}

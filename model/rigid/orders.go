@@ -8,14 +8,16 @@ import (
 // orderPolicies are the standard policy library's queue orders, each a
 // built-in policy of its own name with EASY backfilling unless its
 // backfill parameter says otherwise (engine/backfill/order.go has the
-// formulas; ties by submit time, then job number). FCFS is not among
-// them: the name fcfs is the campaign model's, and a policy name belongs
-// to one model, so the rigid model's FCFS is fcfs-easy, fcfs-none and
-// fcfs-conservative (fcfsAllocation).
+// formulas; ties by submit time, then job number). fcfs is the campaign
+// model's policy name too: a manifest's workloads say which model's runs
+// (model.Registry). fcfs-easy, fcfs-none and fcfs-conservative
+// (fcfsAllocation) are FCFS with the backfilling fixed by the name, as
+// seed 003's results name it.
 var orderPolicies = []struct {
 	order backfill.Order // named by its String
 	doc   string
 }{
+	{backfill.OrderFCFS, "first come, first served: by submit time"},
 	{backfill.OrderSJF, "shortest job first: by estimate"},
 	{backfill.OrderLJF, "longest job first: by estimate, largest first"},
 	{backfill.OrderSAF, "smallest area first: by processors x estimate"},

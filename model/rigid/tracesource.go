@@ -2,8 +2,6 @@ package rigid
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -137,16 +135,15 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 	defer f.Close()
 	// One pass over the file: the reader parses what the hash reads. The
 	// width limit comes with each platform (prepared.piece).
-	h := sha256.New()
-	rs.trace, err = rigidtrace.Read(io.TeeReader(f, h), path, rigidtrace.Options{Procs: math.MaxInt})
+	sum, err := model.ReadHashed(f, func(r io.Reader) (err error) {
+		rs.trace, err = rigidtrace.Read(r, path, rigidtrace.Options{Procs: math.MaxInt})
+		return err
+	})
 	if errors.Is(err, swf.ErrJSON) {
 		return nil, fmt.Errorf("trace: %w; a Batsim workload is read with format: batsim", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
-	}
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
 	// The estimates are checked once the file has read as an SWF log, so
 	// that a file of another format is named as such first.
@@ -169,7 +166,7 @@ func newTraceSource(w *model.WorkloadSpec, env model.Env, own []Policy) (*source
 			return nil, fmt.Errorf("estimates: %w", err)
 		}
 	}
-	rs.canon = fmt.Sprintf("trace sha256=%s rigid", hex.EncodeToString(h.Sum(nil)))
+	rs.canon = fmt.Sprintf("trace sha256=%s rigid", sum)
 	if rs.memory, err = parseMemory(w); err != nil {
 		return nil, err
 	}
