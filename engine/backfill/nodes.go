@@ -121,7 +121,7 @@ type nodes struct {
 	// futureCores is withCores and the nodes reserve released; marked
 	// lists the latter.
 	futureCores []uint64
-	marked      []int32
+	marked      []uint64
 	sel         NodeSelection
 
 	// pending holds the shares of each job a pass placed, in the order
@@ -169,7 +169,7 @@ func newNodes(s *sim, sel NodeSelection) *nodes {
 	}
 	n.free = slices.Clone(n.cap)
 	k := len(n.cap)
-	n.withCores = make([]uint64, (k+63)/64)
+	n.withCores, n.marked = make([]uint64, (k+63)/64), make([]uint64, (k+63)/64)
 	for i := range k {
 		n.withCores[i/64] |= 1 << (i % 64)
 	}
@@ -340,13 +340,8 @@ func (n *nodes) bestFit(r *rigid.Request, pr *partRange, left int, m availMode, 
 // nodes of pr released by reserve (n.marked, in id order) that cannot
 // hold the head now.
 func (n *nodes) takeReleased(r *rigid.Request, pr *partRange, out []NodeShare, left int) ([]NodeShare, int) {
-	slices.Sort(n.marked)
-	for _, i32 := range n.marked {
-		i := int(i32)
-		if left == 0 {
-			break
-		}
-		if i < pr.first || i >= pr.end || units(r, n.free[i], pr.capacity) > 0 {
+	for i := nextIn(n.marked, pr.first, pr.end); i < pr.end && left > 0; i = nextIn(n.marked, i+1, pr.end) {
+		if units(r, n.free[i], pr.capacity) > 0 {
 			continue
 		}
 		if u := units(r, n.future[i], pr.capacity); u > 0 {
@@ -416,6 +411,15 @@ func (n *nodes) next(i, end int, m availMode) int {
 	set := n.withCores
 	if m == availFuture {
 		set = n.futureCores
+	}
+	return nextIn(set, i, end)
+}
+
+// nextIn returns the first node of bit set set from i on, before end;
+// end if none.
+func nextIn(set []uint64, i, end int) int {
+	if i >= end {
+		return end
 	}
 	w := i / 64
 	bits := set[w] &^ (1<<(i%64) - 1)
@@ -517,7 +521,7 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 	want := target(r, s.jobs[head].Procs)
 	n.countUnits(r)
 	n.futureCores = append(n.futureCores[:0], n.withCores...)
-	n.marked = n.marked[:0]
+	clear(n.marked)
 	for i := 0; i < len(ends); {
 		shadow := ends[i].seconds
 		for ; i < len(ends) && ends[i].seconds == shadow; i++ {
@@ -593,7 +597,7 @@ func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 		if n.mark[i] != n.gen {
 			n.mark[i], n.future[i] = n.gen, n.free[i]
 			n.futureCores[i/64] |= 1 << (i % 64)
-			n.marked = append(n.marked, i)
+			n.marked[i/64] |= 1 << (i % 64)
 		}
 		p := n.partOf[i]
 		before := units(r, n.future[i], n.cap[i])
