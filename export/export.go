@@ -65,6 +65,10 @@ type Job struct {
 	// ReachedRequest says the job ran until its requested time and was
 	// killed there: Batsim's COMPLETED_WALLTIME_REACHED, SWF status 0.
 	ReachedRequest bool
+	// RequestedMemoryKB (per processor, SWF field 10) and Partition (SWF
+	// field 16, from 1) are what a job on a platform of nodes asked and
+	// where it ran; 0 means unknown (written -1).
+	RequestedMemoryKB, Partition int64
 	// Phase is the job's part of a windowed simulation (PhaseWarmUp,
 	// PhaseMeasured, PhaseCoolDown), or "" when the model measures every
 	// job.
@@ -183,8 +187,8 @@ func WriteSWF(out io.Writer, s *Schedule) error {
 		}
 		rec := swf.Job{
 			Number: s.number(i), SubmitSeconds: j.SubmitSeconds, WaitSeconds: j.StartSeconds - j.SubmitSeconds, RunSeconds: j.FinishSeconds - j.StartSeconds,
-			AllocatedProcs: int64(j.Procs), AverageCPUSeconds: -1, UsedMemoryKB: -1, RequestedProcs: int64(j.Procs), RequestedSeconds: j.RequestedSeconds, RequestedMemoryKB: -1,
-			Status: status, User: j.User, Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTimeSeconds: -1,
+			AllocatedProcs: int64(j.Procs), AverageCPUSeconds: -1, UsedMemoryKB: -1, RequestedProcs: int64(j.Procs), RequestedSeconds: j.RequestedSeconds, RequestedMemoryKB: orUnknown(j.RequestedMemoryKB),
+			Status: status, User: j.User, Group: -1, Executable: -1, Queue: -1, Partition: orUnknown(j.Partition), PrecedingJob: -1, ThinkTimeSeconds: -1,
 		}
 		line = append(rec.AppendSWF(line[:0]), '\n')
 		w.Write(line)
@@ -389,4 +393,12 @@ func (s *Schedule) Measured() (*Schedule, error) {
 		return nil, fmt.Errorf("schedule %s: no measured job started", s.Name)
 	}
 	return &out, nil
+}
+
+// orUnknown writes 0, a field the model does not know, as SWF's -1.
+func orUnknown(v int64) int64 {
+	if v == 0 {
+		return -1
+	}
+	return v
 }

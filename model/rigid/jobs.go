@@ -89,6 +89,9 @@ func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
 		out.Jobs = append(out.Jobs, export.Job{Number: job.Number, SubmitSeconds: job.SubmitSeconds, StartSeconds: s.StartSeconds[j],
 			FinishSeconds: s.EndSeconds[j], Procs: job.Procs, RequestedSeconds: job.RequestedSeconds, User: job.User,
 			Allocated: ids[j], ReachedRequest: o.reachedRequest(j), Phase: o.phase(j)})
+		if w.Machine != nil && s.Nodes != nil {
+			o.exportNodes(&out.Jobs[len(out.Jobs)-1], j)
+		}
 	}
 	if len(out.Jobs) == 0 {
 		return nil, fmt.Errorf("no job started in cell %s", o.CellID)

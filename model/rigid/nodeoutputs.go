@@ -2,6 +2,8 @@ package rigid
 
 import (
 	"math"
+
+	"github.com/sweep-sched/sweep/export"
 	"strconv"
 	"strings"
 
@@ -132,4 +134,19 @@ func (o *Outcome) partitionRows() []store.Row {
 			store.Float64(c), store.Float64(m), store.Float64(g)})
 	}
 	return rows
+}
+
+// exportNodes fills an exported job's SWF memory and partition fields:
+// the memory it held per processor (KB, rounded up) and its partition's
+// number (from 1).
+func (o *Outcome) exportNodes(e *export.Job, j int) {
+	shares := o.Schedule.Nodes[j]
+	if len(shares) == 0 {
+		return
+	}
+	_, _, mem := held(shares)
+	if procs := int64(o.Workload.Jobs[j].Procs); mem > 0 && procs > 0 {
+		e.RequestedMemoryKB = (mem*1024 + procs - 1) / procs
+	}
+	e.Partition = int64(o.partitionIndex(int(shares[0].Node)) + 1)
 }

@@ -48,4 +48,13 @@ func TestNodeOutputs(t *testing.T) {
 	if got := o.nodeColumns(1); !reflect.DeepEqual(got, []store.Value{i(1), i(32768), i(2), s("gpu"), s("2")}) {
 		t.Errorf("job B's node columns %v", got)
 	}
+	// sweep export: A held 4 GiB for 4 processors, 1 GiB = 1,048,576 KB
+	// each, on partition 1; B 32 GiB for 8, 4 GiB = 4,194,304 KB, on 2.
+	ex, err := o.ExportSchedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := ex.Jobs[0], ex.Jobs[1]; a.RequestedMemoryKB != 1<<20 || a.Partition != 1 || b.RequestedMemoryKB != 4<<20 || b.Partition != 2 {
+		t.Errorf("exported memory and partitions %d %d, %d %d", a.RequestedMemoryKB, a.Partition, b.RequestedMemoryKB, b.Partition)
+	}
 }
