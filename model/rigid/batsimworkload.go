@@ -86,6 +86,13 @@ func (s *batsimSource) CheckPlatform(name string, p *platform.Platform) error {
 // the recorded arrivals has the id it always had; one at a load adds the
 // load and the span's rule, as a trace's do.
 func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
+	return wholeWorkloadCells(ax, s.variants, s.canon)
+}
+
+// wholeWorkloadCells returns the cells of a workload simulated whole
+// (a Batsim workload, a CSV job list), in replicate 0, one group: per
+// estimate variant (in the label), platform, load and policy.
+func wholeWorkloadCells(ax model.Axes, variants []rigid.Variant, canon string) [][]model.Cell {
 	if ax.Replicate > 0 {
 		return nil
 	}
@@ -94,13 +101,13 @@ func (s *batsimSource) Groups(ax model.Axes) [][]model.Cell {
 		loads = []float64{0}
 	}
 	var cells []model.Cell
-	for _, v := range s.variants {
+	for _, v := range variants {
 		for _, plat := range ax.Platforms {
 			for _, load := range loads {
 				for _, pol := range ax.Policies {
 					c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Load: load,
 						Unit: batsimUnit{v, load}}
-					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
+					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), canon,
 						"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
 					if load > 0 {
 						meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)

@@ -135,32 +135,7 @@ func machineOf(p *platform.Platform) *rigid.Machine {
 // Groups returns the list's cells, as a Batsim workload's (one group: per
 // estimate variant, platform, load and policy).
 func (s *csvSource) Groups(ax model.Axes) [][]model.Cell {
-	if ax.Replicate > 0 {
-		return nil
-	}
-	loads := ax.Loads
-	if len(loads) == 0 {
-		loads = []float64{0}
-	}
-	var cells []model.Cell
-	for _, v := range s.variants {
-		for _, plat := range ax.Platforms {
-			for _, load := range loads {
-				for _, pol := range ax.Policies {
-					c := model.Cell{Workload: ax.Label + "-" + v.String(), Platform: plat, Policy: pol, RootSeed: ax.RootSeed, Load: load,
-						Unit: batsimUnit{v, load}}
-					meaning := []string{"sweep-rigid-cell", Version, ax.Experiment, fmt.Sprint(ax.Seed), s.canon,
-						"whole", v.String(), ax.Env.Platforms[plat].Canonical(), ax.Settings.Canonical(), ax.Env.PolicyMeaning(pol)}
-					if load > 0 {
-						meaning = append(meaning, loadMeaning(load, ax.Settings.(Settings))...)
-					}
-					c.SetID(meaning)
-					cells = append(cells, c)
-				}
-			}
-		}
-	}
-	return [][]model.Cell{cells}
+	return wholeWorkloadCells(ax, s.variants, s.canon)
 }
 
 // CheckLoad refuses a load outside (0, rigidload.MaxLoad).
