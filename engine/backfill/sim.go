@@ -234,35 +234,50 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 
 func (s *sim) run(ctx context.Context) error {
 	for s.started < s.toStart {
-		next, ok := s.nextInstant()
-		if !ok {
-			return fmt.Errorf("simulating %s: no event left with %d jobs unstarted", s.w.Name, s.toStart-s.started)
+		if err := s.advance(ctx); err != nil {
+			return err
 		}
-		if s.sched.Stats.Events&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("simulating %s at %d s: %w", s.w.Name, next, err)
-			}
-		}
-		s.sched.Stats.Events++
-		s.now = next
 		if s.policy.Pass == PassPerEvent {
 			if s.instantPerEvent(); s.err != nil {
 				return s.err
 			}
 			continue
 		}
-		for len(s.ends) > 0 && s.ends[0].seconds == next {
-			s.complete(heap.Pop(&s.ends).(endEvent).job)
-		}
-		for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == next {
-			s.arrive()
-		}
+		s.enter()
 		s.pass()
 		if s.err != nil {
 			return s.err
 		}
 	}
 	return nil
+}
+
+// advance moves s.now to the next instant with an event. The loop of run
+// and the Stepper's (stepper.go) are this and enter, then a pass.
+func (s *sim) advance(ctx context.Context) error {
+	next, ok := s.nextInstant()
+	if !ok {
+		return fmt.Errorf("simulating %s: no event left with %d jobs unstarted", s.w.Name, s.toStart-s.started)
+	}
+	if s.sched.Stats.Events&1023 == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("simulating %s at %d s: %w", s.w.Name, next, err)
+		}
+	}
+	s.sched.Stats.Events++
+	s.now = next
+	return nil
+}
+
+// enter processes the completions, then the arrivals, of the instant
+// s.now.
+func (s *sim) enter() {
+	for len(s.ends) > 0 && s.ends[0].seconds == s.now {
+		s.complete(heap.Pop(&s.ends).(endEvent).job)
+	}
+	for s.nextArrive < len(s.jobs) && s.jobs[s.nextArrive].SubmitSeconds == s.now {
+		s.arrive()
+	}
 }
 
 func (s *sim) nextInstant() (int64, bool) {

@@ -253,3 +253,13 @@ def run(policy, stdin=None, stdout=None):
         stdout.write(dumps(reply, separators=(",", ":")))
         stdout.write("\n")
         stdout.flush()
+
+
+try:  # the environment, when the gym extra is installed: pip install "./python[gym]"
+    import gymnasium as _gymnasium  # noqa: F401
+except ImportError:
+    pass
+else:
+    from . import gym as _gym
+
+    _gym.register()

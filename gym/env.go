@@ -1,0 +1,209 @@
+package gym
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+)
+
+// reward is what an episode's reward measures.
+type reward uint8
+
+const (
+	rewardBSLD reward = iota
+	rewardWait
+	rewardUtilisation
+)
+
+func parseReward(name string) (reward, error) {
+	for i, n := range []string{"bsld", "wait", "utilisation"} {
+		if n == name {
+			return reward(i), nil
+		}
+	}
+	return 0, fmt.Errorf("reward %q: want bsld (minus the mean bounded slowdown), wait (minus the mean wait in hours) or utilisation", name)
+}
+
+// InfoFields names the measures an Env reports per step (Info), in order.
+var InfoFields = []string{"first", "now_seconds", "started", "bsld", "wait_seconds", "utilisation"}
+
+// Env is one environment: an episode of rigid jobs stepped one decision at
+// a time.
+type Env struct {
+	cfg     *Config
+	set     settings
+	src     source
+	obs     observer
+	rl      *rlObserver
+	rng     *rand.Rand
+	seeded  bool
+	ep      episode
+	st      *backfill.Stepper
+	visible []int
+	done    bool
+	// startedReward is the part of the episode's reward the steps have
+	// already paid (PerStep).
+	startedReward float64
+}
+
+// ErrEpisodeEnded is a step after the episode's last decision.
+var ErrEpisodeEnded = errors.New("the episode has ended: reset it")
+
+// NewEnvs builds the environments of a Config, sharing its source.
+func NewEnvs(c *Config) ([]*Env, error) {
+	set, err := c.resolve()
+	if err != nil {
+		return nil, err
+	}
+	src, err := newSource(c, set)
+	if err != nil {
+		return nil, err
+	}
+	envs := make([]*Env, c.Envs)
+	for i := range envs {
+		e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
+		if t, ok := src.(*traceSource); ok && t.rl != nil {
+			e.rl = &rlObserver{t: t.rl}
+			e.obs = e.rl
+		} else {
+			e.obs = &sweepObserver{maxEstimateSeconds: float64(src.maxEstimateSeconds()), userProcs: map[int64]int{}}
+		}
+		envs[i] = e
+	}
+	return envs, nil
+}
+
+// Features is the number of features per slot.
+func (e *Env) Features() int { return e.obs.features() }
+
+// Reset starts an episode: with seed >= 0 the environment's random stream
+// is seeded first (else it goes on; an environment never seeded draws
+// from seed 0's stream shifted by nothing: seed it for reproducible runs).
+// first >= 0 pins the episode to the window starting at that job.
+func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
+	if seed >= 0 {
+		e.rng = rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+		e.seeded = true
+	}
+	ep, err := e.src.episode(e.rng, first)
+	if err != nil {
+		return err
+	}
+	st, err := backfill.NewStepper(ep.w, e.set.variant, e.set.policy, ep.warmUp)
+	if err != nil {
+		return err
+	}
+	e.ep, e.st, e.startedReward = ep, st, 0
+	if e.rl != nil {
+		e.rl.reset(ep.extra)
+	}
+	open, err := st.Next(ctx)
+	if err != nil {
+		return err
+	}
+	if !open {
+		return fmt.Errorf("%s: the warm-up started every job of the episode: no decision to take", ep.w.Name)
+	}
+	e.done = false
+	return nil
+}
+
+// Observe writes the observation of the open decision point (the final
+// state once the episode ended) into obs (K x F) and mask (K).
+func (e *Env) Observe(obs []float32, mask []uint8) {
+	e.obs.observe(e.st.State(), obs, mask, e.visible)
+}
+
+// Step picks the job in slot action of the last observation and runs to
+// the next decision point. It returns the step's reward and whether the
+// episode ended.
+func (e *Env) Step(ctx context.Context, action int) (float64, bool, error) {
+	if e.done {
+		return 0, true, ErrEpisodeEnded
+	}
+	if action < 0 || action >= len(e.visible) || e.visible[action] < 0 {
+		return 0, false, fmt.Errorf("action %d: slot %d holds no job (the action mask says which do; %d wait)",
+			action, action, len(e.st.State().Waiting))
+	}
+	if err := e.st.Start(e.visible[action]); err != nil {
+		return 0, false, err
+	}
+	open, err := e.st.Next(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	e.done = !open
+	switch {
+	case e.done && !e.cfg.PerStep:
+		return e.episodeReward(), true, nil
+	case e.cfg.PerStep && e.set.reward != rewardUtilisation:
+		r := e.episodeReward()
+		step := r - e.startedReward
+		e.startedReward = r
+		return step, e.done, nil
+	case e.cfg.PerStep && e.done:
+		return e.episodeReward(), true, nil
+	}
+	return 0, e.done, nil
+}
+
+// episodeReward is the reward of the episode's jobs started so far: the
+// whole episode's once it ended.
+func (e *Env) episodeReward() float64 {
+	bsld, wait, util := e.measures()
+	switch e.set.reward {
+	case rewardWait:
+		return -wait / 3600
+	case rewardUtilisation:
+		return util
+	}
+	return -bsld
+}
+
+// measures returns, over the episode's jobs started so far (all of them
+// once it ended), divided by the episode's job count: the mean bounded
+// slowdown max(1, (wait + run) / max(run, 10 s)) with the run time under
+// the kill rule (RLScheduler's job_score), the mean wait in seconds, and
+// the utilisation, their processor-seconds over the machine's from the
+// first submit to the last end.
+func (e *Env) measures() (bsld, waitSeconds, utilisation float64) {
+	sched := e.st.Schedule()
+	w := e.ep.w
+	var work float64
+	firstSubmit, lastEnd := w.Jobs[e.ep.warmUp].SubmitSeconds, int64(math.MinInt64)
+	for i := e.ep.warmUp; i < len(w.Jobs); i++ {
+		start := sched.StartSeconds[i]
+		if start < 0 {
+			continue
+		}
+		run := e.st.RunSeconds(i)
+		wait := start - w.Jobs[i].SubmitSeconds
+		bsld += max(1, float64(wait+run)/float64(max(run, 10)))
+		waitSeconds += float64(wait)
+		work += float64(run) * float64(w.Jobs[i].Procs)
+		lastEnd = max(lastEnd, sched.EndSeconds[i])
+	}
+	n := float64(len(w.Jobs) - e.ep.warmUp)
+	if lastEnd > firstSubmit {
+		utilisation = work / (float64(w.Procs) * float64(lastEnd-firstSubmit))
+	}
+	return bsld / n, waitSeconds / n, utilisation
+}
+
+// Info writes the InfoFields: the episode's first job, the time, the
+// jobs started (the warm-up's included), and, once it ended, its measures (NaN before).
+func (e *Env) Info(out []float64) {
+	st := e.st.State()
+	out[0], out[1], out[2] = float64(e.ep.first), float64(st.NowSeconds), float64(e.st.Started())
+	out[3], out[4], out[5] = math.NaN(), math.NaN(), math.NaN()
+	if e.done {
+		out[3], out[4], out[5] = e.measures()
+	}
+}
+
+// Done reports whether the episode ended.
+func (e *Env) Done() bool { return e.done }

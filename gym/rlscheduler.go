@@ -1,0 +1,308 @@
+package gym
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// The rlscheduler preset is RLScheduler's HPCEnv (DIR-LAB/deep-batch-
+// scheduler at cd433e3d, HPCSimPickJobs.py and job.py), read, not copied:
+// its job set, its 128 x 8 observation and its reward, so that its agents
+// and numbers compare (docs/gym.md).
+const (
+	rlMaxQueue = 128 // MAX_QUEUE_SIZE
+	rlFeatures = 8   // JOB_FEATURES
+	// rlAlmostOne and rlAlmostZero are the bounds HPCEnv clips to.
+	rlAlmostOne  = 1 - 1e-5
+	rlAlmostZero = 1e-5
+)
+
+// rlJob is what HPCEnv's observation shows of a job beyond the rigid job:
+// SWF fields 10, 12, 13 and 14 as logged (-1 unknown).
+type rlJob struct {
+	memory, user, group, executable int64
+	requestSeconds                  int64 // field 9 as HPCEnv keeps it (-1 only when run and request are both missing)
+}
+
+// rlTrace is an SWF log read as HPCEnv's job.py reads it.
+type rlTrace struct {
+	name  string
+	procs int
+	jobs  []rigid.Job
+	extra []rlJob
+	// The maxima over every line of the log, as job.py takes them
+	// (before it drops or repairs a job).
+	maxRunSeconds, maxMemory, maxUser, maxGroup, maxExecutable int64
+}
+
+// readRLSchedulerTrace reads an SWF log (gzipped or not) as job.py does:
+// a job with run time 0 is dropped, one with a negative run time runs 10
+// s, its processors are the larger of allocated and requested, a missing
+// request (-1) is its run time; the machine is MaxProcs (MaxNodes without
+// it). Jobs are in the log's order, which the simulator requires to be
+// submit order. engine/backfill's rlscheduler_test.go reads the log the
+// same way to pin HPCEnv's schedules.
+func readRLSchedulerTrace(path string) (*rlTrace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("gym setup: workload: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReader(f)
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("gym setup: workload %s: %w", path, err)
+		}
+		r = gz
+	}
+	t := &rlTrace{name: path}
+	var maxNodes int
+	lines := bufio.NewScanner(r)
+	lines.Buffer(nil, 1<<20)
+	for line := 1; lines.Scan(); line++ {
+		text := strings.TrimSpace(lines.Text())
+		if text == "" {
+			continue
+		}
+		if text[0] == ';' {
+			if err := rlHeader(text, &t.procs, &maxNodes); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+			continue
+		}
+		if err := t.add(strings.Fields(text)); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+	}
+	if err := lines.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if t.procs == 0 {
+		t.procs = maxNodes
+	}
+	if t.procs <= 0 {
+		return nil, fmt.Errorf("%s: no MaxProcs or MaxNodes in the header: the rlscheduler preset takes the machine from it", path)
+	}
+	return t, nil
+}
+
+func rlHeader(text string, procs, nodes *int) error {
+	for key, p := range map[string]*int{"; MaxProcs:": procs, "; MaxNodes:": nodes} {
+		if v, ok := strings.CutPrefix(text, key); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%s %q: want a number", strings.TrimPrefix(key, "; "), v)
+			}
+			*p = n
+		}
+	}
+	return nil
+}
+
+// add reads one job line.
+func (t *rlTrace) add(fields []string) error {
+	if len(fields) < 14 {
+		return fmt.Errorf("%d fields: want 18 (the first 14 at least)", len(fields))
+	}
+	var v [10]int64
+	for i, field := range []int{1, 2, 4, 5, 8, 9, 10, 12, 13, 14} {
+		var err error
+		if v[i], err = strconv.ParseInt(fields[field-1], 10, 64); err != nil {
+			return fmt.Errorf("field %d %q: want an integer", field, fields[field-1])
+		}
+	}
+	number, submit, run, allocated, requestedProcs, request := v[0], v[1], v[2], v[3], v[4], v[5]
+	x := rlJob{memory: v[6], user: v[7], group: v[8], executable: v[9]}
+	t.maxRunSeconds = max(t.maxRunSeconds, run)
+	t.maxMemory, t.maxUser = max(t.maxMemory, x.memory), max(t.maxUser, x.user)
+	t.maxGroup, t.maxExecutable = max(t.maxGroup, x.group), max(t.maxExecutable, x.executable)
+	if request == -1 {
+		request = run
+	}
+	x.requestSeconds = request
+	if run < 0 {
+		run = 10
+	}
+	if run == 0 {
+		return nil
+	}
+	// A job with neither run time nor request keeps a request of -1 in
+	// HPCEnv (its observation shows it); a rigid job asks at least 1 s.
+	request = max(request, 1)
+	j := rigid.Job{Number: number, User: x.user, SubmitSeconds: submit, Procs: int(max(allocated, requestedProcs)),
+		RunSeconds: min(run, request), RequestedSeconds: request}
+	if run > request {
+		j.LoggedRunSeconds = run
+	}
+	t.jobs = append(t.jobs, j)
+	t.extra = append(t.extra, x)
+	return nil
+}
+
+// rlObserver is HPCEnv.build_observation: the waiting jobs in submit
+// order when at most 128 wait; else 128 chosen by its interleaving of
+// shortest-request and fewest-processor orders. Its queue keeps the order
+// HPCEnv's in-place stable sorts leave, which decides among jobs of equal
+// submit times.
+type rlObserver struct {
+	t      *rlTrace
+	extra  []rlJob // the episode's, by job index
+	queue  []int
+	seen   int // jobs below this index have joined queue
+	byKey  []int
+	picked []int
+}
+
+func (o *rlObserver) features() int { return rlFeatures }
+
+// reset starts an episode.
+func (o *rlObserver) reset(extra []rlJob) {
+	o.extra, o.queue, o.seen = extra, o.queue[:0], 0
+}
+
+func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, visible []int) {
+	o.sync(st)
+	jobs := o.queue
+	if len(jobs) > rlMaxQueue {
+		jobs = o.interleave(st)
+	}
+	for i := range rlMaxQueue {
+		row := obs[i*rlFeatures : i*rlFeatures+rlFeatures]
+		if i >= len(jobs) {
+			row[0] = 0
+			for c := 1; c < rlFeatures-1; c++ {
+				row[c] = 1
+			}
+			row[rlFeatures-1] = 0
+			mask[i], visible[i] = 0, -1
+			continue
+		}
+		j := jobs[i]
+		o.row(st, j, row)
+		mask[i], visible[i] = 1, j
+	}
+}
+
+// row writes job j's features as HPCEnv computes them, in float64 then
+// stored as float32.
+func (o *rlObserver) row(st *backfill.State, j int, row []float32) {
+	job := st.Job(j)
+	x := &o.extra[j]
+	t := o.t
+	row[0] = float32(min(float64(st.NowSeconds-job.SubmitSeconds)/maxWaitSeconds, rlAlmostOne))
+	row[1] = float32(min(float64(x.requestSeconds)/float64(t.maxRunSeconds), rlAlmostOne))
+	row[2] = float32(min(float64(job.Procs)/float64(t.procs), rlAlmostOne))
+	for c, v := range [4][2]int64{{x.memory, t.maxMemory}, {x.user, t.maxUser}, {x.group, t.maxGroup}, {x.executable, t.maxExecutable}} {
+		row[3+c] = 1
+		if v[0] != -1 {
+			row[3+c] = float32(min(float64(v[0])/float64(v[1]), rlAlmostOne))
+		}
+	}
+	row[7] = rlAlmostZero
+	if job.Procs <= st.FreeProcs {
+		row[7] = rlAlmostOne
+	}
+}
+
+// sync brings the queue up to the simulation's: started jobs leave,
+// arrivals join at the end, then the stable sort by submit time that
+// begins build_observation.
+func (o *rlObserver) sync(st *backfill.State) {
+	o.queue = slices.DeleteFunc(o.queue, func(j int) bool { return st.Job(j).StartSeconds >= 0 })
+	for _, j := range st.Waiting {
+		if j >= o.seen {
+			o.queue = append(o.queue, j)
+			o.seen = j + 1
+		}
+	}
+	slices.SortStableFunc(o.queue, func(a, b int) int {
+		return cmpInt(st.Job(a).SubmitSeconds, st.Job(b).SubmitSeconds)
+	})
+}
+
+// interleave is build_observation's choice among more than 128 waiting
+// jobs: the queue stably sorted by F1, F2, then (request, submit), whose
+// first 128 are kept, then (processors, submit), whose first 128 too; the
+// visible jobs alternate between the two lists (its third, "random",
+// list is the first again), skipping jobs already shown.
+func (o *rlObserver) interleave(st *backfill.State) []int {
+	q := o.queue
+	key := func(f func(j backfill.JobInfo, x *rlJob) float64) {
+		slices.SortStableFunc(q, func(a, b int) int {
+			ka, kb := f(st.Job(a), &o.extra[a]), f(st.Job(b), &o.extra[b])
+			return cmpFloat(ka, kb)
+		})
+	}
+	key(func(j backfill.JobInfo, x *rlJob) float64 {
+		r := float64(x.requestSeconds)
+		if r <= 0 {
+			r = 0.1
+		}
+		return math.Log10(r)*float64(j.Procs) + 870*math.Log10(positive(j.SubmitSeconds))
+	})
+	key(func(j backfill.JobInfo, x *rlJob) float64 {
+		return math.Sqrt(float64(x.requestSeconds))*float64(j.Procs) + 25600*math.Log10(float64(j.SubmitSeconds))
+	})
+	pair := func(first func(j backfill.JobInfo, x *rlJob) float64) {
+		slices.SortStableFunc(q, func(a, b int) int {
+			ja, jb := st.Job(a), st.Job(b)
+			if c := cmpFloat(first(ja, &o.extra[a]), first(jb, &o.extra[b])); c != 0 {
+				return c
+			}
+			return cmpInt(ja.SubmitSeconds, jb.SubmitSeconds)
+		})
+	}
+	pair(func(_ backfill.JobInfo, x *rlJob) float64 { return float64(x.requestSeconds) })
+	o.byKey = append(o.byKey[:0], q[:rlMaxQueue]...)
+	pair(func(j backfill.JobInfo, _ *rlJob) float64 { return float64(j.Procs) })
+	small := q[:rlMaxQueue]
+	o.picked = o.picked[:0]
+	for i := 0; len(o.picked) < rlMaxQueue; i++ {
+		for _, j := range [3]int{o.byKey[i], small[i], o.byKey[i]} {
+			if len(o.picked) < rlMaxQueue && !slices.Contains(o.picked, j) {
+				o.picked = append(o.picked, j)
+			}
+		}
+	}
+	return o.picked
+}
+
+func positive(seconds int64) float64 {
+	if seconds > 0 {
+		return float64(seconds)
+	}
+	return 0.1
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpFloat orders as Python's sort does with < (NaN never occurs: the
+// keys are finite or -Inf for a submit time of 0 under F2).
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
