@@ -11,13 +11,18 @@ the environment (options={"first": 0}, jobs = the cell's jobs), greedily
 rlscheduler preset is minus the mean bounded slowdown max(1, (wait + run) /
 max(run, 10 s)), sweep's bsld_mean.
 
-The same episode is also played by "slot 0" (the first visible job: the oldest,
-FCFS), whose mean bounded slowdown must be the reference cell's bsld_mean; the
-CSV carries both so that a reader sees the environment and `sweep run` agree
-before comparing the agent with the heuristics.
+The same episode is also played by "the visible job with the shortest
+requested time" read off the observation, which is sjf's choice (RLScheduler's
+observation shows the 128 first jobs of the shortest-request order among
+others when more than 128 wait, so its shortest is the queue's), and whose mean
+bounded slowdown must be the sjf cell's bsld_mean (sjf with backfill none,
+head committed: docs/policies.md, "Against RLScheduler"); the CSV carries both
+so that a reader sees the environment and `sweep run` agree before comparing
+the agent with the heuristics. (Slot 0 is not FCFS here: beyond 128 waiting
+jobs it holds the shortest one.)
 
 Writes one row per cell: workload, instance, load, jobs, agent_bsld_mean,
-slot0_bsld_mean, reference_bsld_mean.
+env_sjf_bsld_mean, sjf_bsld_mean, reference_bsld_mean.
 
 This is the path until item 6's agent-as-policy lands in sweep; with it, the
 agent is a policy of judge.yaml and its rows are in the results' Parquet.
@@ -32,6 +37,7 @@ import tempfile
 
 import duckdb
 import gymnasium
+import numpy as np
 from sb3_contrib import MaskablePPO
 
 import sweep_policy  # noqa: F401 (registers sweep/Rigid-v0)
@@ -51,10 +57,19 @@ def episode_bsld(env, choose):
     return -total
 
 
+def shortest_request(obs, mask):
+    """The slot of the shortest normalised requested time (feature 1 of 8)."""
+    request = np.asarray(obs).reshape(-1, 8)[:, 1]
+    return int(np.argmin(np.where(mask, request, np.inf)))
+
+
 def cells_of(results, reference):
-    q = ("SELECT cell_id, workload, instance, load, month_jobs AS jobs, bsld_mean "
-         "FROM read_parquet(?) WHERE policy = ? AND status = 'ok' ORDER BY workload, load, instance")
-    return duckdb.connect().execute(q, [os.path.join(results, "cells", "*.parquet"), reference]).fetchall()
+    """The reference's cells, each with the sjf cell of its instance and load."""
+    q = ("SELECT r.cell_id, r.workload, r.instance, r.load, r.month_jobs AS jobs, s.bsld_mean, r.bsld_mean "
+         "FROM read_parquet($p) r JOIN read_parquet($p) s USING (workload, instance, load, platform) "
+         "WHERE r.policy = $ref AND s.policy = 'sjf' AND r.status = 'ok' AND s.status = 'ok' "
+         "ORDER BY r.workload, r.load, r.instance")
+    return duckdb.connect().execute(q, {"p": os.path.join(results, "cells", "*.parquet"), "ref": reference}).fetchall()
 
 
 def main(argv=None):
@@ -77,22 +92,21 @@ def main(argv=None):
         action, _ = model.predict(obs, action_masks=mask, deterministic=True)
         return int(action)
 
-    def slot0(obs, mask):
-        return 0
-
     with tempfile.TemporaryDirectory() as tmp, open(args.out, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["workload", "instance", "load", "jobs", "agent_bsld_mean", "slot0_bsld_mean",
-                    "reference_bsld_mean"])
-        for cell_id, workload, instance, load, jobs, ref_bsld in cells:
+        w.writerow(["workload", "instance", "load", "jobs", "agent_bsld_mean", "env_sjf_bsld_mean",
+                    "sjf_bsld_mean", "reference_bsld_mean"])
+        for cell_id, workload, instance, load, jobs, sjf_bsld, ref_bsld in cells:
             swf = os.path.join(tmp, cell_id + ".swf")
             subprocess.run([args.sweep, "export", args.results, cell_id, "-o", swf], check=True)
             env = gymnasium.make(ENV_ID, workload=swf, jobs=jobs, backfill=args.backfill, preset=args.preset)
-            row = [workload, instance, load, jobs, episode_bsld(env, agent), episode_bsld(env, slot0), ref_bsld]
+            row = [workload, instance, load, jobs, episode_bsld(env, agent), episode_bsld(env, shortest_request),
+                   sjf_bsld, ref_bsld]
             env.close()
             w.writerow(row[:4] + ["%.6f" % x for x in row[4:]])
-            print("evaluate.py: %s instance %d load %.2f: agent %.1f, slot 0 %.1f, %s %.1f"
-                  % (workload, instance, load, row[4], row[5], args.reference, ref_bsld), file=sys.stderr)
+            print("evaluate.py: %s instance %d load %.2f: agent %.1f; sjf %.1f in the environment, %.1f in sweep run; "
+                  "%s %.1f" % (workload, instance, load, row[4], row[5], sjf_bsld, args.reference, ref_bsld),
+                  file=sys.stderr)
 
 
 if __name__ == "__main__":
