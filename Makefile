@@ -1,4 +1,4 @@
-# sweep: make build | test | test-killdisk | test-python | examples | rl | rl-smoke | test-slurm | check-parquet | notebooks | screenshots | bench | bench-all | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-killdisk | test-python | test-gym | examples | rl | rl-smoke | test-slurm | check-parquet | notebooks | screenshots | bench | bench-all | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
@@ -10,7 +10,7 @@ JOBS      ?= 0
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/sweep-sched/sweep/cli.version=$(VERSION)
 
-.PHONY: build test test-killdisk test-python examples rl rl-smoke test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce screenshots clean
+.PHONY: build test test-killdisk test-python test-gym examples rl rl-smoke test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce screenshots clean
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
@@ -42,6 +42,18 @@ PYTHON ?= python3
 test-python:
 	$(PYTHON) -m pip install -q -r python/requirements-test.txt ./python
 	$(PYTHON) -m pytest -q python/tests
+
+# The Gymnasium environment (issue 33, docs/gym.md): the sweep-gym server
+# built into bin/, "./python[gym]" installed from pinned files into
+# .venv-gym, then its pytest suite (check_env, determinism, the vector env,
+# faults, the rlscheduler preset against RLScheduler's values when
+# ../shared/traces holds SDSC-SP2). Under a minute.
+GYM_VENV ?= .venv-gym
+test-gym:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sweep-gym ./cmd/sweep-gym
+	test -x $(GYM_VENV)/bin/python || $(PYTHON) -m venv $(GYM_VENV)
+	$(GYM_VENV)/bin/python -m pip install -q -r python/requirements-test.txt -r python/requirements-gym.txt "./python[gym]"
+	SWEEP_GYM_BIN=$(CURDIR)/bin/sweep-gym $(GYM_VENV)/bin/python -m pytest -q python/tests/test_gym.py
 
 # The example module (examples/ownpolicy): its own sweep binary with Go
 # policies registered beside the built-ins, its tests (each Go policy and

@@ -48,6 +48,8 @@ type Env struct {
 	// startedReward is the part of the episode's reward the steps have
 	// already paid (PerStep).
 	startedReward float64
+	sums          episodeSums
+	tallied       int // jobs of the Stepper's StartOrder in sums
 }
 
 // ErrEpisodeEnded is a step after the episode's last decision.
@@ -97,9 +99,9 @@ func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
 	if err != nil {
 		return err
 	}
-	e.ep, e.st, e.startedReward = ep, st, 0
+	e.ep, e.st, e.startedReward, e.sums, e.tallied = ep, st, 0, episodeSums{}, 0
 	if e.rl != nil {
-		e.rl.reset(ep.extra)
+		e.rl.reset(ep.extra, st)
 	}
 	open, err := st.Next(ctx)
 	if err != nil {
@@ -109,6 +111,7 @@ func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
 		return fmt.Errorf("%s: the warm-up started every job of the episode: no decision to take", ep.w.Name)
 	}
 	e.done = false
+	e.tally()
 	return nil
 }
 
@@ -125,18 +128,26 @@ func (e *Env) Step(ctx context.Context, action int) (float64, bool, error) {
 	if e.done {
 		return 0, true, ErrEpisodeEnded
 	}
-	if action < 0 || action >= len(e.visible) || e.visible[action] < 0 {
-		return 0, false, fmt.Errorf("action %d: slot %d holds no job (the action mask says which do; %d wait)",
-			action, action, len(e.st.State().Waiting))
+	if action < 0 || action >= len(e.visible) {
+		return 0, false, fmt.Errorf("action %d: want a slot, 0 to %d", action, len(e.visible)-1)
 	}
-	if err := e.st.Start(e.visible[action]); err != nil {
-		return 0, false, err
+	var err error
+	if j := e.visible[action]; j >= 0 {
+		err = e.st.Start(j)
+	} else {
+		// An empty slot, which the mask excludes: wait, as HPCEnv
+		// skips when its agent picks one.
+		err = e.st.Wait()
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("action %d: %w", action, err)
 	}
 	open, err := e.st.Next(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	e.done = !open
+	e.tally()
 	switch {
 	case e.done && !e.cfg.PerStep:
 		return e.episodeReward(), true, nil
@@ -164,41 +175,57 @@ func (e *Env) episodeReward() float64 {
 	return -bsld
 }
 
-// measures returns, over the episode's jobs started so far (all of them
-// once it ended), divided by the episode's job count: the mean bounded
-// slowdown max(1, (wait + run) / max(run, 10 s)) with the run time under
-// the kill rule (RLScheduler's job_score), the mean wait in seconds, and
-// the utilisation, their processor-seconds over the machine's from the
-// first submit to the last end.
-func (e *Env) measures() (bsld, waitSeconds, utilisation float64) {
+// tally adds the jobs started since the last tally to the episode's
+// measures, in the order they started (the order RLScheduler sums its
+// scores in, so that its reward comes out to the last bit).
+func (e *Env) tally() {
+	order := e.st.StartOrder()
 	sched := e.st.Schedule()
 	w := e.ep.w
-	var work float64
-	firstSubmit, lastEnd := w.Jobs[e.ep.warmUp].SubmitSeconds, int64(math.MinInt64)
-	for i := e.ep.warmUp; i < len(w.Jobs); i++ {
-		start := sched.StartSeconds[i]
-		if start < 0 {
+	n := float64(len(w.Jobs) - e.ep.warmUp)
+	m := &e.sums
+	for ; e.tallied < len(order); e.tallied++ {
+		j := order[e.tallied]
+		if j < e.ep.warmUp {
 			continue
 		}
-		run := e.st.RunSeconds(i)
-		wait := start - w.Jobs[i].SubmitSeconds
-		bsld += max(1, float64(wait+run)/float64(max(run, 10)))
-		waitSeconds += float64(wait)
-		work += float64(run) * float64(w.Jobs[i].Procs)
-		lastEnd = max(lastEnd, sched.EndSeconds[i])
+		run := e.st.RunSeconds(j)
+		wait := sched.StartSeconds[j] - w.Jobs[j].SubmitSeconds
+		m.bsld += max(1, float64(wait+run)/float64(max(run, 10))) / n
+		m.waitSeconds += float64(wait) / n
+		m.workProcSeconds += float64(run) * float64(w.Jobs[j].Procs)
+		m.lastEndSeconds = max(m.lastEndSeconds, sched.EndSeconds[j])
 	}
-	n := float64(len(w.Jobs) - e.ep.warmUp)
-	if lastEnd > firstSubmit {
-		utilisation = work / (float64(w.Procs) * float64(lastEnd-firstSubmit))
+}
+
+// episodeSums are the measures of the episode's jobs started so far (all
+// of them once it ended), each job's share divided by the episode's job
+// count: the mean bounded slowdown max(1, (wait + run) / max(run, 10 s))
+// with the run time under the kill rule (RLScheduler's job_score), the
+// mean wait; and their processor-seconds and last end, for the
+// utilisation.
+type episodeSums struct {
+	bsld, waitSeconds, workProcSeconds float64
+	lastEndSeconds                     int64
+}
+
+// measures returns the mean bounded slowdown and wait and the utilisation
+// (processor-seconds over the machine's from the first submit to the last
+// end) of the jobs tallied.
+func (e *Env) measures() (bsld, waitSeconds, utilisation float64) {
+	m := &e.sums
+	firstSubmit := e.ep.w.Jobs[e.ep.warmUp].SubmitSeconds
+	if m.lastEndSeconds > firstSubmit {
+		utilisation = m.workProcSeconds / (float64(e.ep.w.Procs) * float64(m.lastEndSeconds-firstSubmit))
 	}
-	return bsld / n, waitSeconds / n, utilisation
+	return m.bsld, m.waitSeconds, utilisation
 }
 
 // Info writes the InfoFields: the episode's first job, the time, the
 // jobs started (the warm-up's included), and, once it ended, its measures (NaN before).
 func (e *Env) Info(out []float64) {
 	st := e.st.State()
-	out[0], out[1], out[2] = float64(e.ep.first), float64(st.NowSeconds), float64(e.st.Started())
+	out[0], out[1], out[2] = float64(e.ep.first), float64(st.NowSeconds), float64(len(e.st.StartOrder()))
 	out[3], out[4], out[5] = math.NaN(), math.NaN(), math.NaN()
 	if e.done {
 		out[3], out[4], out[5] = e.measures()

@@ -156,23 +156,61 @@ func (t *rlTrace) add(fields []string) error {
 // HPCEnv's in-place stable sorts leave, which decides among jobs of equal
 // submit times.
 type rlObserver struct {
-	t      *rlTrace
-	extra  []rlJob // the episode's, by job index
-	queue  []int
-	seen   int // jobs below this index have joined queue
-	byKey  []int
-	picked []int
+	t       *rlTrace
+	stepper *backfill.Stepper
+	extra   []rlJob // the episode's, by job index
+	queue   []int
+	seen    int // jobs below this index have joined queue
+	byKey   []int
+	picked  []int
+	// ended and started are freeProcs' scratch.
+	ended, started []int
 }
 
 func (o *rlObserver) features() int { return rlFeatures }
 
 // reset starts an episode.
-func (o *rlObserver) reset(extra []rlJob) {
-	o.extra, o.queue, o.seen = extra, o.queue[:0], 0
+func (o *rlObserver) reset(extra []rlJob, st *backfill.Stepper) {
+	o.extra, o.queue, o.seen, o.stepper = extra, o.queue[:0], 0, st
+}
+
+// freeProcs is the free processors HPCEnv sees at this decision. It
+// releases the jobs ending at an instant lazily, one at a time in the
+// order they started, and only when the job it must start does not fit
+// (its skip_for_resources); the jobs started at this instant so far
+// needed some of them, the others are still running for it.
+func (o *rlObserver) freeProcs(st *backfill.State) int {
+	order := o.stepper.StartOrder()
+	sched := o.stepper.Schedule()
+	now := st.NowSeconds
+	cur := st.FreeProcs
+	ended, started := o.ended[:0], o.started[:0]
+	defer func() { o.ended, o.started = ended, started }()
+	for _, j := range order {
+		switch {
+		case sched.StartSeconds[j] == now:
+			started = append(started, j)
+			cur += st.Job(j).Procs
+		case sched.EndSeconds[j] == now:
+			ended = append(ended, j)
+			cur -= st.Job(j).Procs
+		}
+	}
+	released := 0
+	for _, j := range started {
+		n := st.Job(j).Procs
+		for cur < n && released < len(ended) {
+			cur += st.Job(ended[released]).Procs
+			released++
+		}
+		cur -= n
+	}
+	return cur
 }
 
 func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, visible []int) {
 	o.sync(st)
+	free := o.freeProcs(st)
 	jobs := o.queue
 	if len(jobs) > rlMaxQueue {
 		jobs = o.interleave(st)
@@ -189,14 +227,14 @@ func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, vi
 			continue
 		}
 		j := jobs[i]
-		o.row(st, j, row)
+		o.row(st, j, free, row)
 		mask[i], visible[i] = 1, j
 	}
 }
 
 // row writes job j's features as HPCEnv computes them, in float64 then
 // stored as float32.
-func (o *rlObserver) row(st *backfill.State, j int, row []float32) {
+func (o *rlObserver) row(st *backfill.State, j, freeProcs int, row []float32) {
 	job := st.Job(j)
 	x := &o.extra[j]
 	t := o.t
@@ -210,7 +248,7 @@ func (o *rlObserver) row(st *backfill.State, j int, row []float32) {
 		}
 	}
 	row[7] = rlAlmostZero
-	if job.Procs <= st.FreeProcs {
+	if job.Procs <= freeProcs {
 		row[7] = rlAlmostOne
 	}
 }

@@ -30,10 +30,15 @@ type Stepper struct {
 	// decided says the instant at s.now has had its pass; the next
 	// Next call looks for a decision point from there.
 	decided bool
+	// wait says the open decision was to wait: Next moves on to the next
+	// instant first.
+	wait bool
 	// warmUpJobs are the first jobs of the workload, which the policy's
 	// order starts without asking: the warm-up of a window.
 	warmUpJobs int
 	st         State
+	// startOrder lists the started jobs in the order they started.
+	startOrder []int
 }
 
 // NewStepper prepares a stepped simulation of workload w under the
@@ -80,7 +85,7 @@ func (t *Stepper) Next(ctx context.Context) (bool, error) {
 		if s.started >= s.toStart {
 			return false, nil
 		}
-		if s.committed < 0 && len(s.queue) > 0 {
+		if s.committed < 0 && len(s.queue) > 0 && !t.wait {
 			if !t.warmingUp() {
 				return true, nil
 			}
@@ -93,8 +98,24 @@ func (t *Stepper) Next(ctx context.Context) (bool, error) {
 			return false, err
 		}
 		s.enter()
-		t.decided = false
+		t.decided, t.wait = false, false
 	}
+}
+
+// Wait carries out the decision to start nothing: the simulation moves
+// on to the next arrival or completion, where the next decision is open
+// (RLScheduler's skip, without its 360 s cap: no instant passes without
+// an event).
+func (t *Stepper) Wait() error {
+	s := t.s
+	switch {
+	case s.committed >= 0 || len(s.queue) == 0:
+		return fmt.Errorf("stepping %s at %d s: no decision is open", s.w.Name, s.now)
+	case len(s.running) == 0 && s.nextArrive == len(s.jobs):
+		return fmt.Errorf("stepping %s at %d s: nothing runs and every job has arrived: there is nothing to wait for", s.w.Name, s.now)
+	}
+	t.wait = true
+	return nil
 }
 
 // warmingUp reports whether a warm-up job waits.
@@ -122,6 +143,7 @@ func (t *Stepper) Start(j int) error {
 	}
 	if s.jobs[j].Procs <= s.free {
 		s.start(j)
+		t.startOrder = append(t.startOrder, j)
 		t.dropStarted()
 		return nil
 	}
@@ -145,6 +167,7 @@ func (t *Stepper) pass() {
 	case s.jobs[j].Procs <= s.free:
 		s.committed = -1
 		s.start(j)
+		t.startOrder = append(t.startOrder, j)
 		t.dropStarted()
 	case t.easy:
 		t.backfill()
@@ -160,6 +183,7 @@ func (t *Stepper) backfill() {
 	}
 	s.sched.Stats.Passes++
 	_ = s.easy() // the built-in's pass: sortQueue puts the committed head first
+	t.startOrder = append(t.startOrder, s.starts...)
 	t.dropStarted()
 }
 
@@ -186,8 +210,10 @@ func (t *Stepper) Schedule() *Schedule {
 	return &t.s.sched
 }
 
-// Started is the number of jobs started so far.
-func (t *Stepper) Started() int { return t.s.started }
+// StartOrder lists the jobs started so far in the order they started
+// (the backfilled jobs of a pass in the pass's order). It grows with the
+// simulation: keep an index into it rather than a copy.
+func (t *Stepper) StartOrder() []int { return t.startOrder }
 
 // RunSeconds is the time job j runs under the policy's kill rule.
 func (t *Stepper) RunSeconds(j int) int64 { return t.s.jobs[j].RunSecondsUnder(t.s.policy.Kill) }

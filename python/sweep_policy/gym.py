@@ -37,6 +37,10 @@ ENV_ID = "sweep/Rigid-v0"
 
 _OP_RESET, _OP_STEP, _OP_CLOSE = 1, 2, 3
 
+# The info fields that measure an ended episode (NaN before its end): in
+# info once it ended, in info["final_info"] of the vector env.
+_MEASURES = ("bsld", "wait_seconds", "utilisation")
+
 
 class ServerError(RuntimeError):
     """The sweep-gym server refused a request or died."""
@@ -204,7 +208,8 @@ class RigidEnv(gymnasium.Env):
     waits at the head of the queue until it does, the simulator backfilling
     the others behind it under backfill="easy" (RLScheduler's rule). An empty
     slot is masked (``info["action_mask"]``, ``action_masks()``); picking one
-    raises ServerError. The reward is 0 until the last job starts, then minus
+    anyway waits: nothing starts before the next arrival or completion (as
+    HPCEnv skips), or, when nothing is left to wait for, raises ServerError. The reward is 0 until the last job starts, then minus
     the episode's mean bounded slowdown (reward="wait", "utilisation" and
     per_step=True change it). preset="rlscheduler" is RLScheduler's HPCEnv.
     """
@@ -227,7 +232,8 @@ class RigidEnv(gymnasium.Env):
         s = self._server
         info = {"action_mask": s.mask[0].copy()}
         for name, value in zip(s.info_names, s.info[0]):
-            info[name] = float(value)
+            if name not in _MEASURES or s.terminated[0]:
+                info[name] = float(value)
         return info
 
     def reset(self, *, seed=None, options=None):
@@ -290,9 +296,10 @@ class RigidVectorEnv(VectorEnv):
         infos = {"action_mask": s.mask.copy()}
         measures = {}
         for i, name in enumerate(s.info_names):
-            infos[name] = s.info[:, i].copy()
-            if name in ("bsld", "wait_seconds", "utilisation"):
-                measures[name] = infos[name]
+            if name in _MEASURES:
+                measures[name] = s.info[:, i].copy()
+            else:
+                infos[name] = s.info[:, i].copy()
         if ended is not None and ended.any():
             infos["final_info"] = measures
             infos["_final_info"] = ended.copy()
