@@ -12,10 +12,8 @@ compared back to back (issue 33's speed criterion):
   sweep        sweep's sweep/Rigid-v0 made with gymnasium.make (its default
                wrappers on), preset rlscheduler, backfill none.
 
-Policies read only the observation (RLScheduler's layout: 128 slots x 8
-features, feature 1 the normalised requested time, an empty slot
-[0, 1, 1, 1, 1, 1, 1, 0]), so their cost is the same on both sides and is
-counted in the step time:
+Policies read only the observation (obspolicy.py: RLScheduler's layout), so
+their cost is the same on both sides and is counted in the step time:
   sjf    the visible job with the shortest requested time
   slot0  always slot 0
 
@@ -37,24 +35,9 @@ import types
 
 import numpy as np
 
-QUEUE_SLOTS = 128
-JOB_FEATURES = 8
+from obspolicy import POLICIES
+
 JOBS_PER_EPISODE = 256
-
-
-def sjf(obs):
-    """Slot of the visible job with the shortest normalised requested time.
-
-    An empty slot's requested time is 1 and a real job's at most 1 - 1e-5, so
-    argmin never picks an empty slot while a job is visible."""
-    return int(np.argmin(np.asarray(obs).reshape(QUEUE_SLOTS, JOB_FEATURES)[:, 1]))
-
-
-def slot0(obs):
-    return 0
-
-
-POLICIES = {"sjf": sjf, "slot0": slot0}
 
 
 def loadavg():

@@ -37,8 +37,10 @@ import tempfile
 
 import duckdb
 import gymnasium
-import numpy as np
 from sb3_contrib import MaskablePPO
+
+import kernel  # noqa: F401 (the agent's policy class, for MaskablePPO.load)
+from obspolicy import shortest_request
 
 import sweep_policy  # noqa: F401 (registers sweep/Rigid-v0)
 
@@ -55,12 +57,6 @@ def episode_bsld(env, choose):
         total += reward
         done = terminated or truncated
     return -total
-
-
-def shortest_request(obs, mask):
-    """The slot of the shortest normalised requested time (feature 1 of 8)."""
-    request = np.asarray(obs).reshape(-1, 8)[:, 1]
-    return int(np.argmin(np.where(mask, request, np.inf)))
 
 
 def cells_of(results, reference):

@@ -25,7 +25,7 @@ seed=${RL_SEED:-1}
 step() { echo "rl: $1 took $((SECONDS - start)) s (loadavg $(cut -d' ' -f1-3 /proc/loadavg))"; start=$SECONDS; }
 start=$SECONDS
 python=$(scripts/python-venv "${RL_VENV:-.venv-rl}" examples/rl/requirements.txt)
-"$python" -m pip install --quiet --disable-pip-version-check --no-deps ./python
+"$python" -m pip install --quiet --disable-pip-version-check "./python[gym]"
 step "the venv"
 go build -o bin/sweep ./cmd/sweep
 go build -o bin/sweep-gym ./cmd/sweep-gym
