@@ -68,6 +68,7 @@ func (a *app) commands() []command {
 		{"slurm", "print an sbatch job-array script that runs a manifest in shards", a.runSlurm},
 		{"status", "show how far a results directory has come, per shard, while shards write", a.runStatus},
 		{"policies", "list every model with its policies, their docs and parameters", a.runPolicies},
+		{"gym", "serve Gymnasium environments of rigid jobs to Python (docs/gym.md)", runGym},
 		{"version", "print sweep's version (also --version)", runVersion},
 	}
 }

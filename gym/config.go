@@ -54,6 +54,10 @@ type Config struct {
 	Load  float64 `json:"load"`
 	// Envs is the number of environments one step steps.
 	Envs int `json:"num_envs"`
+	// MaxEstimateSeconds normalises the sweep preset's estimate feature;
+	// 0 takes the source's longest request. The server's Setup answers
+	// the value used, for an evaluation to see what training saw.
+	MaxEstimateSeconds int64 `json:"max_estimate_seconds"`
 	// AutoReset resets an environment whose episode ended in the same
 	// step (Gymnasium's same-step autoreset); always on with several
 	// environments.
@@ -98,6 +102,19 @@ func (c *Config) resolve() (settings, error) {
 	if c.Preset != PresetSweep && c.Preset != PresetRLScheduler {
 		return s, fmt.Errorf("gym setup: preset %q: want %s or %s", c.Preset, PresetSweep, PresetRLScheduler)
 	}
+	c.fillDefaults()
+	if err := c.checkCounts(); err != nil {
+		return s, err
+	}
+	s, err := c.parseNames()
+	if err != nil {
+		return s, fmt.Errorf("gym setup: %w", err)
+	}
+	return s, c.checkSource(s)
+}
+
+// fillDefaults sets the defaults of the fields left out.
+func (c *Config) fillDefaults() {
 	rl := c.Preset == PresetRLScheduler
 	if c.Jobs == 0 {
 		c.Jobs = 256
@@ -120,56 +137,72 @@ func (c *Config) resolve() (settings, error) {
 			*p = v
 		}
 	}
+	if c.Workload == LublinWorkload && c.Procs == 0 {
+		c.Procs = 256
+	}
+}
+
+func (c *Config) checkCounts() error {
 	switch {
 	case c.Jobs < 1:
-		return s, fmt.Errorf("gym setup: jobs %d: want at least 1", c.Jobs)
+		return fmt.Errorf("gym setup: jobs %d: want at least 1", c.Jobs)
 	case c.WarmUpJobs < 0:
-		return s, fmt.Errorf("gym setup: warmup %d: want 0 or more jobs", c.WarmUpJobs)
+		return fmt.Errorf("gym setup: warmup %d: want 0 or more jobs", c.WarmUpJobs)
 	case c.Queue < 1:
-		return s, fmt.Errorf("gym setup: queue %d: want at least 1 visible job", c.Queue)
-	case rl && c.Queue != rlMaxQueue:
-		return s, fmt.Errorf("gym setup: queue %d: the rlscheduler preset shows %d jobs", c.Queue, rlMaxQueue)
+		return fmt.Errorf("gym setup: queue %d: want at least 1 visible job", c.Queue)
+	case c.Preset == PresetRLScheduler && c.Queue != rlMaxQueue:
+		return fmt.Errorf("gym setup: queue %d: the rlscheduler preset shows %d jobs", c.Queue, rlMaxQueue)
+	case c.MaxEstimateSeconds < 0:
+		return fmt.Errorf("gym setup: max_estimate_seconds %d: want 0 (the source's longest request) or more", c.MaxEstimateSeconds)
 	case c.Envs < 1 || c.Envs > 4096:
-		return s, fmt.Errorf("gym setup: num_envs %d: want 1 to 4096", c.Envs)
+		return fmt.Errorf("gym setup: num_envs %d: want 1 to 4096", c.Envs)
+	case c.Procs < 0:
+		return fmt.Errorf("gym setup: procs %d: want at least 1", c.Procs)
 	}
+	return nil
+}
+
+// parseNames reads the fields that name a rule.
+func (c *Config) parseNames() (settings, error) {
+	var s settings
 	switch c.Backfill {
 	case "none":
 		s.policy.Allocation = backfill.AllocStrict
 	case "easy":
 		s.policy.Allocation = backfill.AllocEASY
 	default:
-		return s, fmt.Errorf("gym setup: backfill %q: want none or easy", c.Backfill)
+		return s, fmt.Errorf("backfill %q: want none or easy", c.Backfill)
 	}
 	var err error
 	if s.policy.Order, err = backfill.ParseOrder(c.Order); err != nil {
-		return s, fmt.Errorf("gym setup: %w", err)
+		return s, err
 	}
 	if s.variant, err = rigid.ParseVariant(c.Estimates); err != nil {
-		return s, fmt.Errorf("gym setup: %w", err)
+		return s, err
 	}
 	if s.policy.Kill, err = rigid.ParseKill(c.Kill); err != nil {
-		return s, fmt.Errorf("gym setup: %w", err)
+		return s, err
 	}
-	if s.reward, err = parseReward(c.Reward); err != nil {
-		return s, fmt.Errorf("gym setup: %w", err)
-	}
+	s.reward, err = parseReward(c.Reward)
+	return s, err
+}
+
+// checkSource checks the preset and the machine against the workload.
+func (c *Config) checkSource(s settings) error {
+	rl := c.Preset == PresetRLScheduler
 	if rl && (s.reward != rewardBSLD || c.PerStep || s.variant != rigid.EstimateRequested || s.policy.Kill != rigid.KillNever) {
-		return s, fmt.Errorf("gym setup: the rlscheduler preset is HPCEnv's: reward bsld at the end, estimates R, kill never")
+		return fmt.Errorf("gym setup: the rlscheduler preset is HPCEnv's: reward bsld at the end, estimates R, kill never")
 	}
-	if c.Workload == LublinWorkload {
-		if rl {
-			return s, fmt.Errorf("gym setup: the rlscheduler preset reads an SWF file the way HPCEnv does; not %s", LublinWorkload)
+	if c.Workload != LublinWorkload {
+		if c.Procs != 0 || c.Load != 0 {
+			return fmt.Errorf("gym setup: procs and load are a %s instance's; an SWF file's header gives the machine", LublinWorkload)
 		}
-		if c.Procs == 0 {
-			c.Procs = 256
-		}
-		if c.Procs < 1 {
-			return s, fmt.Errorf("gym setup: procs %d: want at least 1", c.Procs)
-		}
-	} else if c.Procs != 0 || c.Load != 0 {
-		return s, fmt.Errorf("gym setup: procs and load are a %s instance's; an SWF file's header gives the machine", LublinWorkload)
+		return nil
 	}
-	return s, nil
+	if rl {
+		return fmt.Errorf("gym setup: the rlscheduler preset reads an SWF file the way HPCEnv does; not %s", LublinWorkload)
+	}
+	return nil
 }
 
 // Features names the observation's columns, per preset.

@@ -38,7 +38,6 @@ type Env struct {
 	set     settings
 	src     source
 	obs     observer
-	rl      *rlObserver
 	rng     *rand.Rand
 	seeded  bool
 	ep      episode
@@ -67,16 +66,22 @@ func NewEnvs(c *Config) ([]*Env, error) {
 	}
 	envs := make([]*Env, c.Envs)
 	for i := range envs {
-		e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
-		if t, ok := src.(*traceSource); ok && t.rl != nil {
-			e.rl = &rlObserver{t: t.rl}
-			e.obs = e.rl
-		} else {
-			e.obs = &sweepObserver{maxEstimateSeconds: float64(src.maxEstimateSeconds()), userProcs: map[int64]int{}}
-		}
-		envs[i] = e
+		envs[i] = newEnv(c, set, src)
 	}
 	return envs, nil
+}
+
+func newEnv(c *Config, set settings, src source) *Env {
+	e := &Env{cfg: c, set: set, src: src, visible: make([]int, c.Queue), rng: rand.New(rand.NewPCG(0, 0)), done: true}
+	if t, ok := src.(*traceSource); ok && t.rl != nil {
+		e.obs = &rlObserver{t: t.rl}
+		return e
+	}
+	if c.MaxEstimateSeconds == 0 {
+		c.MaxEstimateSeconds = src.maxEstimateSeconds()
+	}
+	e.obs = &sweepObserver{maxEstimateSeconds: float64(c.MaxEstimateSeconds)}
+	return e
 }
 
 // Features is the number of features per slot.
@@ -100,9 +105,7 @@ func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
 		return err
 	}
 	e.ep, e.st, e.startedReward, e.sums, e.tallied = ep, st, 0, episodeSums{}, 0
-	if e.rl != nil {
-		e.rl.reset(ep.extra, st)
-	}
+	e.obs.reset(ep, st, e.set.variant)
 	open, err := st.Next(ctx)
 	if err != nil {
 		return err

@@ -1,7 +1,10 @@
 package gym
 
 import (
+	"slices"
+
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 // An observer writes what the agent sees at a decision point: K slots of
@@ -9,6 +12,9 @@ import (
 // slot i (it must be the action's job), -1 for an empty slot.
 type observer interface {
 	features() int
+	// reset prepares the observer for an episode stepped by st under
+	// the estimates of variant v.
+	reset(ep episode, st *backfill.Stepper, v rigid.Variant)
 	observe(st *backfill.State, obs []float32, mask []uint8, visible []int)
 }
 
@@ -31,10 +37,48 @@ const maxWaitSeconds = 12 * 3600
 
 type sweepObserver struct {
 	maxEstimateSeconds float64
-	userProcs          map[int64]int
+	// Per job of the episode, fixed at reset: its dense user, its
+	// processors over the machine's, its estimate feature (recomputed at
+	// every observation under predicted estimates, which change).
+	user        []int32
+	submit      []int64
+	procs       []int
+	procsShare  []float32
+	estimate    []float32
+	dynamicEst  bool
+	userProcs   []int // per dense user, the processors its running jobs hold
+	denseByUser map[int64]int32
 }
 
 func (o *sweepObserver) features() int { return 8 }
+
+func (o *sweepObserver) reset(ep episode, st *backfill.Stepper, v rigid.Variant) {
+	w := ep.w
+	n := len(w.Jobs)
+	o.user, o.procsShare, o.estimate = slices.Grow(o.user[:0], n)[:n], slices.Grow(o.procsShare[:0], n)[:n], slices.Grow(o.estimate[:0], n)[:n]
+	o.submit, o.procs = slices.Grow(o.submit[:0], n)[:n], slices.Grow(o.procs[:0], n)[:n]
+	if o.denseByUser == nil {
+		o.denseByUser = map[int64]int32{}
+	}
+	clear(o.denseByUser)
+	for i := range w.Jobs {
+		j := &w.Jobs[i]
+		u, ok := o.denseByUser[j.User]
+		if !ok {
+			u = int32(len(o.denseByUser))
+			o.denseByUser[j.User] = u
+		}
+		o.user[i], o.submit[i], o.procs[i] = u, j.SubmitSeconds, j.Procs
+		o.procsShare[i] = float32(j.Procs) / float32(w.Procs)
+		o.estimate[i] = o.estimateFeature(j.EstimateSeconds(v))
+	}
+	o.userProcs = slices.Grow(o.userProcs[:0], len(o.denseByUser))[:len(o.denseByUser)]
+	o.dynamicEst = v == rigid.EstimatePredicted
+}
+
+func (o *sweepObserver) estimateFeature(seconds int64) float32 {
+	return float32(min(float64(seconds)/o.maxEstimateSeconds, 1))
+}
 
 func (o *sweepObserver) observe(st *backfill.State, obs []float32, mask []uint8, visible []int) {
 	const f = 8
@@ -42,31 +86,32 @@ func (o *sweepObserver) observe(st *backfill.State, obs []float32, mask []uint8,
 	procs := float32(st.Procs)
 	clear(o.userProcs)
 	for _, j := range st.Running {
-		job := st.Job(j)
-		o.userProcs[job.User] += job.Procs
+		o.userProcs[o.user[j]] += o.procs[j]
 	}
 	free := float32(st.FreeProcs) / procs
 	queued := min(float32(len(st.Waiting))/float32(k), 1)
-	for i := range k {
-		row := obs[i*f : i*f+f]
-		if i >= len(st.Waiting) {
-			clear(row)
-			mask[i], visible[i] = 0, -1
-			continue
-		}
-		j := st.Waiting[i]
-		job := st.Job(j)
+	n := min(k, len(st.Waiting))
+	for i, j := range st.Waiting[:n] {
+		row := obs[i*f : i*f+f : i*f+f]
 		row[0] = 1
-		row[1] = float32(min(float64(st.NowSeconds-job.SubmitSeconds)/maxWaitSeconds, 1))
-		row[2] = float32(min(float64(job.EstimateSeconds)/o.maxEstimateSeconds, 1))
-		row[3] = float32(job.Procs) / procs
+		row[1] = float32(min(float64(st.NowSeconds-o.submit[j])/maxWaitSeconds, 1))
+		row[2] = o.estimate[j]
+		if o.dynamicEst {
+			row[2] = o.estimateFeature(st.Job(j).EstimateSeconds)
+		}
+		row[3] = o.procsShare[j]
 		row[4] = 0
-		if job.Procs <= st.FreeProcs {
+		if o.procs[j] <= st.FreeProcs {
 			row[4] = 1
 		}
-		row[5] = float32(o.userProcs[job.User]) / procs
+		row[5] = float32(o.userProcs[o.user[j]]) / procs
 		row[6] = free
 		row[7] = queued
 		mask[i], visible[i] = 1, j
+	}
+	clear(obs[n*f:])
+	clear(mask[n:])
+	for i := n; i < k; i++ {
+		visible[i] = -1
 	}
 }

@@ -165,13 +165,19 @@ type rlObserver struct {
 	picked  []int
 	// ended and started are freeProcs' scratch.
 	ended, started []int
+	// sorted says the queue is in submit order.
+	sorted bool
+	// Per job of the episode: the keys of HPCEnv's sorts (keys).
+	f1, f2                 []float64
+	request, procs, submit []int64
 }
 
 func (o *rlObserver) features() int { return rlFeatures }
 
 // reset starts an episode.
-func (o *rlObserver) reset(extra []rlJob, st *backfill.Stepper) {
-	o.extra, o.queue, o.seen, o.stepper = extra, o.queue[:0], 0, st
+func (o *rlObserver) reset(ep episode, st *backfill.Stepper, _ rigid.Variant) {
+	o.extra, o.queue, o.seen, o.stepper, o.sorted = ep.extra, o.queue[:0], 0, st, true
+	o.keys(ep.w)
 }
 
 // freeProcs is the free processors HPCEnv sees at this decision. It
@@ -213,7 +219,7 @@ func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, vi
 	free := o.freeProcs(st)
 	jobs := o.queue
 	if len(jobs) > rlMaxQueue {
-		jobs = o.interleave(st)
+		jobs = o.interleave()
 	}
 	for i := range rlMaxQueue {
 		row := obs[i*rlFeatures : i*rlFeatures+rlFeatures]
@@ -255,18 +261,21 @@ func (o *rlObserver) row(st *backfill.State, j, freeProcs int, row []float32) {
 
 // sync brings the queue up to the simulation's: started jobs leave,
 // arrivals join at the end, then the stable sort by submit time that
-// begins build_observation.
+// begins build_observation (a no-op unless jobs joined or interleave
+// reordered the queue).
 func (o *rlObserver) sync(st *backfill.State) {
 	o.queue = slices.DeleteFunc(o.queue, func(j int) bool { return st.Job(j).StartSeconds >= 0 })
 	for _, j := range st.Waiting {
 		if j >= o.seen {
 			o.queue = append(o.queue, j)
 			o.seen = j + 1
+			o.sorted = false
 		}
 	}
-	slices.SortStableFunc(o.queue, func(a, b int) int {
-		return cmpInt(st.Job(a).SubmitSeconds, st.Job(b).SubmitSeconds)
-	})
+	if !o.sorted {
+		slices.SortStableFunc(o.queue, func(a, b int) int { return cmpInt(o.submit[a], o.submit[b]) })
+		o.sorted = true
+	}
 }
 
 // interleave is build_observation's choice among more than 128 waiting
@@ -274,36 +283,24 @@ func (o *rlObserver) sync(st *backfill.State) {
 // first 128 are kept, then (processors, submit), whose first 128 too; the
 // visible jobs alternate between the two lists (its third, "random",
 // list is the first again), skipping jobs already shown.
-func (o *rlObserver) interleave(st *backfill.State) []int {
+func (o *rlObserver) interleave() []int {
 	q := o.queue
-	key := func(f func(j backfill.JobInfo, x *rlJob) float64) {
-		slices.SortStableFunc(q, func(a, b int) int {
-			ka, kb := f(st.Job(a), &o.extra[a]), f(st.Job(b), &o.extra[b])
-			return cmpFloat(ka, kb)
-		})
+	byFloat := func(key []float64) {
+		slices.SortStableFunc(q, func(a, b int) int { return cmpFloat(key[a], key[b]) })
 	}
-	key(func(j backfill.JobInfo, x *rlJob) float64 {
-		r := float64(x.requestSeconds)
-		if r <= 0 {
-			r = 0.1
-		}
-		return math.Log10(r)*float64(j.Procs) + 870*math.Log10(positive(j.SubmitSeconds))
-	})
-	key(func(j backfill.JobInfo, x *rlJob) float64 {
-		return math.Sqrt(float64(x.requestSeconds))*float64(j.Procs) + 25600*math.Log10(float64(j.SubmitSeconds))
-	})
-	pair := func(first func(j backfill.JobInfo, x *rlJob) float64) {
+	byPair := func(key []int64) {
 		slices.SortStableFunc(q, func(a, b int) int {
-			ja, jb := st.Job(a), st.Job(b)
-			if c := cmpFloat(first(ja, &o.extra[a]), first(jb, &o.extra[b])); c != 0 {
+			if c := cmpInt(key[a], key[b]); c != 0 {
 				return c
 			}
-			return cmpInt(ja.SubmitSeconds, jb.SubmitSeconds)
+			return cmpInt(o.submit[a], o.submit[b])
 		})
 	}
-	pair(func(_ backfill.JobInfo, x *rlJob) float64 { return float64(x.requestSeconds) })
+	byFloat(o.f1)
+	byFloat(o.f2)
+	byPair(o.request)
 	o.byKey = append(o.byKey[:0], q[:rlMaxQueue]...)
-	pair(func(j backfill.JobInfo, _ *rlJob) float64 { return float64(j.Procs) })
+	byPair(o.procs)
 	small := q[:rlMaxQueue]
 	o.picked = o.picked[:0]
 	for i := 0; len(o.picked) < rlMaxQueue; i++ {
@@ -313,7 +310,27 @@ func (o *rlObserver) interleave(st *backfill.State) []int {
 			}
 		}
 	}
+	o.sorted = false // the queue is in the last order, which decides among equal submits next time
 	return o.picked
+}
+
+// keys computes, per job of the episode, what HPCEnv sorts by: its
+// f1_score, f2_score, request (field 9 as kept), processors and submit.
+func (o *rlObserver) keys(w *rigid.Workload) {
+	n := len(w.Jobs)
+	o.f1, o.f2 = slices.Grow(o.f1[:0], n)[:n], slices.Grow(o.f2[:0], n)[:n]
+	o.request, o.procs, o.submit = slices.Grow(o.request[:0], n)[:n], slices.Grow(o.procs[:0], n)[:n], slices.Grow(o.submit[:0], n)[:n]
+	for i := range w.Jobs {
+		j, x := &w.Jobs[i], &o.extra[i]
+		r := float64(x.requestSeconds)
+		if r <= 0 {
+			r = 0.1
+		}
+		p := float64(j.Procs)
+		o.f1[i] = math.Log10(r)*p + 870*math.Log10(positive(j.SubmitSeconds))
+		o.f2[i] = math.Sqrt(float64(x.requestSeconds))*p + 25600*math.Log10(float64(j.SubmitSeconds))
+		o.request[i], o.procs[i], o.submit[i] = x.requestSeconds, int64(j.Procs), j.SubmitSeconds
+	}
 }
 
 func positive(seconds int64) float64 {

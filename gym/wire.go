@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -28,7 +30,9 @@ type Setup struct {
 	Info       []string `json:"info"`
 	Jobs       int      `json:"jobs"`
 	FrameBytes int      `json:"frame_bytes"`
-	Error      string   `json:"error,omitempty"`
+	// MaxEstimateSeconds is the sweep preset's estimate normalisation.
+	MaxEstimateSeconds int64  `json:"max_estimate_seconds,omitempty"`
+	Error              string `json:"error,omitempty"`
 }
 
 // frame is the response frame of every reset and step, laid out so that
@@ -95,11 +99,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	k, f := c.Queue, envs[0].Features()
 	fr := newFrame(len(envs), k, f)
 	setup := Setup{Envs: len(envs), Queue: k, Features: c.Features(), Info: InfoFields, Jobs: c.Jobs, FrameBytes: len(fr.buf)}
+	if c.Preset == PresetSweep {
+		setup.MaxEstimateSeconds = c.MaxEstimateSeconds
+	}
 	b, _ := json.Marshal(setup)
 	if _, err := out.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("writing the gym setup: %w", err)
 	}
-	s := &session{envs: envs, fr: fr, in: r, out: out, autoreset: c.Envs > 1 || c.AutoReset}
+	s := &session{envs: envs, fr: fr, in: r, out: out, autoreset: c.Envs > 1 || c.AutoReset, workers: runtime.GOMAXPROCS(0)}
+	s.errs = make([]error, s.workers)
 	return s.run(ctx)
 }
 
@@ -110,6 +118,8 @@ type session struct {
 	out       io.Writer
 	autoreset bool
 	req       []byte
+	workers   int
+	errs      []error // a step's workers' errors
 }
 
 func (s *session) run(ctx context.Context) error {
@@ -181,13 +191,42 @@ func (s *session) reset(ctx context.Context) error {
 	return nil
 }
 
-// step reads N i32 actions and steps every environment.
+// step reads N i32 actions and steps every environment: in parallel
+// over the cores when there are enough of them, each worker writing its
+// environments' parts of the frame; the environments are independent, so
+// the frame does not depend on the split.
 func (s *session) step(ctx context.Context) error {
 	b, err := s.read(4 * len(s.envs))
 	if err != nil {
 		return err
 	}
-	for i, e := range s.envs {
+	workers := min(s.workers, len(s.envs)/minEnvsPerWorker)
+	if workers <= 1 {
+		return s.stepRange(ctx, b, 0, len(s.envs))
+	}
+	errs := s.errs[:workers]
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(s.envs)/workers, (w+1)*len(s.envs)/workers
+		wg.Go(func() { errs[w] = s.stepRange(ctx, b, lo, hi) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err // the first environment's in order
+		}
+	}
+	return nil
+}
+
+// minEnvsPerWorker keeps a worker's share of a step above the cost of
+// handing it over.
+const minEnvsPerWorker = 8
+
+// stepRange steps environments lo to hi-1 with their actions in b.
+func (s *session) stepRange(ctx context.Context, b []byte, lo, hi int) error {
+	for i := lo; i < hi; i++ {
+		e := s.envs[i]
 		action := int(int32(binary.LittleEndian.Uint32(b[4*i:])))
 		r, done, err := e.Step(ctx, action)
 		if err != nil {

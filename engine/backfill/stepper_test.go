@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -41,10 +42,11 @@ func TestStepperHandSchedule(t *testing.T) {
 		picks        []int
 		starts       []int64
 		reservations []backfill.Reservation
+		startOrder   []int
 	}{
-		{"none", backfill.AllocStrict, []int{1, 0, 3, 2}, []int64{5, 0, 7, 5}, nil},
+		{"none", backfill.AllocStrict, []int{1, 0, 3, 2}, []int64{5, 0, 7, 5}, nil, []int{1, 0, 3, 2}},
 		{"easy", backfill.AllocEASY, []int{1, 0, 3}, []int64{5, 0, 0, 5},
-			[]backfill.Reservation{{AtSeconds: 0, Head: 0, ShadowSeconds: 5}}},
+			[]backfill.Reservation{{AtSeconds: 0, Head: 0, ShadowSeconds: 5}}, []int{1, 2, 0, 3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,6 +81,9 @@ func TestStepperHandSchedule(t *testing.T) {
 			if !slices.Equal(sched.Reservations, c.reservations) {
 				t.Errorf("reservations %v, want %v", sched.Reservations, c.reservations)
 			}
+			if !slices.Equal(st.StartOrder(), c.startOrder) {
+				t.Errorf("start order %v, want %v", st.StartOrder(), c.startOrder)
+			}
 			if err := verify.Rigid(w, rigid.EstimateRequested, sched); err != nil {
 				t.Fatal(err)
 			}
@@ -89,9 +94,10 @@ func TestStepperHandSchedule(t *testing.T) {
 // TestStepperIsBuiltin steps with the built-in order's pick at every
 // decision and gets the built-in's schedule under head committed, job for
 // job and reservation for reservation, without backfilling and with EASY:
-// on the synthetic month and on RLScheduler's SDSC-SP2 sequences.
+// on the synthetic month, a Lublin-Feitelson instance and RLScheduler's
+// SDSC-SP2 sequences.
 func TestStepperIsBuiltin(t *testing.T) {
-	ws := []*rigid.Workload{syntheticMonth()}
+	ws := []*rigid.Workload{syntheticMonth(), lublinInstance(t)}
 	if _, err := os.Stat(sdscSP2Trace); errors.Is(err, fs.ErrNotExist) {
 		t.Logf("%s is absent: checking the synthetic month only", sdscSP2Trace)
 	} else {
@@ -112,6 +118,20 @@ func TestStepperIsBuiltin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lublinInstance is 2,000 Lublin-Feitelson jobs on 256 processors with
+// Tsafrir's estimates (gen/rigid, published parameters, seed 33).
+func lublinInstance(t *testing.T) *rigid.Workload {
+	w, _, err := genrigid.Lublin(genrigid.DefaultParams(), 256, 2000, [2]uint64{33, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := genrigid.Tsafrir(w.Jobs, genrigid.DefaultEstimateParams(), [2]uint64{33, 2}); err != nil {
+		t.Fatal(err)
+	}
+	w.Name = "lublin1999 seed 33"
+	return w
 }
 
 func stepBuiltin(t *testing.T, w *rigid.Workload, p backfill.Policy) {
@@ -172,6 +192,30 @@ func TestStepperFaults(t *testing.T) {
 		if err := st.Start(j); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("pick %d: %v, want an error saying %q", j, err, want)
 		}
+	}
+	// Waiting at 0 s moves to job 1's arrival at 5 s, both waiting; once
+	// job 0 runs (5 s to 15 s, the whole machine), waiting moves to its
+	// end; then nothing runs and nothing is to come: no wait.
+	if err := st.Wait(); err != nil {
+		t.Fatalf("waiting for job 1's arrival: %v", err)
+	}
+	if open, err := st.Next(context.Background()); !open || err != nil || st.State().NowSeconds != 5 || len(st.State().Waiting) != 2 {
+		t.Fatalf("after waiting: open %v, %v, at %d s with %d waiting; want 5 s, 2 waiting", open, err, st.State().NowSeconds, len(st.State().Waiting))
+	}
+	if err := st.Start(0); err != nil {
+		t.Fatal(err)
+	}
+	if open, err := st.Next(context.Background()); !open || err != nil || st.State().NowSeconds != 5 {
+		t.Fatalf("after starting job 0: open %v, %v at %d s", open, err, st.State().NowSeconds)
+	}
+	if err := st.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if open, err := st.Next(context.Background()); !open || err != nil || st.State().NowSeconds != 15 {
+		t.Fatalf("after waiting for job 0's end: open %v, %v at %d s, want 15 s", open, err, st.State().NowSeconds)
+	}
+	if err := st.Wait(); err == nil || !strings.Contains(err.Error(), "nothing to wait for") {
+		t.Errorf("waiting with nothing running and every job arrived: %v", err)
 	}
 	if _, err := backfill.NewStepper(w, rigid.EstimateRequested, backfill.Policy{Allocation: backfill.AllocConservative}, 0); err == nil {
 		t.Error("conservative backfilling stepped without an error")

@@ -45,6 +45,12 @@ func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *plat
 	if entry.Batsim != nil {
 		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, procs)
 	}
+	if isAgent(entry) {
+		// A trained agent speaks the gym framing: its params are checked
+		// here, its process at the first cell.
+		_, err := agentConfig(entry)
+		return err
+	}
 	return pipe.ProbeRigid(ctx, pipeOptions(entry), procs, rigid.EstimateRequested.String())
 }
 
@@ -69,6 +75,10 @@ func (p policyRunner) schedule(ctx context.Context, policy string, w *rigid.Work
 	entry := p.entries[policy]
 	if entry.Batsim != nil {
 		return batsimSchedule(ctx, entry, w, v)
+	}
+	if isAgent(entry) {
+		sched, err := agentSchedule(ctx, entry, w, v)
+		return sched, nil, err
 	}
 	sched, err := p.engineSchedule(ctx, policy, entry, w, v)
 	return sched, nil, err

@@ -31,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-__all__ = ["ENV_ID", "RigidEnv", "RigidVectorEnv", "ServerError", "server_command"]
+__all__ = ["ENV_ID", "RigidEnv", "RigidVectorEnv", "ServerError", "serve_agent", "server_command"]
 
 ENV_ID = "sweep/Rigid-v0"
 
@@ -80,28 +80,13 @@ class _Server:
             self.proc.wait()
             raise ValueError("sweep/Rigid-v0: %s" % setup["error"])
         self.setup = setup
-        n, k, f, i = setup["num_envs"], setup["queue"], len(setup["features"]), len(setup["info"])
-        self.n, self.k, self.f = n, k, f
-        self.info_names = setup["info"]
-        self.buf = np.empty(setup["frame_bytes"], dtype=np.uint8)
-        self._view = memoryview(self.buf)
-        off = 8
-        self.status = self.buf[:4].view(np.uint32)
-        self.reward = self.buf[off:off + 8 * n].view(np.float64)
-        off += 8 * n
-        self.info = self.buf[off:off + 8 * n * i].view(np.float64).reshape(n, i)
-        off += 8 * n * i
-        self.obs = self.buf[off:off + 4 * n * k * f].view(np.float32).reshape(n, k * f)
-        off += 4 * n * k * f
-        self.mask = self.buf[off:off + n * k].view(np.bool_).reshape(n, k)
-        off += n * k
-        self.terminated = self.buf[off:off + n].view(np.bool_)
-        off += n
-        self.truncated = self.buf[off:off + n].view(np.bool_)
+        n = setup["num_envs"]
+        _frame_views(self, setup)
         self._reset_req = np.zeros(1 + 2 * n, dtype=np.int64)
         self._reset_req[0] = _OP_RESET
         self._step_req = np.zeros(1 + n, dtype=np.int32)
         self._step_req[0] = _OP_STEP
+        self._step_req_bytes = memoryview(self._step_req.view(np.uint8))
 
     def _write(self, data):
         try:
@@ -112,21 +97,31 @@ class _Server:
             self._died("reading a request")
 
     def _read_frame(self, what):
-        view = self._view[:8]
-        self._fill(view, what)
-        if self.status[0] != 0:
-            msg = bytearray(int(self.status[0]))
-            self._fill(memoryview(msg), what)
-            self.proc.wait()
-            raise ServerError("sweep-gym %s: %s" % (what, msg.decode(errors="replace")))
-        self._fill(self._view[8:], what)
+        # The server writes a frame in one write: one read gets it.
+        view, got = self._view, 0
+        while got < len(view):
+            n = self.proc.stdout.readinto(view[got:])
+            if not n:
+                break
+            got += n
+            if got >= 8 and self.status[0] != 0:
+                break
+        if got >= 8 and self.status[0] != 0:
+            self._refused(what, got)
+        if got < len(view):
+            self._died(what)
 
-    def _fill(self, view, what):
-        while view:
-            got = self.proc.stdout.readinto(view)
-            if not got:
-                self._died(what)
-            view = view[got:]
+    def _refused(self, what, got):
+        """Raises the server's error message, which followed the status."""
+        length = int(self.status[0])
+        msg = bytes(self.buf[8:min(got, 8 + length)])
+        while len(msg) < length:
+            more = self.proc.stdout.read(length - len(msg))
+            if not more:
+                break
+            msg += more
+        self.proc.wait()
+        raise ServerError("sweep-gym %s: %s" % (what, msg.decode(errors="replace")))
 
     def _died(self, what):
         code = self.proc.wait()
@@ -143,7 +138,7 @@ class _Server:
 
     def step(self, actions):
         self._step_req[1:] = actions
-        self._write(self._step_req.view(np.uint8))
+        self._write(self._step_req_bytes)
         self._read_frame("stepping")
 
     def close(self):
@@ -156,6 +151,67 @@ class _Server:
             self.proc.wait()
         self.proc.stdout.close()
         self.proc.stderr.close()
+
+
+def _frame_views(holder, setup):
+    """Allocates the frame buffer of a setup and sets holder's views of its
+    arrays (docs/gym.md, "Wire format")."""
+    n, k, f, i = setup["num_envs"], setup["queue"], len(setup["features"]), len(setup["info"])
+    holder.n, holder.k, holder.f = n, k, f
+    holder.info_names = setup["info"]
+    holder.buf = np.empty(setup["frame_bytes"], dtype=np.uint8)
+    holder._view = memoryview(holder.buf)
+    off = 8
+    holder.status = holder.buf[:4].view(np.uint32)
+    holder.reward = holder.buf[off:off + 8 * n].view(np.float64)
+    off += 8 * n
+    holder.info = holder.buf[off:off + 8 * n * i].view(np.float64).reshape(n, i)
+    off += 8 * n * i
+    holder.obs = holder.buf[off:off + 4 * n * k * f].view(np.float32).reshape(n, k * f)
+    off += 4 * n * k * f
+    holder.mask = holder.buf[off:off + n * k].view(np.bool_).reshape(n, k)
+    off += n * k
+    holder.terminated = holder.buf[off:off + n].view(np.bool_)
+    off += n
+    holder.truncated = holder.buf[off:off + n].view(np.bool_)
+
+
+class _Frames:
+    """The frames an agent process reads (serve_agent)."""
+
+
+def serve_agent(act, stdin=None, stdout=None):
+    """Runs a trained agent as a policy: sweep (a manifest's command entry
+    with params {protocol: gym, ...}, or ``sweep-gym evaluate``) sends the
+    setup line and then, per decision, the frame the environment would send
+    (one environment); ``act(obs, mask, info)`` returns the slot to start,
+    with ``obs`` and ``mask`` as ``step`` returns them (not copies: valid
+    until act returns) and ``info`` the dict of the info fields. Returns
+    when sweep closes the input. Log to stderr: stdout carries the actions.
+    """
+    import sys
+    inp = stdin or sys.stdin.buffer
+    out = stdout or sys.stdout.buffer
+    line = inp.readline()
+    if not line:
+        return
+    setup = json.loads(line)
+    fr = _Frames()
+    _frame_views(fr, setup)
+    answer = np.zeros(1, dtype=np.int32)
+    names = fr.info_names[:-len(_MEASURES)]
+    while True:
+        view, got = fr._view, 0
+        while got < len(view):
+            n = inp.readinto(view[got:])
+            if not n:
+                if got == 0:
+                    return
+                raise ServerError("the frame from sweep ended after %d of %d bytes" % (got, len(view)))
+            got += n
+        answer[0] = act(fr.obs[0], fr.mask[0], dict(zip(names, fr.info[0].tolist())))
+        out.write(answer.tobytes())
+        out.flush()
 
 
 def _reset_bytes(req):
@@ -230,10 +286,8 @@ class RigidEnv(gymnasium.Env):
 
     def _info(self):
         s = self._server
-        info = {"action_mask": s.mask[0].copy()}
-        for name, value in zip(s.info_names, s.info[0]):
-            if name not in _MEASURES or s.terminated[0]:
-                info[name] = float(value)
+        info = dict(zip(s.info_names if s.terminated[0] else s.info_names[:-len(_MEASURES)], s.info[0].tolist()))
+        info["action_mask"] = s.mask[0].copy()
         return info
 
     def reset(self, *, seed=None, options=None):
@@ -246,7 +300,7 @@ class RigidEnv(gymnasium.Env):
 
     def step(self, action):
         s = self._server
-        s.step([int(action)])
+        s.step(action)
         return s.obs[0].copy(), float(s.reward[0]), bool(s.terminated[0]), False, self._info()
 
     def action_masks(self):
