@@ -145,7 +145,7 @@ func EvaluateWindow(ctx context.Context, c Config, first int, actor Actor) (*rig
 	if c.Preset != PresetSweep || c.WarmUpJobs != 0 || c.Workload == LublinWorkload {
 		return nil, nil, Measures{}, fmt.Errorf("agent: an evaluation window is a trace's, under the %s preset, on an empty machine", PresetSweep)
 	}
-	src, err := newSource(&c, set)
+	src, err := newSource(&c)
 	if err != nil {
 		return nil, nil, Measures{}, err
 	}

@@ -39,7 +39,6 @@ type Env struct {
 	src     source
 	obs     observer
 	rng     *rand.Rand
-	seeded  bool
 	ep      episode
 	st      *backfill.Stepper
 	visible []int
@@ -60,7 +59,7 @@ func NewEnvs(c *Config) ([]*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := newSource(c, set)
+	src, err := newSource(c)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +87,13 @@ func newEnv(c *Config, set settings, src source) *Env {
 func (e *Env) Features() int { return e.obs.features() }
 
 // Reset starts an episode: with seed >= 0 the environment's random stream
-// is seeded first (else it goes on; an environment never seeded draws
-// from seed 0's stream shifted by nothing: seed it for reproducible runs).
-// first >= 0 pins the episode to the window starting at that job.
+// is seeded first, else it goes on (an environment never seeded starts
+// from seed 0's: the Python side seeds it, as Gymnasium does, from the
+// operating system's entropy). first >= 0 pins the episode to the window
+// starting at that job.
 func (e *Env) Reset(ctx context.Context, seed int64, first int) error {
 	if seed >= 0 {
 		e.rng = rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-		e.seeded = true
 	}
 	ep, err := e.src.episode(e.rng, first)
 	if err != nil {
@@ -234,6 +233,3 @@ func (e *Env) Info(out []float64) {
 		out[3], out[4], out[5] = e.measures()
 	}
 }
-
-// Done reports whether the episode ended.
-func (e *Env) Done() bool { return e.done }

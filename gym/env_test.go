@@ -158,7 +158,7 @@ func TestServe(t *testing.T) {
 	row := []float32{1, 0, float32(718) / maxRequest, 0.5, 1, 0, 1, 0.25}
 	for c, want := range row {
 		if got := f32(obsAt + 4*c); got != want {
-			t.Errorf("feature %s %g, want %g", InfoFeature(c), got, want)
+			t.Errorf("feature %s %g, want %g", featureName(c), got, want)
 		}
 	}
 	if !slices.Equal(frame[maskAt:maskAt+k], []byte{1, 0, 0, 0}) {
@@ -174,8 +174,8 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// InfoFeature names feature c of the sweep preset, for messages.
-func InfoFeature(c int) string { return strings.Split(sweepFeatures, ",")[c] }
+// featureName names feature c of the sweep preset, for messages.
+func featureName(c int) string { return strings.Split(sweepFeatures, ",")[c] }
 
 func TestConfigErrors(t *testing.T) {
 	path := smallTrace(t)

@@ -33,10 +33,10 @@ type source interface {
 	maxEstimateSeconds() int64
 }
 
-func newSource(c *Config, s settings) (source, error) {
+func newSource(c *Config) (source, error) {
 	switch {
 	case c.Workload == LublinWorkload:
-		return newLublinSource(c, s)
+		return newLublinSource(c)
 	case c.Preset == PresetRLScheduler:
 		t, err := readRLSchedulerTrace(c.Workload)
 		if err != nil {
@@ -73,7 +73,7 @@ func newTraceSource(c *Config, name string, procs int, jobs []rigid.Job, rl *rlT
 	return t, nil
 }
 
-// Firsts is the number of windows: the first job of an episode is in
+// firsts is the number of windows: the first job of an episode is in
 // [warm-up, warm-up + Firsts).
 func (t *traceSource) firsts() int { return len(t.jobs) - t.jobsPer - t.warm + 1 }
 
@@ -112,7 +112,7 @@ type lublinSource struct {
 	load      *big.Rat
 }
 
-func newLublinSource(c *Config, s settings) (*lublinSource, error) {
+func newLublinSource(c *Config) (*lublinSource, error) {
 	l := &lublinSource{params: genrigid.DefaultParams(), estimates: genrigid.DefaultEstimateParams(),
 		procs: c.Procs, jobs: c.Jobs, warm: c.WarmUpJobs}
 	if c.Load != 0 {
