@@ -1,23 +1,26 @@
 """train.py trains a MaskablePPO agent on sweep/Rigid-v0 on CPU and saves it.
 
-    python train.py --workload w0.7.swf w0.8.swf w0.9.swf --timesteps 200000 --seed 1 --out runs/agent
+    python train.py --loads 0.7 0.8 0.9 --timesteps 300000 --seed 1 --out results/rl/agent
 
 writes
-  OUT/model.zip           the agent (sb3_contrib.MaskablePPO.load reads it)
+  OUT/model.zip           the agent (agent.py serves it as a manifest's policy)
   OUT/learning_curve.csv  one row per finished training episode: timesteps (the
                           total when it ended), episode, env (which of the
-                          --envs environments), workload and first (the
-                          window: its file and first job), reward (the
-                          episode's return: under the rlscheduler preset minus
-                          the window's mean bounded slowdown), length
-                          (decisions), sjf_reward (sjf's return on the same
-                          window, played after training)
-  OUT/train.json          the arguments, the versions and the wall time
+                          --envs environments), load, reward (the episode's
+                          return: minus its mean bounded slowdown), length
+                          (decisions), sjf_reward (the shortest visible
+                          request's return on the same instance, replayed after
+                          training)
+  OUT/train.json          the arguments, the environment's setup (queue,
+                          features, max_estimate_seconds: judge.yaml's agent
+                          params must match them), versions, wall time, load
 
-The episodes are windows of --jobs jobs drawn from the seed (environment i
-reads the (i mod n)-th of the n --workload files and is seeded with seed + i),
-scheduled as RLScheduler's environment does under the rlscheduler preset (backfill none by default).
-Invalid actions are masked (info["action_mask"], env.action_masks()).
+Each episode is a new Lublin-Feitelson instance (workload="lublin1999", Tsafrir
+estimates) of --jobs jobs on --procs processors, drawn by the environment from
+its seeded stream; environment i runs at the (i mod n)-th of the n --loads and
+is seeded with seed + i. The `sweep` preset (K = 64 slots of 8 features), no
+backfilling: the picked job is committed until it fits (docs/gym.md). Invalid
+actions are masked (info["action_mask"], action_masks()).
 
 Reproducible: the same arguments give the same learning_curve.csv and the same
 model, on one thread (torch.set_num_threads(1), which is also the fastest for
@@ -42,24 +45,22 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 import sweep_policy  # noqa: F401 (registers sweep/Rigid-v0)
 from kernel import KernelPolicy
-from obspolicy import shortest_request
+from obspolicy import REQUEST_COLUMN, shortest_request
 
 ENV_ID = "sweep/Rigid-v0"
 
 
 class LearningCurve(BaseCallback):
     """Collects a row per training episode as it ends: the total steps then,
-    the episode's number, its environment, its window (the workload file and
-    the first job, info["first"]), its return and its length.
+    the episode's number, its environment, its return and its length.
 
     The return is summed from the environments' own rewards (before
     VecNormalize scales them; SB3's DummyVecEnv resets an environment in the
-    step that ends its episode and hands back that step's info), so no Monitor
-    wrapper and no wall-clock column: the rows are the same on every run."""
+    step that ends its episode), so no Monitor wrapper and no wall-clock
+    column: the rows are the same on every run."""
 
-    def __init__(self, workloads):
+    def __init__(self):
         super().__init__()
-        self.workloads = workloads
         self.rows = []
 
     def _on_training_start(self):
@@ -73,8 +74,6 @@ class LearningCurve(BaseCallback):
         for i, done in enumerate(self.locals["dones"]):
             if done:
                 self.rows.append({"timesteps": self.num_timesteps, "episode": len(self.rows), "env": i,
-                                  "workload": self.workloads[i % len(self.workloads)],
-                                  "first": int(self.locals["infos"][i]["first"]),
                                   "reward": self.returns[i], "length": int(self.lengths[i])})
                 self.returns[i] = 0
                 self.lengths[i] = 0
@@ -82,47 +81,64 @@ class LearningCurve(BaseCallback):
 
 
 def sjf_rewards(args, rows):
-    """sjf's return on each row's window: the same window played by the
-    shortest requested time read off the observation (obspolicy), so that a
-    reader can tell learning from easy and hard windows."""
-    by_window = {}
-    for workload in sorted({r["workload"] for r in rows}):
-        env = make_env(args, workload)()
-        for first in sorted({r["first"] for r in rows if r["workload"] == workload}):
-            obs, info = env.reset(seed=0, options={"first": first})
+    """The shortest visible request's return on each row's instance.
+
+    Environment i's k-th episode is the k-th instance its stream (seeded
+    seed + i) draws, whatever the agent did, so a fresh environment seeded
+    alike and played by obspolicy.shortest_request replays the same instances:
+    a reader can tell learning from easy and hard instances."""
+    column = REQUEST_COLUMN[args.preset]
+    returns = {}
+    for i in range(args.envs):
+        episodes = sum(1 for r in rows if r["env"] == i)
+        env = make_env(args, i)()
+        obs, info = env.reset(seed=args.seed + i)
+        for k in range(episodes):
             total, done = 0.0, False
             while not done:
-                obs, reward, terminated, truncated, info = env.step(shortest_request(obs, info["action_mask"]))
+                obs, reward, terminated, truncated, info = env.step(
+                    shortest_request(obs, info["action_mask"], column))
                 total += reward
                 done = terminated or truncated
-            by_window[workload, first] = total
+            returns[i, k] = total
+            obs, info = env.reset()
         env.close()
-    return [by_window[r["workload"], r["first"]] for r in rows]
+    seen = {}
+    out = []
+    for r in rows:
+        k = seen.get(r["env"], 0)
+        seen[r["env"]] = k + 1
+        out.append(returns[r["env"], k])
+    return out
 
 
-def write_curve(path, rows, sjf):
+def write_curve(path, args, rows, sjf):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["timesteps", "episode", "env", "workload", "first", "reward", "length", "sjf_reward"])
+        w.writerow(["timesteps", "episode", "env", "load", "reward", "length", "sjf_reward"])
         for r, b in zip(rows, sjf):
-            w.writerow([r["timesteps"], r["episode"], r["env"], os.path.basename(r["workload"]), r["first"],
+            w.writerow([r["timesteps"], r["episode"], r["env"], load_of(args, r["env"]),
                         "%.6f" % r["reward"], r["length"], "%.6f" % b])
 
 
-def make_env(args, workload):
+def load_of(args, i):
+    return args.loads[i % len(args.loads)]
+
+
+def make_env(args, i):
     def thunk():
-        return gymnasium.make(ENV_ID, workload=workload, jobs=args.jobs,
-                              backfill=args.backfill, preset=args.preset)
+        return gymnasium.make(ENV_ID, workload="lublin1999", procs=args.procs, load=load_of(args, i),
+                              jobs=args.jobs, backfill=args.backfill, preset=args.preset)
     return thunk
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--workload", required=True, nargs="+",
-                   help="SWF files (gzipped or not) whose headers give the machine size")
+    p.add_argument("--loads", type=float, nargs="+", default=[0.7, 0.8, 0.9], help="offered loads")
+    p.add_argument("--procs", type=int, default=256, help="the machine's processors")
     p.add_argument("--jobs", type=int, default=256, help="jobs per episode (RLScheduler's: 256)")
     p.add_argument("--backfill", choices=["none", "easy"], default="none")
-    p.add_argument("--preset", default="rlscheduler")
+    p.add_argument("--preset", choices=sorted(REQUEST_COLUMN), default="sweep")
     p.add_argument("--timesteps", type=int, default=200_000)
     p.add_argument("--envs", type=int, default=3, help="environments stepped together")
     p.add_argument("--n-steps", type=int, default=1024, help="decisions per environment per update")
@@ -134,9 +150,10 @@ def main(argv=None):
 
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(1)
-    env = DummyVecEnv([make_env(args, args.workload[i % len(args.workload)]) for i in range(args.envs)])
+    env = DummyVecEnv([make_env(args, i) for i in range(args.envs)])
+    setup = env.envs[0].unwrapped._server.setup
     # The return is minus a mean bounded slowdown: from 1 to thousands from
-    # one window to the next. Unscaled, the value loss's gradient fills the
+    # one instance to the next. Unscaled, the value loss's gradient fills the
     # gradient-norm clip (max_grad_norm bounds the policy's and the value's
     # gradients together) and the policy hardly moves; VecNormalize divides
     # the rewards by a running deviation of the return (gamma 1, as below).
@@ -150,18 +167,19 @@ def main(argv=None):
         gamma=1.0, gae_lambda=0.97, clip_range=0.2, ent_coef=0.0,
         policy_kwargs=policy_kwargs,
     )
-    curve = LearningCurve(args.workload)
+    curve = LearningCurve()
     start = time.monotonic()
     model.learn(total_timesteps=args.timesteps, callback=curve)
     seconds = time.monotonic() - start
     model.save(os.path.join(args.out, "model.zip"))
     env.close()
-    write_curve(os.path.join(args.out, "learning_curve.csv"), curve.rows, sjf_rewards(args, curve.rows))
+    write_curve(os.path.join(args.out, "learning_curve.csv"), args, curve.rows, sjf_rewards(args, curve.rows))
 
     with open("/proc/loadavg") as f:
         load = f.read().strip()
     record = {
         "args": vars(args),
+        "setup": {k: setup[k] for k in ("queue", "features", "max_estimate_seconds") if k in setup},
         "wall_seconds": round(seconds, 1),
         "steps_per_second": round(model.num_timesteps / seconds),
         "loadavg_at_end": load,
