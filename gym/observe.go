@@ -55,6 +55,7 @@ func (o *sweepObserver) features() int { return 8 }
 func (o *sweepObserver) reset(ep episode, st *backfill.Stepper, v rigid.Variant) {
 	w := ep.w
 	n := len(w.Jobs)
+	state := st.State()
 	o.user, o.procsShare, o.estimate = slices.Grow(o.user[:0], n)[:n], slices.Grow(o.procsShare[:0], n)[:n], slices.Grow(o.estimate[:0], n)[:n]
 	o.submit, o.procs = slices.Grow(o.submit[:0], n)[:n], slices.Grow(o.procs[:0], n)[:n]
 	if o.denseByUser == nil {
@@ -70,7 +71,7 @@ func (o *sweepObserver) reset(ep episode, st *backfill.Stepper, v rigid.Variant)
 		}
 		o.user[i], o.submit[i], o.procs[i] = u, j.SubmitSeconds, j.Procs
 		o.procsShare[i] = float32(j.Procs) / float32(w.Procs)
-		o.estimate[i] = o.estimateFeature(j.EstimateSeconds(v))
+		o.estimate[i] = o.estimateFeature(state.Job(i).EstimateSeconds) // the simulator's, kill rule included
 	}
 	o.userProcs = slices.Grow(o.userProcs[:0], len(o.denseByUser))[:len(o.denseByUser)]
 	o.dynamicEst = v == rigid.EstimatePredicted

@@ -152,6 +152,15 @@ def test_faults(trace, tmp_path):
         env.step(0)
 
 
+def test_server_exits_when_python_goes(trace):
+    """The server's input closes when this process dies: it exits at once."""
+    env = gymnasium.make(ENV_ID, workload=trace, jobs=30)
+    env.reset(seed=1)
+    proc = env.unwrapped._server.proc
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+
+
 def test_lublin(trace):
     env = gymnasium.make(ENV_ID, workload="lublin1999", jobs=40, procs=64, load=0.9, backfill="easy")
     a = run_episode(env, 4)
@@ -165,7 +174,7 @@ def test_rlscheduler_preset_is_hpcenv():
     """The rlscheduler preset against RLScheduler's own HPCEnv on two windows of
     256 SDSC-SP2 jobs, backfilling off, under two policies: every observation
     (SHA-1 of its float32 bytes), every action and the final reward, measured
-    from RLScheduler's code (tests/data/rlscheduler_sdsc_sp2.json says how)."""
+    from RLScheduler's code by scripts/gym-rlscheduler/reference.py (its docstring says how)."""
     ref = json.load(open(os.path.join(HERE, "data", "rlscheduler_sdsc_sp2.json")))
     env = gymnasium.make(ENV_ID, workload=SDSC_SP2, jobs=256, backfill="none", preset="rlscheduler")
     assert env.observation_space.shape == (128 * 8,)
