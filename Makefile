@@ -68,10 +68,11 @@ examples:
 		../../bin/ownsweep analyze ../../results/ownpolicy-$$m || exit 1; done
 
 # A learned scheduler (examples/rl): MaskablePPO trained on sweep/Rigid-v0
-# on CPU, judged beside fcfs-none, sjf and f1 in a manifest, the notebook
-# executed headless. rl-smoke is the same at CI's size (a few thousand
-# training steps, 12 cells): about a minute once .venv-rl exists; creating
-# it installs PyPI's CUDA-built torch (6 GB, 1.5-2.5 min here).
+# on CPU, judged as a policy of a manifest beside fcfs-none, sjf and f1, the
+# notebook executed headless: 4-6 min. rl-smoke is the same at CI's size
+# (3,072 training steps, 16 cells): 20-30 s once .venv-rl exists; creating it
+# installs PyPI's CUDA-built torch (6 GB, 1.5-2.5 min here), which is why
+# .ci/run leaves it out (examples/rl/README.md, "CI").
 rl:
 	examples/rl/run.sh full
 
