@@ -1,4 +1,4 @@
-# sweep: make build | test | test-killdisk | test-python | test-gym | examples | test-slurm | check-parquet | notebooks | screenshots | bench | bench-all | bench-reproduce | lint | reproduce | clean
+# sweep: make build | test | test-killdisk | test-python | test-gym | examples | rl | rl-smoke | test-slurm | check-parquet | notebooks | screenshots | bench | bench-all | bench-reproduce | lint | reproduce | clean
 GO        ?= go
 BIN       := bin/sweep
 RESULTS   ?= results/burkimsher2013
@@ -10,7 +10,7 @@ JOBS      ?= 0
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/sweep-sched/sweep/cli.version=$(VERSION)
 
-.PHONY: build test test-killdisk test-python test-gym examples test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce screenshots clean
+.PHONY: build test test-killdisk test-python test-gym examples rl rl-smoke test-slurm check-parquet check-evalys notebooks pybatsim lint bench bench-all bench-reproduce reproduce screenshots clean
 
 # -s -w leave out the symbol table and DWARF (panics still name functions):
 # 50 instead of 66 MiB. -trimpath keeps build paths out of the binary.
@@ -66,6 +66,18 @@ examples:
 	cd examples/ownpolicy && for m in rigid dag; do \
 		PYTHONPATH=$(CURDIR)/python ../../bin/ownsweep run $$m.yaml --out ../../results/ownpolicy-$$m && \
 		../../bin/ownsweep analyze ../../results/ownpolicy-$$m || exit 1; done
+
+# A learned scheduler (examples/rl): MaskablePPO trained on sweep/Rigid-v0
+# on CPU, judged as a policy of a manifest beside fcfs-none, sjf and f1, the
+# notebook executed headless: 4-6 min. rl-smoke is the same at CI's size
+# (3,072 training steps, 16 cells): 20-30 s once .venv-rl exists; creating it
+# installs PyPI's CUDA-built torch (6 GB, 1.5-2.5 min here), which is why
+# .ci/run leaves it out (examples/rl/README.md, "CI").
+rl:
+	examples/rl/run.sh full
+
+rl-smoke:
+	examples/rl/run.sh smoke
 
 # The job-array script on a real one-node Slurm (scripts/slurm-local installs
 # and starts it; root on Debian). Skips, saying why, where Slurm cannot start.
