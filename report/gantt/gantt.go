@@ -91,8 +91,9 @@ type Summary struct {
 	// DelaysElided were narrower than MinBarPx.
 	Delays, DelaysElided int
 	// CoresPerRow is the number of resources (cores, processors) each
-	// row stands for; Rows is the number of rows.
-	CoresPerRow, Rows int
+	// row stands for, NodesPerRow the number of nodes on a chart of
+	// partitions of nodes (0 otherwise); Rows is the number of rows.
+	CoresPerRow, NodesPerRow, Rows int
 	// FromTick and ToTick are the time window drawn.
 	FromTick, ToTick int64
 }
