@@ -1,10 +1,13 @@
 package rigid
 
 import (
+	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -87,5 +90,37 @@ func TestNodeGantt(t *testing.T) {
 	}
 	if !reflect.DeepEqual(g.Bars, want) {
 		t.Errorf("bars\n%+v\nwant\n%+v", g.Bars, want)
+	}
+}
+
+// TestNodeJobsCSV exports TestNodeGantt's schedule as Batsim's jobs.csv:
+// on nodes, Batsim's resources are the nodes (its hosts), so job 1
+// (shares on nodes 1 and 0, listed as the allocator chose them) asks 2
+// resources and is allocated "0-1", jobs 2-4 one each, node 2, which
+// they share. (Each job requests 20 s: none is killed at its request.)
+func TestNodeJobsCSV(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 8192}, {Name: "gpu", Nodes: 1, Cores: 8, MemoryMiB: 65536, GPUs: 4}}}
+	w := &rigid.Workload{Name: "nodes", Procs: 16, Machine: m}
+	for i, procs := range []int{8, 2, 3, 4} {
+		w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), Procs: procs, RunSeconds: 10, RequestedSeconds: 20, User: 1})
+	}
+	s := &backfill.Schedule{StartSeconds: []int64{0, 0, 2, 5}, EndSeconds: []int64{10, 5, 8, 9},
+		Nodes: [][]backfill.NodeShare{{{Node: 1, Cores: 4}, {Node: 0, Cores: 4}}, {{Node: 2, Cores: 2, GPUs: 1}}, {{Node: 2, Cores: 3}}, {{Node: 2, Cores: 4}}}}
+	ex, err := (&Outcome{Workload: w, Schedule: s}).ExportSchedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := export.WriteBatsimCSV(&b, ex); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(export.BatsimColumns, ",") + `
+1,w0,,0,2,20,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,-1,
+2,w0,,0,1,20,1,COMPLETED_SUCCESSFULLY,0,5,5,0,5,1,2,-1,
+3,w0,,0,1,20,1,COMPLETED_SUCCESSFULLY,2,6,8,2,8,1.3333333333333333,2,-1,
+4,w0,,0,1,20,1,COMPLETED_SUCCESSFULLY,5,4,9,5,9,2.25,2,-1,
+`
+	if b.String() != want {
+		t.Errorf("jobs.csv:\n%s\nwant\n%s", b.String(), want)
 	}
 }
