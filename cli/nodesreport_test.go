@@ -126,6 +126,12 @@ func TestNodesReport(t *testing.T) {
 		}
 	}
 
+	// The report's chart is around the worst job, by its slowdown: job 2
+	// waited 570 s for its 600 s, (570 + 600)/600 = 1.95.
+	if b, err := os.ReadFile(filepath.Join(out, "report", "gantt-fcfs-easy.svg")); err != nil || !strings.Contains(string(b), "around its worst job 2 (slowdown 1.95)") {
+		t.Errorf("the report's Gantt chart of fcfs-easy does not focus on job 2, slowdown 1.95 (%v)", err)
+	}
+
 	// jobs.csv: Batsim's resources are the nodes.
 	csv := sweep("export", out, cell, "--format", "batsim-csv")
 	for _, want := range []string{"\n1,w0,,0,2,7200,", ",0-1,-1,\n", "\n2,w0,,60,1,600,"} {

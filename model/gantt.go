@@ -35,6 +35,9 @@ type GanttWords struct {
 	Wait string
 	// Group is what a group is: "cluster" when empty, or "partition".
 	Group string
+	// Ratio names a job's response over its time alone: "SLR" when
+	// empty (a DAG's), or "slowdown" (a rigid job's).
+	Ratio string
 }
 
 // A GanttGroup is a group of resources numbered from 0: a cluster of

@@ -21,7 +21,7 @@ func (o *Outcome) Gantt() model.Gantt {
 	if w.Machine != nil && s.Nodes != nil {
 		return o.nodeGantt()
 	}
-	g := model.Gantt{Words: model.GanttWords{Bar: "job", Resource: "processor"},
+	g := model.Gantt{Words: model.GanttWords{Bar: "job", Resource: "processor", Ratio: "slowdown"},
 		Groups: []model.GanttGroup{{Name: o.Cluster, Resources: w.Procs}}}
 	ids := o.processorIDs()
 	for j := range w.Jobs {
@@ -62,7 +62,7 @@ func (o *Outcome) processorIDs() [][]int {
 // cores than it has.
 func (o *Outcome) nodeGantt() model.Gantt {
 	w, s := o.Workload, o.Schedule
-	g := model.Gantt{Words: model.GanttWords{Bar: "job", Resource: "core", Group: "partition"}}
+	g := model.Gantt{Words: model.GanttWords{Bar: "job", Resource: "core", Group: "partition", Ratio: "slowdown"}}
 	groupOf, firstCore := make([]int, 0, w.Machine.Nodes()), make([]int, 0, w.Machine.Nodes())
 	first := 0
 	for k, q := range w.Machine.Partitions {

@@ -113,6 +113,10 @@ func WorstJob(g model.Gantt) (job int, slr float64) {
 	return job, slr
 }
 
+// RatioName names the ratio WorstJob returns for g: "SLR", or what the
+// model calls it.
+func RatioName(g model.Gantt) string { return wordsOf(g.Words).Ratio }
+
 // JobWindow returns a time window around job's life in g, from its
 // arrival to its finish, widened on each side by a fifth of that life
 // (and never before tick 0).

@@ -59,6 +59,7 @@ func wordsOf(w model.GanttWords) model.GanttWords {
 	w.Bar = cmp.Or(w.Bar, "bar")
 	w.Resource = cmp.Or(w.Resource, "resource")
 	w.Group = cmp.Or(w.Group, "cluster")
+	w.Ratio = cmp.Or(w.Ratio, "SLR")
 	return w
 }
 
