@@ -112,7 +112,7 @@ func worstGantts(ctx context.Context, models *model.Registry, dir, outDir string
 			if !full {
 				job, slr := gantt.WorstJob(schedule)
 				from, to := gantt.JobWindow(schedule, job)
-				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (SLR %.4g)", schedule.Jobs[job].ID, slr),
+				opts = gantt.Options{Title: title + fmt.Sprintf(", around its worst job %s (%s %.4g)", schedule.Jobs[job].ID, gantt.RatioName(schedule), slr),
 					TicksPerHour: w.TicksPerHour, Focus: true, FocusJob: job, FromTick: from, ToTick: to}
 			}
 			if err := writeGantt(filepath.Join(outDir, report.Dir, file), schedule, opts, &notes[i]); err != nil {

@@ -42,7 +42,15 @@ type Schedule struct {
 	// UnixStartSeconds is the Unix time of second 0, written as the SWF
 	// header's UnixStartTime when > 0.
 	UnixStartSeconds int64
-	Jobs             []Job
+	// Nodes, when > 0, says the platform is that many nodes (ids 0 to
+	// Nodes-1, numbered across partitions) and each job names its nodes
+	// (Job.NodeIDs): Batsim's resources are then the nodes (its hosts),
+	// not the processors. A node may hold several jobs at once (shared
+	// nodes), which Batsim's own platforms do not.
+	// The JSON export leaves Nodes and NodeIDs out on processors, as
+	// before them.
+	Nodes int `json:",omitempty"`
+	Jobs  []Job
 }
 
 // A Job is one scheduled job.
@@ -65,6 +73,9 @@ type Job struct {
 	// ReachedRequest says the job ran until its requested time and was
 	// killed there: Batsim's COMPLETED_WALLTIME_REACHED, SWF status 0.
 	ReachedRequest bool
+	// NodeIDs are the nodes the job ran on, ascending, on a schedule of
+	// nodes (Schedule.Nodes > 0).
+	NodeIDs []int `json:",omitempty"`
 	// RequestedMemoryKB (per processor, SWF field 10) and Partition (SWF
 	// field 16, from 1) are what a job on a platform of nodes asked and
 	// where it ran; 0 means unknown (written -1).
@@ -128,6 +139,13 @@ func (s *Schedule) Validate() error {
 			return fail("procs", "%d; want 1..%d (the platform)", j.Procs, s.Procs)
 		case j.Allocated != nil && len(j.Allocated) != j.Procs:
 			return fail("allocated", "%d resources for a job of %d processors", len(j.Allocated), j.Procs)
+		case s.Nodes > 0 && len(j.NodeIDs) == 0:
+			return fail("nodes", "none; want the nodes the job ran on, on a schedule of %d nodes", s.Nodes)
+		}
+		for k, n := range j.NodeIDs {
+			if n < 0 || n >= s.Nodes || k > 0 && n <= j.NodeIDs[k-1] {
+				return fail("nodes", "%v; want distinct ids 0..%d, ascending", j.NodeIDs, s.Nodes-1)
+			}
 		}
 		for _, r := range j.Allocated {
 			if r < 0 || r >= s.Procs {
@@ -236,14 +254,16 @@ const PhaseColumn = "phase"
 // stretch = turnaround / execution time (empty for a job of no execution
 // time), allocated_resources an interval set ("0-3 8"): the resources the
 // simulation chose, or for a model that only counted processors those of
-// AssignResources; consumed_energy -1 (no energy model), profile and
+// AssignResources; on a schedule of nodes, requested_number_of_resources
+// is the job's nodes and allocated_resources their ids, as Batsim counts
+// hosts; consumed_energy -1 (no energy model), profile and
 // metadata empty. When jobs have phases, a last column (PhaseColumn) says
 // which; evalys reads columns by name and ignores it.
 func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	alloc, err := AssignResources(s)
+	alloc, err := s.batsimResources()
 	if err != nil {
 		return err
 	}
@@ -270,7 +290,7 @@ func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 			success, state = "0", "COMPLETED_WALLTIME_REACHED"
 		}
 		record := []string{
-			s.id(i), workload, "", itoa(j.SubmitSeconds), strconv.Itoa(j.Procs),
+			s.id(i), workload, "", itoa(j.SubmitSeconds), strconv.Itoa(len(alloc[i])),
 			itoa(j.RequestedSeconds), success, state, itoa(j.StartSeconds), itoa(exec), itoa(j.FinishSeconds),
 			itoa(j.StartSeconds - j.SubmitSeconds), itoa(turnaround), stretch, IntervalSet(alloc[i]), "-1", "",
 		}
@@ -283,6 +303,19 @@ func WriteBatsimCSV(out io.Writer, s *Schedule) error {
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// batsimResources returns each job's Batsim resources: its nodes on a
+// schedule of nodes, else its processors (AssignResources).
+func (s *Schedule) batsimResources() ([][]int, error) {
+	if s.Nodes == 0 {
+		return AssignResources(s)
+	}
+	alloc := make([][]int, len(s.Jobs))
+	for i := range s.Jobs {
+		alloc[i] = s.Jobs[i].NodeIDs
+	}
+	return alloc, nil
 }
 
 // IntervalSet writes resource ids as Batsim's interval set: sorted, runs

@@ -80,6 +80,14 @@ func TestBadSchedules(t *testing.T) {
 		// C starting at 4 would need 4 processors while A and B hold them.
 		{"overfull", func(s *export.Schedule) { s.Jobs[2].StartSeconds = 4 }, "job 2 (number 3) starts at 4 s on 4 processors, but only 0 of 4 are free then"},
 		{"bad allocation", func(s *export.Schedule) { s.Jobs[1].Allocated = []int{1, 2} }, "job 1 (number 2) is allocated resource 1 at 2 s, which another job holds"},
+		// On 3 nodes, A names nodes 0-1, B none, or a node out of range.
+		{"no nodes", func(s *export.Schedule) { s.Nodes, s.Jobs[0].NodeIDs = 3, []int{0, 1} }, "job 1 (number 2) field nodes: none; want the nodes the job ran on"},
+		{"node out of range", func(s *export.Schedule) {
+			s.Nodes = 3
+			for i := range s.Jobs {
+				s.Jobs[i].NodeIDs = []int{i + 1}
+			}
+		}, "job 2 (number 3) field nodes: [3]; want distinct ids 0..2, ascending"},
 	} {
 		s := handSchedule()
 		tc.edit(s)

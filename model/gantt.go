@@ -33,13 +33,24 @@ type GanttWords struct {
 	// Wait names the dashed spans before bars ("network delay"), or is
 	// empty when the model has none.
 	Wait string
+	// Group is what a group is: "cluster" when empty, or "partition".
+	Group string
+	// Ratio names a job's response over its time alone: "SLR" when
+	// empty (a DAG's), or "slowdown" (a rigid job's).
+	Ratio string
 }
 
 // A GanttGroup is a group of resources numbered from 0: a cluster of
-// cores, or of processors.
+// cores, or of processors, or a partition of nodes' cores.
 type GanttGroup struct {
 	Name      string
 	Resources int
+	// NodeResources, when positive, says the group's resources are the
+	// cores of nodes of NodeResources cores each, node k's numbered from
+	// k*NodeResources: the chart's rows then stand for whole nodes, and a
+	// job on several nodes is a bar on each. FirstNode is the machine's id
+	// of the group's node 0 (nodes are numbered across partitions).
+	NodeResources, FirstNode int
 }
 
 // A GanttJob is one job of a schedule.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/sweep-sched/sweep/analysis/rigid"
 	"slices"
 
 	"github.com/sweep-sched/sweep/analysis"
@@ -37,6 +38,9 @@ type Paired struct {
 	// AchievedLoads is the rigid study's achieved-load check, one row
 	// per load; nil for none.
 	AchievedLoads []AchievedLoad
+	// Nodes is the rigid study's analysis of cells on platforms of nodes;
+	// nil for none.
+	Nodes *rigid.NodeUse
 	// File is the page's file name in DIR/report; index.html when empty.
 	File string
 }
@@ -50,6 +54,9 @@ func (run Paired) problems() []parquet.Problem {
 	}
 	if run.Campaign != nil {
 		problems = append(problems, run.Campaign.Problems...)
+	}
+	if run.Nodes != nil {
+		problems = append(problems, run.Nodes.Problems...)
 	}
 	return problems
 }

@@ -127,6 +127,11 @@ type page struct {
 	MeasureFigures []figure
 	// AchievedLoads is the rigid study's achieved-load check.
 	AchievedLoads []achievedLoadRow
+	// NodeTables and NodeFigures are the rigid study's cells on
+	// platforms of nodes: utilisation per resource, waits and slowdowns
+	// per partition.
+	NodeTables  []textTable
+	NodeFigures []figure
 
 	// FairShare says the run is of fair-share cells (seed 003), whose
 	// FairShareFigures are per-user dev bars; NoUserRows says that it did
@@ -240,6 +245,12 @@ func build(run Paired, files *figureFiles) (*page, error) {
 	}
 	if len(run.Measures) > 0 {
 		if err := addMeasureFigures(p, r, run.Figures, files); err != nil {
+			return nil, err
+		}
+	}
+	if run.Nodes != nil {
+		p.NodeTables = nodeTables(r, run.Nodes)
+		if err := addNodeFigures(p, r, run.Nodes, files); err != nil {
 			return nil, err
 		}
 	}
@@ -457,6 +468,11 @@ func meanByLoadOf(r *analysis.Result, mean func(policy string, load float64) (st
 		}
 	}
 	p.X.Tick.Marker = constantTicks(r.Loads)
+	if len(r.Loads) == 1 {
+		// The policies' spread would fill the axis: keep it a cluster
+		// about its one load.
+		p.X.Min, p.X.Max = r.Loads[0]-0.5, r.Loads[0]+0.5
+	}
 	return chart{name: name, plot: p, legend: &legend}, nil
 }
 

@@ -62,6 +62,14 @@ func (FairShareStudy) Analyze(run *Run) error {
 		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoadPerWorkload, Measure: rigidBSLDMean,
 			Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
 		s.AchievedLoads = achievedLoads(s.Comparison)
+		u, err := rigid.AnalyzeNodes(run.Dir, s.Comparison)
+		if err != nil {
+			return run.errorOf(err)
+		}
+		if u != nil {
+			s.Nodes = u
+			s.SetGantts(worstRigidCells)
+		}
 	}
 	if len(months) > 0 {
 		r.Cells = months
@@ -167,6 +175,20 @@ func worstGridCells(r *analysis.Result) []GanttCell {
 	var out []GanttCell
 	for _, w := range grid.WorstCells(r, worstMeasure) {
 		out = append(out, GanttCell{Policy: w.Policy, CellID: w.Cell.ID, Measure: "worst-case SLR", Value: w.Value, TicksPerHour: ticksPerHour})
+	}
+	return out
+}
+
+// worstRigidMeasure is the measure whose worst cell per policy the
+// report draws for cells on nodes.
+const worstRigidMeasure = rigidBSLDMean
+
+// worstRigidCells are each policy's cell of the largest mean bounded
+// slowdown.
+func worstRigidCells(r *analysis.Result) []GanttCell {
+	var out []GanttCell
+	for _, w := range grid.WorstCells(r, worstRigidMeasure) {
+		out = append(out, GanttCell{Policy: w.Policy, CellID: w.Cell.ID, Measure: "mean bounded slowdown", Value: w.Value, TicksPerHour: 3600})
 	}
 	return out
 }

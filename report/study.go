@@ -151,6 +151,9 @@ func (s *PairedSection) Tables() []analysis.Table {
 	if s.Campaign != nil {
 		tables = append(tables, s.Campaign.Tables()...)
 	}
+	if s.Nodes != nil {
+		tables = append(tables, s.Nodes.Tables()...)
+	}
 	tables = append(tables, r.ReplicateTables()...)
 	metadata := r.Settings.Metadata()
 	for i := range tables {

@@ -73,6 +73,12 @@ var policyStyles = map[string][3]int{ // palette, shape, dashes
 	// unicef and f1 told from relshare and tradeoff-fs by marker and dashes
 	mrigid.PolicyFCFSNone: {6, 6, 6}, backfill.OrderSJF.String(): {1, 1, 1}, backfill.OrderSAF.String(): {2, 3, 3},
 	backfill.OrderWFP3.String(): {3, 4, 4}, backfill.OrderUNICEF.String(): {4, 5, 5}, backfill.OrderF1.String(): {5, 7, 6},
+	// the GPU cluster (issue 34, experiments/gpu-cluster.yaml): each order
+	// with EASY in its load-study style, with conservative backfilling in
+	// a colour of its own, next to its EASY one's hue where the palette has
+	// one (sjf: orange, vermillion; saf: sky blue, blue), and dashed
+	"sjf-easy": {1, 1, 1}, "saf-easy": {2, 3, 3},
+	"fcfs-cons": {3, 2, 4}, "sjf-cons": {5, 1, 4}, "saf-cons": {4, 3, 4},
 	// seed 002
 	"DEMT": {4, 0, 0}, "Gang": {5, 4, 4}, "Sequential": {0, 5, 5}, "List-MRT": {1, 1, 1},
 	"List-wLPTF": {3, 3, 3}, "List-SAF": {6, 6, 6},

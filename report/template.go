@@ -48,6 +48,8 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 {{end}}{{if .FigureTables}}<li><a href="#merit">Figures of merit of campaign workloads</a></li>{{end}}
 {{if .CampaignFigures}}<li><a href="#campaign-figures">Campaign figures</a></li>{{end}}
 {{if .MeasureFigures}}<li><a href="#measures">Measures by policy</a></li>
+{{end}}{{if .NodeTables}}<li><a href="#nodes">Nodes: resources and partitions</a></li>
+{{end}}{{if and .Gantts (not .DAG)}}<li><a href="#worst-cells">Each policy's worst cell, as a Gantt chart</a></li>
 {{end}}{{if .AchievedLoads}}<li><a href="#achieved-load">Achieved offered load</a></li>
 {{end}}{{if .FairShare}}<li><a href="#fair-share">Per-user fair-share deviation</a></li>{{end}}
 {{if .Claims.Tables}}<li><a href="#claims">The papers' claims</a></li>{{end}}
@@ -151,6 +153,27 @@ stretch distributions.</p>{{end}}
 {{if .MeasureFigures}}<h2 id="measures">Measures by policy</h2>
 {{range $f := .MeasureFigures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
 {{end}}
+{{end}}{{if .NodeTables}}<h2 id="nodes">Nodes: resources and partitions</h2>
+<p>Cells on platforms of nodes (docs/nodes.md). Utilisation is the measured jobs' cores, memory or GPUs
+held, times their run, over the machine's (or the partition's) from the jobs' first submit to their last
+end; a resource the machine lacks is left out, one a partition lacks shown as -.</p>
+{{range .NodeTables}}<h3>{{.Title}}</h3>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{range $f := .NodeFigures}}<figure><figcaption>{{$f.Title}} {{with $f.File}}<span class="files">(<a href="figures/{{file .}}.svg">SVG</a>, <a href="figures/{{file .}}.pdf">PDF</a>)</span>{{end}}</figcaption>{{.SVG}}</figure>
+{{end}}
+{{end}}{{if and .Gantts (not .DAG)}}<h2 id="worst-cells">Each policy's worst cell, as a Gantt chart</h2>
+<p>The cell with the largest mean bounded slowdown of each policy, simulated again from its identity (its
+measures equal its stored row) and drawn with a lane per partition, a row per node and a job a bar on each
+node it held, as high as the cores it held there, over the life of the cell's worst job (largest slowdown; its
+arrival to its finish, a fifth wider on each side): that job in red, every other job in grey, time in hours
+from the cell's start. <code>sweep report --gantt-full</code> draws the whole schedules.</p>
+<table>
+<tr><th>policy</th><th>cell</th><th>mean bounded slowdown</th><th>Gantt chart</th></tr>
+{{range .Gantts}}<tr><td>{{.Policy}}</td><td class="name" title="{{.Cell}}">{{.Name}}</td><td>{{printf "%.4g" .Value}}</td><td><a href="{{.File}}">{{.File}}</a></td></tr>
+{{end}}</table>
 {{end}}{{if .AchievedLoads}}<h2 id="achieved-load">Achieved offered load</h2>
 <p>Per target load, the smallest and largest offered load the load rule achieved over the cells (the
 measured jobs' processor-seconds over the machine's in their span, submit times in whole seconds);

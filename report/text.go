@@ -48,6 +48,7 @@ func Print(w io.Writer, run Paired) error {
 	printMeasures(r, p, run.Measures, expect)
 	printWorkloadMeans(r, p, run.Figures)
 	printAchievedLoads(p, run.AchievedLoads)
+	printNodes(p, r, run.Nodes)
 	return p.err
 }
 

@@ -80,6 +80,9 @@ func (o *Outcome) jobRows() []store.Row {
 func (o *Outcome) ExportSchedule() (*export.Schedule, error) {
 	w, s := o.Workload, o.Schedule
 	out := &export.Schedule{Name: w.Name, BatsimWorkload: batsim.DefaultWorkloadName, Procs: w.Procs, UnixStartSeconds: w.UnixStartSeconds}
+	if w.Machine != nil && s.Nodes != nil {
+		out.Nodes = w.Machine.Nodes()
+	}
 	ids := o.processorIDs()
 	for j := range w.Jobs {
 		if s.StartSeconds[j] < 0 {

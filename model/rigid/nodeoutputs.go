@@ -2,6 +2,7 @@ package rigid
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sweep-sched/sweep/export"
 	"strconv"
@@ -136,14 +137,18 @@ func (o *Outcome) partitionRows() []store.Row {
 	return rows
 }
 
-// exportNodes fills an exported job's SWF memory and partition fields:
-// the memory it held per processor (KB, rounded up) and its partition's
-// number (from 1).
+// exportNodes fills an exported job's nodes (jobs.csv's allocations) and
+// SWF memory and partition fields: the memory it held per processor (KB,
+// rounded up) and its partition's number (from 1).
 func (o *Outcome) exportNodes(e *export.Job, j int) {
 	shares := o.Schedule.Nodes[j]
 	if len(shares) == 0 {
 		return
 	}
+	for _, sh := range shares {
+		e.NodeIDs = append(e.NodeIDs, int(sh.Node))
+	}
+	slices.Sort(e.NodeIDs) // the allocator lists them as it chose them
 	_, _, mem := held(shares)
 	if procs := int64(o.Workload.Jobs[j].Procs); mem > 0 && procs > 0 {
 		e.RequestedMemoryKB = (mem*1024 + procs - 1) / procs

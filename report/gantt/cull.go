@@ -86,8 +86,14 @@ func (c *chart) titleOf(b bar) string {
 	if in.Task != "" {
 		title += ", task " + in.Task
 	}
+	p := c.places[b.index]
+	group := c.g.Groups[p.group]
+	where := group.Name
+	if group.NodeResources > 0 {
+		where += fmt.Sprintf(" node %d", group.FirstNode+p.runs[0].First/group.NodeResources)
+	}
 	return title + fmt.Sprintf(": %d %s on %s, %s", in.Resources, plural(in.Resources, c.words.Resource),
-		c.g.Groups[c.places[b.index].group].Name, c.opts.span(in.StartTick, in.FinishTick, "-"))
+		where, c.opts.span(in.StartTick, in.FinishTick, "-"))
 }
 
 // piecesOf returns the vertical pieces of placement p: runs of resources
@@ -96,7 +102,8 @@ func (c *chart) titleOf(b bar) string {
 func (c *chart) piecesOf(p placement, focused bool) []piece {
 	var pieces []piece
 	for _, run := range p.runs {
-		next := piece{y: c.bandTop[p.group] + float64(run.First)*c.laneHeight, height: max(1, float64(run.Count)*c.laneHeight)}
+		lane := c.laneHeight[p.group]
+		next := piece{y: c.bandTop[p.group] + float64(run.First)*lane, height: max(1, float64(run.Count)*lane)}
 		if n := len(pieces); n > 0 && next.y-(pieces[n-1].y+pieces[n-1].height) < 1 {
 			pieces[n-1].height = next.y + next.height - pieces[n-1].y
 			continue

@@ -91,8 +91,9 @@ type Summary struct {
 	// DelaysElided were narrower than MinBarPx.
 	Delays, DelaysElided int
 	// CoresPerRow is the number of resources (cores, processors) each
-	// row stands for; Rows is the number of rows.
-	CoresPerRow, Rows int
+	// row stands for, NodesPerRow the number of nodes on a chart of
+	// partitions of nodes (0 otherwise); Rows is the number of rows.
+	CoresPerRow, NodesPerRow, Rows int
 	// FromTick and ToTick are the time window drawn.
 	FromTick, ToTick int64
 }
@@ -111,6 +112,10 @@ func WorstJob(g model.Gantt) (job int, slr float64) {
 	}
 	return job, slr
 }
+
+// RatioName names the ratio WorstJob returns for g: "SLR", or what the
+// model calls it.
+func RatioName(g model.Gantt) string { return wordsOf(g.Words).Ratio }
 
 // JobWindow returns a time window around job's life in g, from its
 // arrival to its finish, widened on each side by a fifth of that life

@@ -140,3 +140,48 @@ func TestNamedResourcesChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsOnNodes draws model/rigid's TestNodeGantt schedule (docs/nodes.md's
+// example platform: cpu nodes 0-1 of 4 cores, gpu node 2 of 8) at 100 px
+// per tick from x = 200: a row per node, 18 px, so a cpu core is 4.5 px
+// and a gpu core 2.25. Job 1, on 4 cores of each cpu node over 0-10, is
+// a bar on node 0's row (y = 56) and one on node 1's (y = 74), each 1000
+// wide and 18 high; job 3 holds gpu cores 2-4 from tick 2: the gpu band
+// starts at 56 + 2*18 + 10 = 102, so its bar is at x = 400, y = 106.5;
+// job 4's cores 0-1 and 5-6 are two pieces of one bar.
+func TestJobsOnNodes(t *testing.T) {
+	g := model.Gantt{
+		Words:  model.GanttWords{Bar: "job", Resource: "core", Group: "partition"},
+		Groups: []model.GanttGroup{{Name: "cpu", Resources: 8, NodeResources: 4}, {Name: "gpu", Resources: 8, NodeResources: 8, FirstNode: 2}},
+		Jobs: []model.GanttJob{{ID: "1", FinishTick: 10, AloneTicks: 10}, {ID: "2", FinishTick: 5, AloneTicks: 10},
+			{ID: "3", FinishTick: 8, AloneTicks: 10}, {ID: "4", FinishTick: 9, AloneTicks: 10}},
+		Bars: []model.GanttBar{
+			{Job: 0, Group: 0, Resources: 4, StartTick: 0, FinishTick: 10, ResourceIDs: []int{0, 1, 2, 3}},
+			{Job: 0, Group: 0, Resources: 4, StartTick: 0, FinishTick: 10, ResourceIDs: []int{4, 5, 6, 7}},
+			{Job: 1, Group: 1, Resources: 2, StartTick: 0, FinishTick: 5, ResourceIDs: []int{0, 1}},
+			{Job: 2, Group: 1, Resources: 3, StartTick: 2, FinishTick: 8, ResourceIDs: []int{2, 3, 4}},
+			{Job: 3, Group: 1, Resources: 4, StartTick: 5, FinishTick: 9, ResourceIDs: []int{0, 1, 5, 6}},
+		},
+	}
+	var svg bytes.Buffer
+	sum, err := Write(&svg, g, Options{PlotWidthPx: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := svg.String()
+	for _, want := range []string{
+		`x="200.0" y="56.0" width="1000.0" height="18.0" fill="` + jobColour(0) + `"><title>job 1: 4 cores on cpu node 0, ticks 0-10</title>`,
+		`x="200.0" y="74.0" width="1000.0" height="18.0" fill="` + jobColour(0) + `"><title>job 1: 4 cores on cpu node 1, ticks 0-10</title>`,
+		`x="400.0" y="106.5" width="600.0"`, `<title>job 3: 3 cores on gpu node 2, ticks 2-8</title>`,
+		`d="M700.0 102.00h400.0v4.50h-400.0zM700.0 113.25h400.0v4.50h-400.0z"><title>job 4: 4 cores on gpu node 2, ticks 5-9</title>`,
+		">cpu node 0</text>", ">node 1</text>", ">gpu node 2</text>",
+		"one lane per partition, one row per node, a bar&#39;s height the cores it holds there; one bar per job on each of its nodes",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if sum.Rows != 3 || sum.NodesPerRow != 1 || sum.Bars != 5 || sum.Scattered != 1 {
+		t.Errorf("summary %+v; want 5 bars on 3 rows of one node, 1 scattered", sum)
+	}
+}

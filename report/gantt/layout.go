@@ -17,10 +17,12 @@ type chart struct {
 	sum    Summary
 
 	pxPerTick float64
-	// laneHeight is the height of one resource in pixels; bandTop is the
-	// top of each group's band, rowsOf its number of rows, and plotBottom
-	// the bottom of the last band.
-	laneHeight float64
+	// laneHeight is the height of one resource of each group in pixels,
+	// perRow the resources of each group a row stands for; bandTop is
+	// the top of each group's band, rowsOf its number of rows, and
+	// plotBottom the bottom of the last band.
+	laneHeight []float64
+	perRow     []int
 	bandTop    []float64
 	rowsOf     []int
 	plotBottom float64
@@ -56,6 +58,8 @@ func newChart(g model.Gantt, opts Options) (*chart, error) {
 func wordsOf(w model.GanttWords) model.GanttWords {
 	w.Bar = cmp.Or(w.Bar, "bar")
 	w.Resource = cmp.Or(w.Resource, "resource")
+	w.Group = cmp.Or(w.Group, "cluster")
+	w.Ratio = cmp.Or(w.Ratio, "SLR")
 	return w
 }
 
@@ -76,8 +80,8 @@ func (c *chart) inWindow(b *model.GanttBar) bool {
 
 // layOut sets the rows. Rows cover the resources used in the window
 // (resources are taken lowest first, so the unused ones are the highest),
-// every row standing for the same number of resources so that bar heights
-// compare across groups.
+// every row standing for the same number of resources (or, on partitions
+// of nodes, of nodes) so that bar heights compare across groups.
 func (c *chart) layOut() {
 	groups := c.g.Groups
 	shown := make([]int, len(groups))
@@ -87,19 +91,29 @@ func (c *chart) layOut() {
 			shown[p.group] = max(shown[p.group], p.lastCore()+1)
 		}
 	}
-	totalShown := 0
-	for k := range shown {
+	// unit is the resources of a group's smallest row: a node's, or one.
+	unit := make([]int, len(groups))
+	units := 0
+	for k, g := range groups {
+		unit[k] = max(g.NodeResources, 1)
 		shown[k] = max(shown[k], 1)
-		totalShown += shown[k]
+		units += (shown[k] + unit[k] - 1) / unit[k]
 	}
-	c.sum.CoresPerRow = max(1, (totalShown+c.opts.MaxRows-1)/c.opts.MaxRows)
-	c.laneHeight = float64(rowPx) / float64(c.sum.CoresPerRow)
+	unitsPerRow := max(1, (units+c.opts.MaxRows-1)/c.opts.MaxRows)
+	c.laneHeight = make([]float64, len(groups))
+	c.perRow = make([]int, len(groups))
 	c.bandTop = make([]float64, len(groups))
 	c.rowsOf = make([]int, len(groups))
 	y := float64(topPx)
-	for k := range groups {
+	for k, g := range groups {
+		if g.NodeResources > 0 {
+			c.sum.NodesPerRow = unitsPerRow
+		}
+		c.perRow[k] = unitsPerRow * unit[k]
+		c.sum.CoresPerRow = max(c.sum.CoresPerRow, c.perRow[k])
+		c.laneHeight[k] = float64(rowPx) / float64(c.perRow[k])
 		c.bandTop[k] = y
-		c.rowsOf[k] = (shown[k] + c.sum.CoresPerRow - 1) / c.sum.CoresPerRow
+		c.rowsOf[k] = (shown[k] + c.perRow[k] - 1) / c.perRow[k]
 		c.sum.Rows += c.rowsOf[k]
 		y += float64(c.rowsOf[k]*rowPx) + clusterGapPx
 	}

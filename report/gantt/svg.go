@@ -97,15 +97,24 @@ func (c *chart) writeHead(out svgWriter, height float64) {
 	// A thin white outline separates neighbouring bars of whole rows; on
 	// lanes a few pixels high it would wash the colours out.
 	outline := "stroke:#fff;stroke-width:0.3"
-	if c.laneHeight < 3 {
+	if slices.Min(c.laneHeight) < 3 {
 		outline = "stroke:none"
 	}
 	out.pr("<style>.task{%s}.delay{stroke:#000;stroke-width:1.5;stroke-dasharray:3,2}.grid{stroke:#ddd}.sep{stroke:#888}</style>\n", outline)
 	out.pr(`<rect width="100%%" height="100%%" fill="#fff"/>` + "\n")
 	out.pr(`<text x="%d" y="20" font-size="%d" font-weight="bold">%s</text>`+"\n", 8, fontPx+3, html.EscapeString(c.opts.Title))
 	rowMeaning := c.words.Resource
-	if c.sum.CoresPerRow > 1 {
+	switch {
+	case c.sum.NodesPerRow == 1:
+		rowMeaning = "node, a bar's height the " + c.words.Resource + "s it holds there"
+	case c.sum.NodesPerRow > 1:
+		rowMeaning = strconv.Itoa(c.sum.NodesPerRow) + " consecutive nodes, a bar's height the " + c.words.Resource + "s it holds there"
+	case c.sum.CoresPerRow > 1:
 		rowMeaning = strconv.Itoa(c.sum.CoresPerRow) + " consecutive " + c.words.Resource + "s"
+	}
+	barMeaning := c.words.Bar
+	if c.sum.NodesPerRow > 0 {
+		barMeaning += " on each of its nodes"
 	}
 	colouring := "coloured by job"
 	if c.opts.Focus {
@@ -116,17 +125,17 @@ func (c *chart) writeHead(out svgWriter, height float64) {
 		waits = "; dashed: " + c.words.Wait
 	}
 	out.pr(`<text x="%d" y="40">%s</text>`+"\n", 8, html.EscapeString(fmt.Sprintf(
-		"one lane per cluster, one row per %s; one bar per %s, %s (hover for details)%s", rowMeaning, c.words.Bar, colouring, waits)))
+		"one lane per %s, one row per %s; one bar per %s, %s (hover for details)%s", c.words.Group, rowMeaning, barMeaning, colouring, waits)))
 }
 
 // writeRows writes each group's rows, labelled with their resources.
 func (c *chart) writeRows(out svgWriter) {
 	right := leftPx + c.opts.PlotWidthPx
-	for k, group := range c.g.Groups {
+	for k := range c.g.Groups {
 		rows := c.rowsOf[k]
 		for r := range rows {
 			top := c.bandTop[k] + float64(r*rowPx)
-			out.pr(`<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", leftPx-6, top+rowPx/2+fontPx/2-1, html.EscapeString(c.rowLabel(group, r, rows)))
+			out.pr(`<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", leftPx-6, top+rowPx/2+fontPx/2-1, html.EscapeString(c.rowLabel(k, r, rows)))
 			out.pr(`<line class="grid" x1="%d" x2="%d" y1="%.1f" y2="%.1f"/>`+"\n", leftPx, right, top, top)
 		}
 		bottom := c.bandTop[k] + float64(rows*rowPx)
@@ -137,17 +146,26 @@ func (c *chart) writeRows(out svgWriter) {
 // rowLabel labels row r of the rows of group: its resources, the group's
 // name on the first row, the group's size on a last row that stops short
 // of it.
-func (c *chart) rowLabel(group model.GanttGroup, r, rows int) string {
-	first, last := r*c.sum.CoresPerRow, min(group.Resources, (r+1)*c.sum.CoresPerRow)-1
-	label := fmt.Sprintf("%s %d", c.words.Resource, first)
+func (c *chart) rowLabel(k, r, rows int) string {
+	group := c.g.Groups[k]
+	resource, per, size := c.words.Resource, c.perRow[k], group.Resources
+	if group.NodeResources > 0 {
+		resource, per, size = "node", c.sum.NodesPerRow, group.Resources/group.NodeResources
+	}
+	first, last := r*per, min(size, (r+1)*per)-1
+	if group.NodeResources > 0 {
+		// Nodes by the machine's ids, as rigid_jobs.node_ids names them.
+		first, last = first+group.FirstNode, last+group.FirstNode
+	}
+	label := fmt.Sprintf("%s %d", resource, first)
 	if last > first {
-		label = fmt.Sprintf("%ss %d-%d", c.words.Resource, first, last)
+		label = fmt.Sprintf("%ss %d-%d", resource, first, last)
 	}
 	switch {
 	case r == 0:
 		label = group.Name + " " + label
-	case r == rows-1 && last < group.Resources-1:
-		label = fmt.Sprintf("%s (of %d)", label, group.Resources)
+	case r == rows-1 && r*per+per < size:
+		label = fmt.Sprintf("%s (of %d)", label, size)
 	}
 	return label
 }
@@ -228,8 +246,13 @@ func (c *chart) writeLegend(out svgWriter, jobs []int, y float64) {
 func (c *chart) caption() []string {
 	sum, opts, w := c.sum, c.opts, c.words
 	shortest := strconv.FormatFloat(sum.ShortestDrawnTicks, 'g', 3, 64)
+	bars := w.Bar + "s"
+	if sum.NodesPerRow > 0 {
+		// A job on several nodes is a bar on each.
+		bars = w.Bar + "s' bars on nodes"
+	}
 	lines := []string{fmt.Sprintf("%s: %d of %d %s run in this window; %d drawn; rows stop at the highest %s used",
-		opts.span(sum.FromTick, sum.ToTick, " to "), sum.InWindow, sum.Tasks, w.Bar+"s", sum.Bars, w.Resource)}
+		opts.span(sum.FromTick, sum.ToTick, " to "), sum.InWindow, sum.Tasks, bars, sum.Bars, w.Resource)}
 	if sum.TooShort > 0 {
 		lines = append(lines, fmt.Sprintf("elided: %d %s shorter than %s ticks (%g px at this scale); narrow the window to see them",
 			sum.TooShort, plural(sum.TooShort, w.Bar), shortest, opts.MinBarPx))
