@@ -99,17 +99,23 @@ func TestNodesReport(t *testing.T) {
 	}
 
 	// The report: the node tables, the three figures, and each policy's
-	// worst cell as a Gantt chart, job 1 a bar on each of its nodes.
+	// worst cell as a Gantt chart, job 1 a bar on each of its nodes; the
+	// run has no loads, so bounded slowdown is drawn by policy, not
+	// against a load axis.
 	sweep("report", out)
 	page, err := os.ReadFile(filepath.Join(out, "report", "index.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`<h2 id="nodes">`, "figures/nodes-utilisation.svg", "figures/nodes-bsld-by-partition.svg",
-		"figures/nodes-wait-by-partition.svg", `<a href="gantt-fcfs-easy.svg">`} {
+		"figures/nodes-wait-by-partition.svg", `<a href="gantt-fcfs-easy.svg">`,
+		"mean bounded slowdown (tau = 10 s, lower is better) of each cell, by policy", "figures/measure-bsld-mean.svg"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+	if strings.Contains(string(page), "by-load.svg") {
+		t.Error("a run without loads has a figure against load")
 	}
 	cell := "jobs-R/i000/L-/" + mustAbs(t, "../platform/testdata/cpu-gpu.yaml") + "/fcfs-easy"
 	svg := filepath.Join(dir, "show.svg")

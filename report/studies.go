@@ -59,8 +59,14 @@ func (FairShareStudy) Analyze(run *Run) error {
 			return err
 		}
 		s.Measures = append(s.Measures, mrigid.Model{}.Measures()...)
-		s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoadPerWorkload, Measure: rigidBSLDMean,
-			Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
+		if s.Comparison.HasLoads() {
+			s.Figures = append(s.Figures, model.Figure{Kind: model.MeanByLoadPerWorkload, Measure: rigidBSLDMean,
+				Title: "mean bounded slowdown (tau = 10 s, lower is better) against offered load, one line per policy, with 95% confidence intervals"})
+		} else {
+			// Every cell at its recorded arrivals: no load axis to draw on.
+			s.Figures = append(s.Figures, model.Figure{Kind: model.BoxByPolicy, Measure: rigidBSLDMean,
+				Title: "mean bounded slowdown (tau = 10 s, lower is better) of each cell, by policy"})
+		}
 		s.AchievedLoads = achievedLoads(s.Comparison)
 		u, err := rigid.AnalyzeNodes(run.Dir, s.Comparison)
 		if err != nil {
