@@ -41,7 +41,10 @@ func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
 // ProbeExternal starts a pipe-protocol policy or a Batsim scheduler once
 // on p's processors (model.ExternalProber).
 func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
-	procs := p.Clusters[0].Cores // rigid platforms have one cluster (CheckPlatform)
+	if p.HasNodes() && entry.Batsim == nil && !isAgent(entry) {
+		return pipe.ProbeNodes(ctx, pipeOptions(entry), machineOf(p), rigid.EstimateRequested.String())
+	}
+	procs := p.Clusters[0].Cores // rigid platforms of processors have one cluster (CheckPlatform)
 	if entry.Batsim != nil {
 		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, procs)
 	}
@@ -90,7 +93,15 @@ func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry m
 	var decider backfill.Decider
 	switch {
 	case entry.Command != nil:
-		r, err := pipe.StartRigid(ctx, pipeOptions(entry), w.Procs, len(w.Jobs), v.String(), w.Name)
+		start := func() (*pipe.Rigid, error) {
+			return pipe.StartRigid(ctx, pipeOptions(entry), w.Procs, len(w.Jobs), v.String(), w.Name)
+		}
+		if w.Machine != nil {
+			start = func() (*pipe.Rigid, error) {
+				return pipe.StartNodes(ctx, pipeOptions(entry), w.Machine, len(w.Jobs), v.String(), w.Name)
+			}
+		}
+		r, err := start()
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +123,14 @@ func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry m
 			return nil, fmt.Errorf("policy %s: %w", policy, err)
 		}
 	}
-	sched, err := backfill.Simulate(ctx, w, v, backfill.Policy{Decider: decider})
+	sel := backfill.SelectFirstFit
+	if name, ok := entry.Params[ParamNodes]; ok && w.Machine != nil {
+		var err error
+		if sel, err = backfill.ParseNodeSelection(name); err != nil {
+			return nil, fmt.Errorf("policy %s: params: %s: %w", policy, ParamNodes, err)
+		}
+	}
+	sched, err := backfill.Simulate(ctx, w, v, backfill.Policy{Decider: decider, Nodes: sel})
 	if err != nil {
 		return nil, err
 	}

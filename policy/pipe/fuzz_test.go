@@ -14,7 +14,7 @@ func FuzzDecodeReplies(f *testing.F) {
 		f.Add([]byte(s), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, line []byte, jobs uint8) {
-		_ = decodeHello(line)
+		_ = decodeHello(line, ProtocolVersion)
 		if ids, err := decodeStarts(line); err == nil && ids == nil {
 			t.Fatalf("%q: no error and no start list", line)
 		}
