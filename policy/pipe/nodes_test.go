@@ -1,0 +1,139 @@
+package pipe
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/verify"
+	"github.com/sweep-sched/sweep/workload/rigid"
+)
+
+// cpuGPUJobs is issue 34's example platform (nodes 0 and 1 in cpu, 4
+// cores and 8 GiB each; node 2 in gpu, 8 cores, 64 GiB and 4 GPUs) with
+// five jobs submitted at 0 s, run = estimate:
+//
+//	J0 gpu, 1 node of 4 cores, 16 GiB, 2 GPUs, 20 s
+//	J1 gpu, 1 node of 2 cores, 8 GiB, 3 GPUs, 10 s
+//	J2 cpu, 2 nodes of 2 cores, 4 GiB, 30 s
+//	J3 any partition, 6 pooled cores with 1 GiB each, 50 s
+//	J4 gpu, 1 node of 1 core, 1 GiB, 1 GPU, 5 s
+//
+// python/tests/test_sweep_policy.py sends the same messages.
+func cpuGPUJobs() *rigid.Workload {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 8192},
+		{Name: "gpu", Nodes: 1, Cores: 8, MemoryMiB: 65536, GPUs: 4}}}
+	reqs := []rigid.Request{
+		{Nodes: 1, CoresPerNode: 4, MemoryPerNodeMiB: 16384, GPUsPerNode: 2, Partition: 1},
+		{Nodes: 1, CoresPerNode: 2, MemoryPerNodeMiB: 8192, GPUsPerNode: 3, Partition: 1},
+		{Nodes: 2, CoresPerNode: 2, MemoryPerNodeMiB: 4096, Partition: 0},
+		{MemoryPerCoreMiB: 1024, Partition: rigid.AnyPartition},
+		{Nodes: 1, CoresPerNode: 1, MemoryPerNodeMiB: 1024, GPUsPerNode: 1, Partition: 1},
+	}
+	runs := []int64{20, 10, 30, 50, 5}
+	procs := []int{4, 2, 4, 6, 1}
+	w := &rigid.Workload{Name: "cpu-gpu", Procs: m.Cores(), Machine: m, Requests: reqs}
+	for i := range reqs {
+		w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), User: 1, Procs: procs[i], RunSeconds: runs[i], RequestedSeconds: runs[i]})
+	}
+	return w
+}
+
+func simulateNodes(t *testing.T, w *rigid.Workload, opts Options) (*backfill.Schedule, error) {
+	t.Helper()
+	r, err := StartNodes(context.Background(), opts, w.Machine, len(w.Jobs), rigid.EstimateExact.String(), w.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.Policy{Decider: r})
+}
+
+// The Python client's FCFS on nodes (python/examples/nodes_fcfs.py) over
+// protocol 2, on cpuGPUJobs, by hand:
+//
+// FCFS: at 0 J0 takes node 2 (4 cores, 2 GPUs left); J1 needs 3 GPUs and
+// blocks the queue. At 20 J0 ends: J1 on node 2 (6 cores, 1 GPU left),
+// J2 on nodes 0 and 1, J3's 6 cores fit no CPU node pair (2 free on
+// each) but node 2's 6 (1 GiB each of 56 GiB): node 2; J4 finds node 2's
+// cores all taken and starts at 30, when J1 ends.
+//
+// Greedy (every job that fits, in submit order): at 0 J0 on node 2, J2
+// on nodes 0 and 1, J4 on node 2 (J1's GPUs and J3's cores are short);
+// at 20 J1 and J3 on node 2.
+//
+// Named nodes or placed by sweep's first-fit, the schedule is the same.
+func TestPythonNodesFCFS(t *testing.T) {
+	w := cpuGPUJobs()
+	for _, c := range []struct {
+		params map[string]string
+		start  []int64
+	}{
+		{map[string]string{}, []int64{0, 20, 20, 20, 30}},
+		{map[string]string{"place": "sweep"}, []int64{0, 20, 20, 20, 30}},
+		{map[string]string{"backfill": "greedy"}, []int64{0, 20, 0, 20, 0}},
+		{map[string]string{"backfill": "greedy", "place": "sweep"}, []int64{0, 20, 0, 20, 0}},
+	} {
+		opts := pythonExample(t, "nodes_fcfs")
+		opts.Params = c.params
+		sched, err := simulateNodes(t, w, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verify.Rigid(w, rigid.EstimateExact, sched); err != nil {
+			t.Fatal(err)
+		}
+		var nodes [][]int32
+		for _, shares := range sched.Nodes {
+			var ids []int32
+			for _, sh := range shares {
+				ids = append(ids, sh.Node)
+			}
+			nodes = append(nodes, ids)
+		}
+		wantNodes := [][]int32{{2}, {2}, {0, 1}, {2}, {2}}
+		if !slices.Equal(sched.StartSeconds, c.start) || !slices.EqualFunc(nodes, wantNodes, slices.Equal) {
+			t.Errorf("%v: starts %v on %v, want %v on %v", c.params, sched.StartSeconds, nodes, c.start, wantNodes)
+		}
+		if sh := sched.Nodes[3]; len(sh) != 1 || sh[0].Cores != 6 || sh[0].MemoryMiB != 6144 {
+			t.Errorf("%v: J3 holds %+v, want 6 cores and 6144 MiB of node 2", c.params, sh)
+		}
+	}
+}
+
+// A policy that answers a version 2 hello with version 1 (the Go client
+// of client_test.go) is refused at the hello, and a start on nodes that
+// cannot hold it fails the cell with the job, its request, the nodes and
+// the policy's stderr.
+func TestNodesFaults(t *testing.T) {
+	w := cpuGPUJobs()
+	_, err := simulateNodes(t, w, clientOptions(t, "easy"))
+	if err == nil || !strings.Contains(err.Error(), "the policy speaks protocol version 1; a platform of nodes needs version 2") {
+		t.Fatalf("got %v, want a refused version", err)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is absent")
+	}
+	// Names node 0 (a CPU node) for J0, which asks for the GPU partition.
+	script := `import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello": print(json.dumps({"type": "hello", "protocol": 2}))
+    elif m["type"] == "decide":
+        sys.stderr.write("naming node 0\n"); print(json.dumps({"start": [{"id": 0, "nodes": [0]}]}))
+    else: break
+    sys.stdout.flush()
+`
+	root, _ := filepath.Abs("../../python")
+	_, err = simulateNodes(t, w, Options{Command: []string{py, "-c", script}, Env: append(os.Environ(), "PYTHONPATH="+root)})
+	want := "decision 2 (decide: 5 submitted, 0 finished, 16 free) at 0 s: start: job 0 (asking for 1 nodes of 4 cores, 16384 MiB and 2 GPUs in gpu) on nodes [0]: node 0 is in partition cpu; the job asks for gpu; its last 1 stderr lines:\n\tnaming node 0"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
