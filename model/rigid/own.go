@@ -41,7 +41,10 @@ func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
 // ProbeExternal starts a pipe-protocol policy or a Batsim scheduler once
 // on p's processors (model.ExternalProber).
 func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
-	if p.HasNodes() && entry.Batsim == nil && !isAgent(entry) {
+	if p.HasNodes() && entry.Batsim != nil {
+		return fmt.Errorf("policy %s: a Batsim scheduler on a platform of nodes (%s) is not built yet: use a command policy (protocol version 2, docs/protocol.md) or a built-in", entry.Name, p.Name)
+	}
+	if p.HasNodes() && !isAgent(entry) {
 		return pipe.ProbeNodes(ctx, pipeOptions(entry), machineOf(p), rigid.EstimateRequested.String())
 	}
 	procs := p.Clusters[0].Cores // rigid platforms of processors have one cluster (CheckPlatform)
