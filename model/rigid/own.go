@@ -42,7 +42,7 @@ func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
 // on p's processors (model.ExternalProber).
 func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
 	if p.HasNodes() && entry.Batsim != nil {
-		return fmt.Errorf("policy %s: a Batsim scheduler on a platform of nodes (%s) is not built yet: use a command policy (protocol version 2, docs/protocol.md) or a built-in", entry.Name, p.Name)
+		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, machineOf(p).Nodes())
 	}
 	if p.HasNodes() && !isAgent(entry) {
 		return pipe.ProbeNodes(ctx, pipeOptions(entry), machineOf(p), rigid.EstimateRequested.String())
@@ -158,7 +158,14 @@ func (p policyRunner) ownPolicy(name string) (Policy, bool) {
 // one, as the integer-second built-in simulator would have started it),
 // with the processors the scheduler gave each job.
 func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, [][]int, error) {
-	bs, err := batsim.Simulate(ctx, w, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
+	seen := w
+	if w.Machine != nil {
+		var err error
+		if seen, err = batsimNodeView(w); err != nil {
+			return nil, nil, fmt.Errorf("policy %s: %w", entry.Name, err)
+		}
+	}
+	bs, err := batsim.Simulate(ctx, seen, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
 		WalltimeIsRunTime: v == rigid.EstimateExact})
 	if err != nil {
 		return nil, nil, err
@@ -175,10 +182,23 @@ func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workl
 	}
 	sched.Stats.Events = bs.Counts.Requests
 	sched.Stats.Passes = bs.Counts.Requests
+	resources := bs.Resources
+	if w.Machine != nil {
+		sched.Nodes = make([][]backfill.NodeShare, n)
+		for i := range n {
+			if sched.StartSeconds[i] < 0 {
+				continue
+			}
+			if sched.Nodes[i], err = batsimNodeShares(w, i, bs.Resources[i]); err != nil {
+				return nil, nil, fmt.Errorf("policy %s: %w", entry.Name, err)
+			}
+		}
+		resources = nil // the nodes are the schedule's
+	}
 	if err := verify.Rigid(w, v, sched); err != nil {
 		return nil, nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
 	}
-	return sched, bs.Resources, nil
+	return sched, resources, nil
 }
 
 // pipeOptions runs a manifest's command entry as a pipe-protocol policy:
