@@ -33,7 +33,7 @@ type State struct {
 	Machine *rigid.Machine
 
 	s     *sim
-	named map[int][]int // OnNodes'
+	named map[int]namedNodes // OnNodes'
 }
 
 // A JobInfo is what a policy may know of a job: its estimate is the run

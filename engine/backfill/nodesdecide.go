@@ -9,7 +9,8 @@ import (
 )
 
 // A Decider on a machine of nodes (issue 34) answers with the jobs to
-// start as on processors; it may name a start's nodes (State.OnNodes),
+// start as on processors; it may name a start's nodes (State.OnNodes,
+// State.OnNodeCores),
 // else the simulator places it: where State.EASY placed it in this
 // decision when that is still free, otherwise by the policy's node
 // selection (first-fit or best-fit). Every start is checked: it waits,
@@ -45,10 +46,27 @@ func (st *State) FreeOn(i int) Resources {
 // free cores it takes in the order named. All in one partition it may
 // use.
 func (st *State) OnNodes(j int, nodeIDs []int) {
+	st.onNodes(j, nodeIDs, nil)
+}
+
+// OnNodeCores names, for job j of a pooled request, its nodes and the
+// cores it takes of each (with their memory), so that a policy may leave
+// a node's other free cores to others.
+func (st *State) OnNodeCores(j int, nodeIDs, cores []int) {
+	st.onNodes(j, nodeIDs, slices.Clone(cores))
+}
+
+func (st *State) onNodes(j int, nodeIDs, cores []int) {
 	if st.named == nil {
-		st.named = map[int][]int{}
+		st.named = map[int]namedNodes{}
 	}
-	st.named[j] = slices.Clone(nodeIDs)
+	st.named[j] = namedNodes{ids: slices.Clone(nodeIDs), cores: cores}
+}
+
+// namedNodes are the nodes a Decider named for a start and, for a pooled
+// request, the cores of each (nil: all it can take, in order).
+type namedNodes struct {
+	ids, cores []int
 }
 
 // Check places starts as the simulator will when the Decider returns
@@ -165,8 +183,8 @@ func (n *nodes) give(shares []NodeShare) {
 
 // placeDecided places job j on the named nodes, or (none named) where
 // State.EASY placed it if that is free, or by the node selection.
-func (n *nodes) placeDecided(j int, named []int, eased []easyPlaced) error {
-	if named != nil {
+func (n *nodes) placeDecided(j int, named namedNodes, eased []easyPlaced) error {
+	if named.ids != nil {
 		return n.placeOn(j, named)
 	}
 	for _, e := range eased {
@@ -194,8 +212,9 @@ func (n *nodes) holds(shares []NodeShare) bool {
 
 // placeOn places job j on the nodes named, refusing nodes that do not
 // exist, are named twice, lie outside the one partition it may use or
-// lack its share, and too few or too many nodes.
-func (n *nodes) placeOn(j int, named []int) error {
+// lack its share, and too few or too many nodes (or cores).
+func (n *nodes) placeOn(j int, nn namedNodes) error {
+	named := nn.ids
 	r := &n.reqs[j]
 	left := target(r, n.s.jobs[j].Procs)
 	n.roomInArena()
@@ -205,8 +224,13 @@ func (n *nodes) placeOn(j int, named []int) error {
 		n.arena = out[:base]
 		return fmt.Errorf("job %d (asking for %s) on nodes %v: %s", j, n.describe(j), named, fmt.Sprintf(format, args...))
 	}
-	if len(named) == 0 {
+	switch {
+	case len(named) == 0:
 		return fail("no node named")
+	case nn.cores != nil && !r.Pooled():
+		return fail("cores per node are named for pooled requests only; a node request takes its cores per node")
+	case nn.cores != nil && len(nn.cores) != len(named):
+		return fail("%d core counts for %d nodes: want one per node", len(nn.cores), len(named))
 	}
 	part := -1
 	for k, id := range named {
@@ -231,8 +255,15 @@ func (n *nodes) placeOn(j int, named []int) error {
 			a := n.free[id]
 			return fail("node %d has %d cores, %d MiB and %d GPUs free%s", id, a.cores, a.mem, a.gpus, map[bool]string{true: " (the job holds whole nodes)", false: ""}[r.Exclusive])
 		}
-		out = append(out, shareOf(r, id, pr.capacity, u, left))
-		left -= min(u, left)
+		take := min(u, left)
+		if nn.cores != nil {
+			if c := nn.cores[k]; c < 1 || c > u || c > left {
+				return fail("%d cores named of node %d, which offers %d to the %d cores it still needs", c, id, u, left)
+			}
+			take = nn.cores[k]
+		}
+		out = append(out, shareOf(r, id, pr.capacity, take, left))
+		left -= take
 	}
 	if left > 0 {
 		return fail("%d %s short", left, map[bool]string{true: "cores", false: "nodes"}[r.Pooled()])

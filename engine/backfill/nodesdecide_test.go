@@ -144,3 +144,39 @@ func TestDeciderNodeFaults(t *testing.T) {
 		})
 	}
 }
+
+// A pooled start may name the cores it takes of each node: 6 cores with
+// 1 GiB each on CPU nodes 0 and 1, 2 and 4 of them, hold 2 cores and 2
+// GiB of node 0 and 4 cores and 4 GiB of node 1; naming 5 of node 0,
+// which has 4, fails; so do core counts for a node request.
+func TestDeciderNamesPooledCores(t *testing.T) {
+	w := nodeWorkload(cpuGPU(), []nodeJob{{0, 10, rigid.Request{CoresPerNode: 6, MemoryPerCoreMiB: 1024, Partition: cpu}}, {0, 10, node(1, 1, 0, 0, cpu)}})
+	on := func(j int, ids, cores []int) decide {
+		return func(st *backfill.State) ([]int, error) {
+			if !slices.Contains(st.Waiting, j) {
+				return nil, nil
+			}
+			st.OnNodeCores(j, ids, cores)
+			return []int{j}, nil
+		}
+	}
+	pooled := nodeWorkload(cpuGPU(), []nodeJob{{0, 10, rigid.Request{CoresPerNode: 6, MemoryPerCoreMiB: 1024, Partition: cpu}}})
+	_, _, sched := simulateNodes(t, pooled, backfill.Policy{Decider: on(0, []int{0, 1}, []int{2, 4})})
+	want := []backfill.NodeShare{{Node: 0, Cores: 2, MemoryMiB: 2048}, {Node: 1, Cores: 4, MemoryMiB: 4096}}
+	if !slices.Equal(sched.Nodes[0], want) {
+		t.Errorf("holds %+v, want %+v", sched.Nodes[0], want)
+	}
+	for _, tt := range []struct {
+		d    decide
+		want string
+	}{
+		{on(0, []int{0, 1}, []int{5, 1}), "5 cores named of node 0, which offers 4 to the 6 cores it still needs"},
+		{on(0, []int{0, 1}, []int{2}), "1 core counts for 2 nodes"},
+		{on(1, []int{0}, []int{1}), "cores per node are named for pooled requests only"},
+	} {
+		_, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.Policy{Decider: tt.d})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("got %v, want %q", err, tt.want)
+		}
+	}
+}

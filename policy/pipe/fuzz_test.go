@@ -37,6 +37,7 @@ func FuzzDecodeStartsNodes(f *testing.F) {
 		`{"start":[{"id":3}]}`, `{"start":[{"id":3,"nodes":null}]}`, `{"start":[{"id":3,"nodes":[]}]}`,
 		`{"start":[{"id":3,"nodes":[1.5]}]}`, `{"start":[{"id":3,"nodes":[0],"x":1}]}`, `{"start":[ {"id":1,"nodes":[2]} ]}`,
 		`{"start":["3"]}`, `{"start":[true]}`, `{"start":[{"id":1,"nodes":[0]}{"id":2}]}`, `{"start":[1]}{"start":[2]}`,
+		`{"start":[{"id":1,"nodes":[0,3],"cores":[2,4]}]}`, `{"start":[{"id":1,"nodes":[0],"cores":null}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -48,6 +49,11 @@ func FuzzDecodeStartsNodes(f *testing.F) {
 		}
 		if ids == nil || len(named) != len(ids) {
 			t.Fatalf("%q: %d ids, %d node lists", line, len(ids), len(named))
+		}
+		for _, n := range named {
+			if n.cores != nil && n.nodes == nil {
+				t.Fatalf("%q: cores without nodes", line)
+			}
 		}
 		if v1, err := decodeStarts(line); err == nil && !slices.Equal(v1, ids) {
 			t.Fatalf("%q: version 1 reads %v, version 2 %v", line, v1, ids)

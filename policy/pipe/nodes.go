@@ -111,10 +111,18 @@ func (r *Rigid) appendFree(b []byte, st *backfill.State) []byte {
 	return append(b, ']')
 }
 
-// nodeStart is a start naming its nodes in a version 2 reply.
+// nodeStart is a start naming its nodes in a version 2 reply, and for a
+// pooled request optionally the cores of each.
 type nodeStart struct {
 	ID    *int64   `json:"id"`
 	Nodes *[]int64 `json:"nodes"`
+	Cores *[]int64 `json:"cores"`
+}
+
+// onNodes is what a start names: nodes (nil: sweep places it) and, for a
+// pooled request, the cores of each (nil: all it can take, in order).
+type onNodes struct {
+	nodes, cores []int64
 }
 
 // startsReplyNodes is a version 2 answer to a decide message: each start
@@ -124,8 +132,8 @@ type startsReplyNodes struct {
 }
 
 // decodeStartsNodes reads a version 2 reply: the job ids to start now
-// and, per start, the nodes it names (nil: sweep places it).
-func decodeStartsNodes(line []byte) ([]int64, [][]int64, error) {
+// and, per start, the nodes (and cores) it names.
+func decodeStartsNodes(line []byte) ([]int64, []onNodes, error) {
 	var r startsReplyNodes
 	if err := decodeStrict(line, &r); err != nil {
 		return nil, nil, err
@@ -134,7 +142,7 @@ func decodeStartsNodes(line []byte) ([]int64, [][]int64, error) {
 		return nil, nil, fmt.Errorf("invalid reply %s: want {\"start\":[JOB_ID or {\"id\":JOB_ID,\"nodes\":[NODE_ID,...]},...]}", excerpt(line))
 	}
 	ids := make([]int64, len(*r.Start))
-	named := make([][]int64, len(*r.Start))
+	named := make([]onNodes, len(*r.Start))
 	for k, raw := range *r.Start {
 		raw = bytes.TrimSpace(raw)
 		if len(raw) > 0 && raw[0] == '{' {
@@ -145,9 +153,15 @@ func decodeStartsNodes(line []byte) ([]int64, [][]int64, error) {
 			if s.ID == nil || s.Nodes == nil {
 				return nil, nil, fmt.Errorf("start %d: %s: want {\"id\":JOB_ID,\"nodes\":[NODE_ID,...]}", k, excerpt(raw))
 			}
-			ids[k], named[k] = *s.ID, *s.Nodes
-			if named[k] == nil {
-				named[k] = []int64{}
+			ids[k], named[k].nodes = *s.ID, *s.Nodes
+			if named[k].nodes == nil {
+				named[k].nodes = []int64{}
+			}
+			if s.Cores != nil {
+				if *s.Cores == nil {
+					return nil, nil, fmt.Errorf("start %d: %s: cores: want [CORES,...], one per node", k, excerpt(raw))
+				}
+				named[k].cores = *s.Cores
 			}
 			continue
 		}

@@ -206,3 +206,94 @@ func TestPythonNodesFCFSIsBuiltin(t *testing.T) {
 	}
 	t.Logf("%d jobs, %d decisions, the built-in's schedule", len(w.Jobs), got.Stats.Passes)
 }
+
+// The Python client's EASY on nodes (python/examples/easy.py, easy()
+// placing first-fit) against the built-in EASY on nodes: on the GPU case
+// of engine/backfill's TestNodeSchedulesByHand, worked out there (G1
+// promised node 2 at 20 s while C0, X, Y and Z backfill around it:
+// starts 0, 20, 0, 0, 0, 0, all on node 2 but C0 on nodes 0 and 1), and
+// on the memory case (J2 waits for memory until 10 s, J3 backfills at 1 s
+// on node 0).
+func TestPythonEASYOnNodes(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 8192},
+		{Name: "gpu", Nodes: 1, Cores: 8, MemoryMiB: 65536, GPUs: 4}}}
+	node := func(n, cores int, mem int64, gpus, part int) rigid.Request {
+		return rigid.Request{Nodes: n, CoresPerNode: cores, MemoryPerNodeMiB: mem, GPUsPerNode: gpus, Partition: part}
+	}
+	type job struct {
+		submit, run int64
+		req         rigid.Request
+	}
+	for _, c := range []struct {
+		name  string
+		jobs  []job
+		start []int64
+		nodes [][]int32
+	}{
+		{"gpu", []job{{0, 20, node(1, 4, 16384, 2, 1)}, {0, 10, node(1, 2, 8192, 3, 1)}, {0, 30, node(2, 4, 4096, 0, 0)},
+			{0, 50, node(1, 2, 0, 0, rigid.AnyPartition)}, {0, 5, node(1, 1, 1024, 1, 1)}, {0, 100, node(1, 1, 1024, 1, 1)}},
+			[]int64{0, 20, 0, 0, 0, 0}, [][]int32{{2}, {2}, {0, 1}, {2}, {2}, {2}}},
+		{"memory", []job{{0, 10, node(1, 1, 6144, 0, 0)}, {0, 10, node(1, 1, 6144, 0, 0)}, {0, 5, node(1, 1, 4096, 0, 0)}, {1, 5, node(1, 2, 2048, 0, 0)}},
+			[]int64{0, 0, 10, 1}, [][]int32{{0}, {1}, {0}, {0}}},
+	} {
+		w := &rigid.Workload{Name: c.name, Procs: m.Cores(), Machine: m}
+		for i, j := range c.jobs {
+			w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), SubmitSeconds: j.submit, Procs: j.req.Cores(), RunSeconds: j.run, RequestedSeconds: j.run})
+			w.Requests = append(w.Requests, j.req)
+		}
+		got, err := simulateNodes(t, w, pythonExample(t, "easy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verify.Rigid(w, rigid.EstimateExact, got); err != nil {
+			t.Fatal(err)
+		}
+		want, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.FCFSEasy())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []*backfill.Schedule{got, want} {
+			var nodes [][]int32
+			for _, shares := range s.Nodes {
+				var ids []int32
+				for _, sh := range shares {
+					ids = append(ids, sh.Node)
+				}
+				nodes = append(nodes, ids)
+			}
+			if !slices.Equal(s.StartSeconds, c.start) || !slices.EqualFunc(nodes, c.nodes, slices.Equal) {
+				t.Errorf("%s: starts %v on %v, want %v on %v", c.name, s.StartSeconds, nodes, c.start, c.nodes)
+			}
+		}
+	}
+	// On 400 random jobs of every kind of request the Python EASY starts
+	// every job when and where the built-in does (it places first-fit,
+	// without the built-in's preferences among fitting nodes, which on
+	// other workloads may choose other nodes).
+	w := randomNodeJobs(400, 1)
+	w.DropUnfit()
+	got, err := simulateNodes(t, w, pythonExample(t, "easy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.Rigid(w, rigid.EstimateExact, got); err != nil {
+		t.Fatal(err)
+	}
+	want, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.FCFSEasy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
+		t.Fatalf("random jobs: job %d starts at %d s, under the built-in EASY at %d s", i, got.StartSeconds[i], want.StartSeconds[i])
+	}
+	other := 0
+	for i := range w.Jobs {
+		if !slices.Equal(got.Nodes[i], want.Nodes[i]) {
+			other++
+		}
+	}
+	if other > 0 {
+		t.Errorf("random jobs: %d jobs on other nodes or shares than under the built-in EASY", other)
+	}
+	t.Logf("random jobs: %d jobs, %d decisions, the built-in EASY's schedule", len(w.Jobs), got.Stats.Passes)
+}

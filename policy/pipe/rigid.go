@@ -125,7 +125,7 @@ func (r *Rigid) Decide(st *backfill.State) ([]int, error) {
 	r.nowSecs = st.NowSeconds
 	d := child.Decision{What: fmt.Sprintf("decide: %d submitted, %d finished, %d free", submitted, finished, st.FreeProcs), TimeSeconds: float64(st.NowSeconds)}
 	var ids []int64
-	var named [][]int64
+	var named []onNodes
 	err := r.c.exchange(r.ctx, d, b, func(line []byte) error {
 		var err error
 		if r.machine != nil {
@@ -149,7 +149,7 @@ func (r *Rigid) Decide(st *backfill.State) ([]int, error) {
 // checkStarts refuses a start the model cannot carry out: on processors,
 // one by one against the processors the earlier starts left; on nodes,
 // the waiting jobs as the simulator will place them (State.Check).
-func (r *Rigid) checkStarts(st *backfill.State, ids []int64, named [][]int64) ([]int, error) {
+func (r *Rigid) checkStarts(st *backfill.State, ids []int64, named []onNodes) ([]int, error) {
 	starts := make([]int, 0, len(ids))
 	free := st.FreeProcs
 	if r.machine != nil {
@@ -163,12 +163,13 @@ func (r *Rigid) checkStarts(st *backfill.State, ids []int64, named [][]int64) ([
 		free -= st.Job(j).Procs
 		r.stamp[j] = r.gen // started now: not finished at the next decision
 		starts = append(starts, j)
-		if k < len(named) && named[k] != nil {
-			nodes := make([]int, len(named[k]))
-			for i, n := range named[k] {
-				nodes[i] = int(max(min(n, 1<<31), -1)) // out of range stays out of range
+		if k < len(named) && named[k].nodes != nil {
+			nodes, cores := clampInts(named[k].nodes), clampInts(named[k].cores)
+			if cores != nil {
+				st.OnNodeCores(j, nodes, cores)
+			} else {
+				st.OnNodes(j, nodes)
 			}
-			st.OnNodes(j, nodes)
 		}
 	}
 	if r.machine != nil {
@@ -177,6 +178,19 @@ func (r *Rigid) checkStarts(st *backfill.State, ids []int64, named [][]int64) ([
 		}
 	}
 	return starts, nil
+}
+
+// clampInts converts node ids or core counts, keeping an out-of-range
+// value out of range.
+func clampInts(xs []int64) []int {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(max(min(x, 1<<31), -1))
+	}
+	return out
 }
 
 // check refuses a start the model cannot carry out.

@@ -118,7 +118,7 @@ class Job:
     its request (a Request; None on processors) and the nodes it started
     on (when the policy named them)."""
 
-    __slots__ = ("id", "submit", "procs", "estimate", "user", "start", "request", "nodes")
+    __slots__ = ("id", "submit", "procs", "estimate", "user", "start", "request", "nodes", "shares")
 
     def __init__(self, id, submit, procs, estimate, user, request=None):
         self.id = id
@@ -129,6 +129,7 @@ class Job:
         self.start = None
         self.request = request
         self.nodes = None
+        self.shares = None  # (node, Free) pairs when started on named nodes
 
     def __repr__(self):
         return "Job(id=%d, submit=%d, procs=%d, estimate=%d)" % (self.id, self.submit, self.procs, self.estimate)
@@ -160,10 +161,11 @@ class RigidPolicy:
                       list of Free, with idle)
 
     decide() may then return, for a job, (job, [node ids]) to name its
-    nodes; a job returned alone is placed by sweep (first-fit, or the
-    policy's nodes param). place() chooses nodes first-fit as sweep does,
+    nodes, or for a pooled request (job, [node ids], [cores of each]); a
+    job returned alone is placed by sweep (first-fit, or the policy's
+    nodes param). place() chooses nodes first-fit as sweep does,
     fits() tests a job against free resources; head_while_fits() and
-    easy() are for processors only.
+    easy() place first-fit and name the nodes.
     """
 
     def __init__(self):
@@ -204,16 +206,19 @@ class RigidPolicy:
         it (the first partition it may use that holds it, the lowest node
         ids), or None if it does not fit. With free (from free_copy()),
         what it takes is taken from free."""
-        if free is None:
-            free = self.free_nodes
+        taken = self._choose(job, self.free_nodes if free is None else free)
+        if taken is None:
+            return None
+        if free is not None and free is not self.free_nodes:
+            _take_from(free, taken)
+        return [node for node, _ in taken]
+
+    def _choose(self, job, free):
+        """The (node, Free share) pairs job takes of free, first-fit, or None."""
         for part in self._allowed(job):
             taken = self._take(job, part, free)
             if taken is not None:
-                if free is not self.free_nodes:
-                    for node, share in taken:
-                        f = free[node]
-                        f.cores, f.memory, f.gpus = f.cores - share.cores, f.memory - share.memory, f.gpus - share.gpus
-                return [node for node, _ in taken]
+                return taken
         return None
 
     def fits(self, job, free=None):
@@ -280,6 +285,58 @@ class RigidPolicy:
             starts.append((job, nodes))
         return starts
 
+    def _easy_nodes(self, order):
+        """easy() on a platform of nodes, placing first-fit."""
+        free = self.free_copy()
+        starts, placed = [], []
+        for job in order:
+            taken = self._choose(job, free)
+            if taken is None:
+                break
+            _take_from(free, taken)
+            starts.append(_named(job, taken))
+            placed.append((self.now + job.estimate, taken))
+        k = len(starts)
+        if len(order) - k < 2:
+            return starts
+        head = order[k]
+        ends = []
+        for job in self.running.values():
+            if job.shares is None:
+                raise ValueError("easy() on nodes needs the nodes of every running job: job %d was placed by sweep "
+                                 "(start jobs with named nodes: place() or easy())" % job.id)
+            ends.append((job.start + job.estimate, job.shares))
+        ends += placed
+        ends.sort(key=lambda e: e[0])
+        future = [f.copy() for f in free]
+        held, shadow, i = None, None, 0
+        while held is None:  # the head fits once every job has ended
+            shadow = ends[i][0]
+            while i < len(ends) and ends[i][0] == shadow:
+                _give_to(future, ends[i][1])
+                i += 1
+            held = self._choose(head, future)
+        spare = {}
+        for node, share in held:
+            f = future[node]
+            spare[node] = Free(f.cores - share.cores, f.memory - share.memory, f.gpus - share.gpus)
+        for job in order[k + 1:]:
+            long = self.now + job.estimate > shadow
+            avail = free
+            if long:
+                avail = list(free)
+                for node, sp in spare.items():
+                    f = free[node]
+                    avail[node] = Free(min(f.cores, sp.cores), min(f.memory, sp.memory), min(f.gpus, sp.gpus))
+            taken = self._choose(job, avail)
+            if taken is None:
+                continue
+            _take_from(free, taken)
+            if long:
+                _take_from(spare, [(n, sh) for n, sh in taken if n in spare])
+            starts.append(_named(job, taken))
+        return starts
+
     def easy(self, order):
         """EASY backfilling over order (a list of waiting jobs, highest
         priority first): start from the head while jobs fit; the first
@@ -287,9 +344,18 @@ class RigidPolicy:
         jobs are estimated to have ended, every job ending then counted);
         a later job starts if it fits now and either ends by the shadow
         or uses only processors the head leaves spare then. This is the
-        rule of sweep's built-in fcfs-easy."""
+        rule of sweep's built-in fcfs-easy.
+
+        On a platform of nodes it places first-fit and names the nodes:
+        the shadow is the first estimated end at which the head fits
+        (every resource it needs free on nodes it may use); a job
+        outliving the shadow may use of the head's nodes only what the
+        head leaves spare. sweep's built-in prefers, among fitting nodes,
+        those that keep the head's and the backfilled jobs' apart, so
+        its schedules may differ where the first-fit nodes do not.
+        Every running job must have been started on named nodes."""
         if self.partitions:
-            raise NotImplementedError("easy() counts processors: on a platform of nodes, write your own with place()")
+            return self._easy_nodes(order)
         starts = self.head_while_fits(order)
         k = len(starts)
         if k == len(order):
@@ -356,20 +422,49 @@ class RigidPolicy:
         starts = self.decide() or []
         ids = []
         started = set()
+        free = self.free_copy() if nodes else None
         for job in starts:
-            named = None
+            named = cores = None
             if isinstance(job, tuple):
-                job, named = job
+                job, named, cores = (job + (None,))[:3]
             if not isinstance(job, Job):
                 job = next(w for w in self.waiting if w.id == job)
             job.start = self.now
             job.nodes = named
+            if named is not None:
+                job.shares = self._shares_on(job, named, cores, free)
+                _take_from(free, job.shares)
             running[job.id] = job
             started.add(job.id)
-            ids.append(job.id if named is None else {"id": job.id, "nodes": list(named)})
+            if named is None:
+                ids.append(job.id)
+            elif cores is None:
+                ids.append({"id": job.id, "nodes": list(named)})
+            else:
+                ids.append({"id": job.id, "nodes": list(named), "cores": list(cores)})
         if started:
             self.waiting = [w for w in self.waiting if w.id not in started]
         return {"start": ids}
+
+    def _shares_on(self, job, nodes, cores, free):
+        """What job takes of the named nodes (and cores), given free
+        (sweep's rule)."""
+        r = job.request
+        left = job.procs
+        out = []
+        for k, node in enumerate(nodes):
+            part, f = self._partition_of[node], free[node]
+            if r.exclusive:
+                share = Free(part.cores, part.memory, part.gpus)
+            elif r.pooled:
+                units = f.cores if r.memory_per_core == 0 else min(f.cores, f.memory // r.memory_per_core)
+                n = min(units, left) if cores is None else cores[k]
+                left -= n
+                share = Free(n, n * r.memory_per_core, 0)
+            else:
+                share = Free(r.cores, r.memory, r.gpus)
+            out.append((node, share))
+        return out
 
     def _free(self, partitions):
         """Reads decide's free resources per partition: sums, idle nodes
@@ -384,6 +479,27 @@ class RigidPolicy:
             for node, cores, memory, gpus in f["busy"]:
                 n = free[node]
                 n.cores, n.memory, n.gpus = cores, memory, gpus
+
+
+def _named(job, taken):
+    """A start on the nodes of taken: (job, nodes), and the cores of each
+    for a pooled request, which may take fewer than a node offers."""
+    nodes = [n for n, _ in taken]
+    if job.request.pooled and not job.request.exclusive:
+        return (job, nodes, [sh.cores for _, sh in taken])
+    return (job, nodes)
+
+
+def _take_from(free, shares):
+    for node, s in shares:
+        f = free[node]
+        f.cores, f.memory, f.gpus = f.cores - s.cores, f.memory - s.memory, f.gpus - s.gpus
+
+
+def _give_to(free, shares):
+    for node, s in shares:
+        f = free[node]
+        f.cores, f.memory, f.gpus = f.cores + s.cores, f.memory + s.memory, f.gpus + s.gpus
 
 
 class DAGJob:

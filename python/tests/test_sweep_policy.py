@@ -217,3 +217,19 @@ def test_nodes_state_and_fit():
         "idle": [0, 0], "fits": {1: False, 3: False},
         # 4 pooled cores: 2 on node 0 and 2 on node 1, the first partition.
         "pooled 4": [0, 1]}
+
+
+def test_easy_on_nodes_by_hand():
+    # engine/backfill's "gpu easy" case on the cpu+gpu platform, all at 0
+    # s: G0 (gpu, 4 cores, 16 GiB, 2 GPUs, 20 s) takes node 2; G1 (3 GPUs)
+    # blocks and is promised node 2 at 20 s, which leaves 6 cores, 56 GiB
+    # and 1 GPU spare. C0 (both CPU nodes, 30 s) backfills off the head's
+    # node; X (any partition, 2 cores, 50 s) finds the CPU nodes full and
+    # takes 2 of node 2's spare cores; Y (1 GPU, 5 s, ends by the shadow)
+    # a free GPU; Z (1 GPU, 100 s) the one spare GPU.
+    jobs = [njob(0, 4, 20, 1, 4, 16384, 2, "gpu"), njob(1, 2, 10, 1, 2, 8192, 3, "gpu"),
+            njob(2, 8, 30, 2, 4, 4096, 0, "cpu"), njob(3, 2, 50, 1, 2, 0, 0, ""),
+            njob(4, 1, 5, 1, 1, 1024, 1, "gpu"), njob(5, 1, 100, 1, 1, 1024, 1, "gpu")]
+    assert converse(EASY(), [hello2(), decide2(0, 16, [], jobs, IDLE)])[1:] == [
+        {"start": [{"id": 0, "nodes": [2]}, {"id": 2, "nodes": [0, 1]}, {"id": 3, "nodes": [2]},
+                   {"id": 4, "nodes": [2]}, {"id": 5, "nodes": [2]}]}]
