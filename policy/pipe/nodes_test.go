@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -47,12 +48,17 @@ func cpuGPUJobs() *rigid.Workload {
 
 func simulateNodes(t *testing.T, w *rigid.Workload, opts Options) (*backfill.Schedule, error) {
 	t.Helper()
-	r, err := StartNodes(context.Background(), opts, w.Machine, len(w.Jobs), rigid.EstimateExact.String(), w.Name)
+	return simulateNodesUnder(t, w, rigid.EstimateExact, opts)
+}
+
+func simulateNodesUnder(t *testing.T, w *rigid.Workload, v rigid.Variant, opts Options) (*backfill.Schedule, error) {
+	t.Helper()
+	r, err := StartNodes(context.Background(), opts, w.Machine, len(w.Jobs), v.String(), w.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.Policy{Decider: r})
+	return backfill.Simulate(context.Background(), w, v, backfill.Policy{Decider: r})
 }
 
 // The Python client's FCFS on nodes (python/examples/nodes_fcfs.py) over
@@ -266,34 +272,60 @@ func TestPythonEASYOnNodes(t *testing.T) {
 			}
 		}
 	}
-	// On 400 random jobs of every kind of request the Python EASY starts
-	// every job when and where the built-in does (it places first-fit,
-	// without the built-in's preferences among fitting nodes, which on
-	// other workloads may choose other nodes).
-	w := randomNodeJobs(400, 1)
-	w.DropUnfit()
-	got, err := simulateNodes(t, w, pythonExample(t, "easy"))
-	if err != nil {
-		t.Fatal(err)
+	// On 400 random jobs of every kind of request, and on 2,000
+	// Lublin-Feitelson jobs with Tsafrir estimates on
+	// experiments/platforms/gpu-cluster.yaml's machine (requests drawn by
+	// genrigid.NodeRequests), under both estimate variants, the Python
+	// EASY starts every job when and where the built-in does.
+	random := randomNodeJobs(400, 1)
+	random.DropUnfit()
+	ws := []*rigid.Workload{random}
+	if !testing.Short() {
+		ws = append(ws, gpuClusterJobs(t)) // 2 x 5 s
 	}
-	if err := verify.Rigid(w, rigid.EstimateExact, got); err != nil {
-		t.Fatal(err)
-	}
-	want, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.FCFSEasy())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
-		t.Fatalf("random jobs: job %d starts at %d s, under the built-in EASY at %d s", i, got.StartSeconds[i], want.StartSeconds[i])
-	}
-	other := 0
-	for i := range w.Jobs {
-		if !slices.Equal(got.Nodes[i], want.Nodes[i]) {
-			other++
+	for _, w := range ws {
+		for _, v := range []rigid.Variant{rigid.EstimateExact, rigid.EstimateRequested} {
+			got, err := simulateNodesUnder(t, w, v, pythonExample(t, "easy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := verify.Rigid(w, v, got); err != nil {
+				t.Fatal(err)
+			}
+			want, err := backfill.Simulate(context.Background(), w, v, backfill.FCFSEasy())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
+				t.Fatalf("%s %v: job %d starts at %d s, under the built-in EASY at %d s", w.Name, v, i, got.StartSeconds[i], want.StartSeconds[i])
+			}
+			for i := range w.Jobs {
+				if !slices.Equal(got.Nodes[i], want.Nodes[i]) {
+					t.Fatalf("%s %v: job %d holds %+v, under the built-in EASY %+v", w.Name, v, i, got.Nodes[i], want.Nodes[i])
+				}
+			}
+			t.Logf("%s %v: %d jobs, %d decisions, the built-in EASY's schedule", w.Name, v, len(w.Jobs), got.Stats.Passes)
 		}
 	}
-	if other > 0 {
-		t.Errorf("random jobs: %d jobs on other nodes or shares than under the built-in EASY", other)
+}
+
+// gpuClusterJobs is 2,000 lublin1999 jobs with Tsafrir estimates on the
+// machine of experiments/platforms/gpu-cluster.yaml (32 CPU nodes of 16
+// cores and 64 GiB, 8 GPU nodes of 16 cores, 256 GiB and 4 GPUs), with
+// requests drawn by genrigid.NodeRequests.
+func gpuClusterJobs(t *testing.T) *rigid.Workload {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 32, Cores: 16, MemoryMiB: 65536},
+		{Name: "gpu", Nodes: 8, Cores: 16, MemoryMiB: 262144, GPUs: 4}}}
+	w, _, err := genrigid.Lublin(genrigid.DefaultParams(), m.Cores(), 2000, [2]uint64{1, 2})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("random jobs: %d jobs, %d decisions, the built-in EASY's schedule", len(w.Jobs), got.Stats.Passes)
+	if err := genrigid.Tsafrir(w.Jobs, genrigid.DefaultEstimateParams(), [2]uint64{5, 6}); err != nil {
+		t.Fatal(err)
+	}
+	w.Name, w.Machine, w.Procs = "gpu-cluster", m, m.Cores()
+	if w.Requests, err = genrigid.NodeRequests(w.Jobs, m, genrigid.DefaultNodeParams(), [2]uint64{3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -213,10 +213,10 @@ class RigidPolicy:
             _take_from(free, taken)
         return [node for node, _ in taken]
 
-    def _choose(self, job, free):
+    def _choose(self, job, free, prefer=None):
         """The (node, Free share) pairs job takes of free, first-fit, or None."""
         for part in self._allowed(job):
-            taken = self._take(job, part, free)
+            taken = self._take(job, part, free, prefer)
             if taken is not None:
                 return taken
         return None
@@ -231,35 +231,21 @@ class RigidPolicy:
         want = job.request.partition
         return [p for p in self.partitions if not want or want == p.name]
 
-    def _take(self, job, part, free):
-        """The (node, Free share) pairs job takes of part, first-fit, or None."""
+    def _take(self, job, part, free, prefer=None):
+        """The (node, Free share) pairs job takes of part, first-fit (the
+        nodes prefer(node) says first, when given), or None."""
         r = job.request
         left = job.procs if r.pooled else r.nodes
+        ids = part.ids
+        if prefer is not None:
+            ids = sorted(ids, key=lambda n: (not prefer(n), n))
         taken = []
-        for node in part.ids:
-            f = free[node]
-            whole = f.cores == part.cores and f.memory == part.memory and f.gpus == part.gpus
-            if r.exclusive:
-                if not whole:
-                    continue
-                share = Free(part.cores, part.memory, part.gpus)
-            elif r.pooled:
-                units = f.cores if r.memory_per_core == 0 else min(f.cores, f.memory // r.memory_per_core)
-                if units <= 0:
-                    continue
-                n = min(units, left)
-                share = Free(n, n * r.memory_per_core, 0)
-                taken.append((node, share))
-                left -= n
-                if left == 0:
-                    return taken
+        for node in ids:
+            share = _share(r, part, free[node], left)
+            if share is None:
                 continue
-            else:
-                if f.cores < r.cores or f.memory < r.memory or f.gpus < r.gpus:
-                    continue
-                share = Free(r.cores, r.memory, r.gpus)
             taken.append((node, share))
-            left -= 1
+            left -= share.cores if r.pooled and not r.exclusive else 1
             if left == 0:
                 return taken
         return None
@@ -315,7 +301,9 @@ class RigidPolicy:
             while i < len(ends) and ends[i][0] == shadow:
                 _give_to(future, ends[i][1])
                 i += 1
-            held = self._choose(head, future)
+            # Among the nodes that hold it then, those that cannot hold
+            # it now first: the nodes free now are left to backfilling.
+            held = self._choose(head, future, lambda n: _share(head.request, self._partition_of[n], free[n], 1) is None)
         spare = {}
         for node, share in held:
             f = future[node]
@@ -328,7 +316,9 @@ class RigidPolicy:
                 for node, sp in spare.items():
                     f = free[node]
                     avail[node] = Free(min(f.cores, sp.cores), min(f.memory, sp.memory), min(f.gpus, sp.gpus))
-            taken = self._choose(job, avail)
+            # A job ending by the shadow takes the head's nodes first,
+            # leaving the others to the jobs that outlive it.
+            taken = self._choose(job, avail, None if long else spare.__contains__)
             if taken is None:
                 continue
             _take_from(free, taken)
@@ -346,14 +336,13 @@ class RigidPolicy:
         or uses only processors the head leaves spare then. This is the
         rule of sweep's built-in fcfs-easy.
 
-        On a platform of nodes it places first-fit and names the nodes:
-        the shadow is the first estimated end at which the head fits
-        (every resource it needs free on nodes it may use); a job
-        outliving the shadow may use of the head's nodes only what the
-        head leaves spare. sweep's built-in prefers, among fitting nodes,
-        those that keep the head's and the backfilled jobs' apart, so
-        its schedules may differ where the first-fit nodes do not.
-        Every running job must have been started on named nodes."""
+        On a platform of nodes it is the built-in's EASY with first-fit
+        nodes, and names them: the shadow is the first estimated end at
+        which the head fits (every resource it needs free on nodes it may
+        use), the head taking first the nodes that cannot hold it now; a
+        job outliving the shadow may use of the head's nodes only what
+        the head leaves spare, one ending by it takes the head's nodes
+        first. Every running job must have been started on named nodes."""
         if self.partitions:
             return self._easy_nodes(order)
         starts = self.head_while_fits(order)
@@ -488,6 +477,24 @@ def _named(job, taken):
     if job.request.pooled and not job.request.exclusive:
         return (job, nodes, [sh.cores for _, sh in taken])
     return (job, nodes)
+
+
+def _share(r, part, f, left):
+    """What request r, still needing left nodes (or pooled cores), takes
+    of a node of part with f free, or None if it cannot use the node."""
+    if r.exclusive:
+        if f.cores == part.cores and f.memory == part.memory and f.gpus == part.gpus:
+            return Free(part.cores, part.memory, part.gpus)
+        return None
+    if r.pooled:
+        units = f.cores if r.memory_per_core == 0 else min(f.cores, f.memory // r.memory_per_core)
+        if units <= 0:
+            return None
+        n = min(units, left)
+        return Free(n, n * r.memory_per_core, 0)
+    if f.cores < r.cores or f.memory < r.memory or f.gpus < r.gpus:
+        return None
+    return Free(r.cores, r.memory, r.gpus)
 
 
 def _take_from(free, shares):
