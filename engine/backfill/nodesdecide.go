@@ -128,10 +128,7 @@ func (st *State) easyNodes(n *nodes, order []int) easyResult {
 	for i, j := range r.starts {
 		s.eased = append(s.eased, easyPlaced{job: j, shares: n.pending[i]})
 	}
-	for _, sh := range n.pending {
-		n.give(sh)
-	}
-	n.pending = n.pending[:0]
+	n.giveAll()
 	return r
 }
 
@@ -253,7 +250,11 @@ func (n *nodes) placeOn(j int, nn namedNodes) error {
 		u := units(r, n.free[id], pr.capacity)
 		if u == 0 {
 			a := n.free[id]
-			return fail("node %d has %d cores, %d MiB and %d GPUs free%s", id, a.cores, a.mem, a.gpus, map[bool]string{true: " (the job holds whole nodes)", false: ""}[r.Exclusive])
+			whole := ""
+			if r.Exclusive {
+				whole = " (the job holds whole nodes)"
+			}
+			return fail("node %d has %d cores, %d MiB and %d GPUs free%s", id, a.cores, a.mem, a.gpus, whole)
 		}
 		take := min(u, left)
 		if nn.cores != nil {
@@ -266,7 +267,11 @@ func (n *nodes) placeOn(j int, nn namedNodes) error {
 		left -= take
 	}
 	if left > 0 {
-		return fail("%d %s short", left, map[bool]string{true: "cores", false: "nodes"}[r.Pooled()])
+		unit := "nodes"
+		if r.Pooled() {
+			unit = "cores"
+		}
+		return fail("%d %s short", left, unit)
 	}
 	n.arena = out
 	mine := out[base:len(out):len(out)]
