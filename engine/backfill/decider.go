@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -74,9 +75,12 @@ func (s *sim) decide() error {
 	if err != nil {
 		return fmt.Errorf("simulating %s: decision at %d s: %w", s.w.Name, s.now, err)
 	}
-	if s.w.Machine != nil {
+	switch {
+	case s.w.Machine != nil:
 		err = s.startOnNodes(st, starts, true)
-	} else {
+	case len(st.named) > 0:
+		err = errors.New("jobs on named nodes, and the cluster has processors, not nodes")
+	default:
 		err = s.startOnProcessors(starts)
 	}
 	if err != nil {

@@ -34,9 +34,14 @@ func (st *State) Request(j int) rigid.Request {
 }
 
 // FreeOn returns what node i (numbered across the machine's partitions
-// in order) has free now.
+// in order) has free now. It is for a machine of nodes (st.Machine not
+// nil) only.
 func (st *State) FreeOn(i int) Resources {
-	a := st.s.alloc.(*nodes).free[i]
+	n, ok := st.s.alloc.(*nodes)
+	if !ok {
+		panic("backfill: State.FreeOn on processors: nodes exist only when State.Machine is not nil")
+	}
+	a := n.free[i]
 	return Resources{Cores: int(a.cores), MemoryMiB: a.mem, GPUs: int(a.gpus)}
 }
 

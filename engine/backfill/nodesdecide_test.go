@@ -180,3 +180,16 @@ func TestDeciderNamesPooledCores(t *testing.T) {
 		}
 	}
 }
+
+// Naming nodes on processors fails the run: there are none.
+func TestDeciderNamesNodesOnProcessors(t *testing.T) {
+	w := exampleWorkload(4, []row{{"a", 0, 2, 4, 4}})
+	d := decide(func(st *backfill.State) ([]int, error) {
+		st.OnNodes(0, []int{0, 1})
+		return []int{0}, nil
+	})
+	_, err := backfill.Simulate(context.Background(), w, rigid.EstimateExact, backfill.Policy{Decider: d})
+	if want := "decision at 0 s: the policy starts jobs on named nodes, and the cluster has processors, not nodes"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
