@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -28,8 +29,12 @@ type State struct {
 	// Waiting are the submitted, unstarted jobs in submit order (then
 	// job number); Running the running jobs, in no particular order.
 	Waiting, Running []int
+	// Machine is the machine of nodes the jobs run on, nil on
+	// processors: then Request, FreeOn and OnNodes apply (nodesdecide.go).
+	Machine *rigid.Machine
 
-	s *sim
+	s     *sim
+	named map[int]namedNodes // OnNodes'
 }
 
 // A JobInfo is what a policy may know of a job: its estimate is the run
@@ -63,17 +68,23 @@ func (st *State) Variant() rigid.Variant { return st.s.variant }
 // model cannot carry out, and records what State.EASY promised the head
 // when the Decider started a job past it.
 func (s *sim) decide() error {
-	st := &State{NowSeconds: s.now, Procs: s.w.Procs, FreeProcs: s.free, Waiting: s.queue, Running: s.running, s: s}
+	st := &State{NowSeconds: s.now, Procs: s.w.Procs, FreeProcs: s.free, Waiting: s.queue, Running: s.running, Machine: s.w.Machine, s: s}
 	s.promise = nil
+	s.eased = s.eased[:0]
 	starts, err := s.policy.Decider.Decide(st)
 	if err != nil {
 		return fmt.Errorf("simulating %s: decision at %d s: %w", s.w.Name, s.now, err)
 	}
-	for _, j := range starts {
-		if err := s.canStart(j); err != nil {
-			return fmt.Errorf("simulating %s: decision at %d s: the policy starts %w", s.w.Name, s.now, err)
-		}
-		s.start(j)
+	switch {
+	case s.w.Machine != nil:
+		err = s.startOnNodes(st, starts, true)
+	case len(st.named) > 0:
+		err = errors.New("jobs on named nodes, and the cluster has processors, not nodes")
+	default:
+		err = s.startOnProcessors(starts)
+	}
+	if err != nil {
+		return fmt.Errorf("simulating %s: decision at %d s: the policy starts %w", s.w.Name, s.now, err)
 	}
 	if p := s.promise; p != nil && s.relies(p, len(starts)) {
 		s.sched.Reservations = append(s.sched.Reservations, p.Reservation)
@@ -106,16 +117,24 @@ func (s *sim) relies(p *promise, n int) bool {
 	return n > 0
 }
 
+// startOnProcessors starts the Decider's starts in order, each when it
+// waits and fits the free processors.
+func (s *sim) startOnProcessors(starts []int) error {
+	for _, j := range starts {
+		if err := s.canStart(j); err != nil {
+			return err
+		}
+		s.start(j)
+	}
+	return nil
+}
+
 // canStart checks that job j waits and fits the free processors.
 func (s *sim) canStart(j int) error {
-	switch {
-	case j < 0 || j >= len(s.jobs):
-		return fmt.Errorf("job %d, which does not exist (jobs are 0 to %d)", j, len(s.jobs)-1)
-	case j >= s.nextArrive:
-		return fmt.Errorf("job %d before it is submitted (at %d s)", j, s.jobs[j].SubmitSeconds)
-	case s.sched.StartSeconds[j] >= 0:
-		return fmt.Errorf("job %d, already started at %d s", j, s.sched.StartSeconds[j])
-	case s.jobs[j].Procs > s.free:
+	if err := s.canWait(j, nil); err != nil {
+		return err
+	}
+	if s.jobs[j].Procs > s.free {
 		return fmt.Errorf("job %d, which does not fit: it needs %d processors and %d are free", j, s.jobs[j].Procs, s.free)
 	}
 	return nil
@@ -137,9 +156,14 @@ func (s *sim) canStart(j int) error {
 // checks that the starts keep it.
 func (st *State) EASY(order []int) []int {
 	s := st.s
-	c := &s.counted
-	c.running, c.nowSeconds, c.free = st.Running, st.NowSeconds, st.FreeProcs
-	r := easyPass(c, st.NowSeconds, order, nil)
+	var r easyResult
+	if n, ok := s.alloc.(*nodes); ok {
+		r = st.easyNodes(n, order)
+	} else {
+		c := &s.counted
+		c.running, c.nowSeconds, c.free = st.Running, st.NowSeconds, st.FreeProcs
+		r = easyPass(c, st.NowSeconds, order, nil)
+	}
 	s.promise = nil
 	if r.promised {
 		s.promise = &promise{Reservation: r.promise, before: slices.Clone(r.starts[:r.before])}

@@ -24,8 +24,6 @@ func (p *Policy) validateNodes(w *rigid.Workload) error {
 	switch {
 	case p.Planner != nil:
 		return fmt.Errorf("policy: Tradeoff-fs on a machine of nodes is not built yet; use an order with easy or conservative backfilling")
-	case p.Decider != nil:
-		return fmt.Errorf("policy: a Decider sees processors; on a machine of nodes use a built-in order")
 	case p.Placement != PlaceProcessors:
 		return fmt.Errorf("policy: placement %s is for processors; a machine of nodes has its node selection (first-fit or best-fit)", p.Placement)
 	}
@@ -39,14 +37,16 @@ func (s *sim) useNodes() {
 	s.alloc = n
 	s.planner = nil
 	s.usage.charge = make([]int64, len(s.jobs))
-	switch s.policy.Allocation {
-	case AllocConservative:
+	switch {
+	case s.policy.Decider != nil:
+		s.rule = s.decide
+	case s.policy.Allocation == AllocConservative:
 		s.rule = func() error {
 			s.sortQueue()
 			n.conservative()
 			return nil
 		}
-	case AllocStrict:
+	case s.policy.Allocation == AllocStrict:
 		s.rule = s.strict
 	default:
 		s.rule = s.easy

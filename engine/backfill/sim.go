@@ -149,10 +149,11 @@ type sim struct {
 	buckets usageBuckets
 	endsBuf []endEvent
 	planner *planner
-	counted counted  // the counting placement's scratch, also State.EASY's
-	starts  []int    // an EASY pass's starts
-	promise *promise // what State.EASY promised in the current decision
-	due     []int    // completions of the instant, with per-event passes
+	counted counted      // the counting placement's scratch, also State.EASY's
+	starts  []int        // an EASY pass's starts
+	promise *promise     // what State.EASY promised in the current decision
+	eased   []easyPlaced // where State.EASY placed jobs, on nodes
+	due     []int        // completions of the instant, with per-event passes
 	sched   Schedule
 }
 

@@ -41,7 +41,13 @@ func (Model) ExternalKinds() []string { return []string{"command", "batsim"} }
 // ProbeExternal starts a pipe-protocol policy or a Batsim scheduler once
 // on p's processors (model.ExternalProber).
 func (Model) ProbeExternal(ctx context.Context, entry model.PolicyEntry, p *platform.Platform) error {
-	procs := p.Clusters[0].Cores // rigid platforms have one cluster (CheckPlatform)
+	if p.HasNodes() && entry.Batsim != nil {
+		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, machineOf(p).Nodes())
+	}
+	if p.HasNodes() && !isAgent(entry) {
+		return pipe.ProbeNodes(ctx, pipeOptions(entry), machineOf(p), rigid.EstimateRequested.String())
+	}
+	procs := p.Clusters[0].Cores // rigid platforms of processors have one cluster (CheckPlatform)
 	if entry.Batsim != nil {
 		return batsim.Probe(ctx, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout}, procs)
 	}
@@ -90,7 +96,15 @@ func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry m
 	var decider backfill.Decider
 	switch {
 	case entry.Command != nil:
-		r, err := pipe.StartRigid(ctx, pipeOptions(entry), w.Procs, len(w.Jobs), v.String(), w.Name)
+		start := func() (*pipe.Rigid, error) {
+			return pipe.StartRigid(ctx, pipeOptions(entry), w.Procs, len(w.Jobs), v.String(), w.Name)
+		}
+		if w.Machine != nil {
+			start = func() (*pipe.Rigid, error) {
+				return pipe.StartNodes(ctx, pipeOptions(entry), w.Machine, len(w.Jobs), v.String(), w.Name)
+			}
+		}
+		r, err := start()
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +126,14 @@ func (p policyRunner) engineSchedule(ctx context.Context, policy string, entry m
 			return nil, fmt.Errorf("policy %s: %w", policy, err)
 		}
 	}
-	sched, err := backfill.Simulate(ctx, w, v, backfill.Policy{Decider: decider})
+	sel := backfill.SelectFirstFit
+	if name, ok := entry.Params[ParamNodes]; ok && w.Machine != nil {
+		var err error
+		if sel, err = backfill.ParseNodeSelection(name); err != nil {
+			return nil, fmt.Errorf("policy %s: params: %s: %w", policy, ParamNodes, err)
+		}
+	}
+	sched, err := backfill.Simulate(ctx, w, v, backfill.Policy{Decider: decider, Nodes: sel})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +158,14 @@ func (p policyRunner) ownPolicy(name string) (Policy, bool) {
 // one, as the integer-second built-in simulator would have started it),
 // with the processors the scheduler gave each job.
 func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workload, v rigid.Variant) (*backfill.Schedule, [][]int, error) {
-	bs, err := batsim.Simulate(ctx, w, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
+	seen := w
+	if w.Machine != nil {
+		var err error
+		if seen, err = batsimNodeView(w); err != nil {
+			return nil, nil, fmt.Errorf("policy %s: %w", entry.Name, err)
+		}
+	}
+	bs, err := batsim.Simulate(ctx, seen, batsim.Options{Command: entry.Argv, DecisionTimeout: entry.DecisionTimeout,
 		WalltimeIsRunTime: v == rigid.EstimateExact})
 	if err != nil {
 		return nil, nil, err
@@ -154,10 +182,23 @@ func batsimSchedule(ctx context.Context, entry model.PolicyEntry, w *rigid.Workl
 	}
 	sched.Stats.Events = bs.Counts.Requests
 	sched.Stats.Passes = bs.Counts.Requests
+	resources := bs.Resources
+	if w.Machine != nil {
+		sched.Nodes = make([][]backfill.NodeShare, n)
+		for i := range n {
+			if sched.StartSeconds[i] < 0 {
+				continue
+			}
+			if sched.Nodes[i], err = batsimNodeShares(w, i, bs.Resources[i]); err != nil {
+				return nil, nil, fmt.Errorf("policy %s: %w", entry.Name, err)
+			}
+		}
+		resources = nil // the nodes are the schedule's
+	}
 	if err := verify.Rigid(w, v, sched); err != nil {
 		return nil, nil, fmt.Errorf("policy %s: the Batsim scheduler's schedule does not fit the rigid model (a rejected job is a job never run): %w", entry.Name, err)
 	}
-	return sched, bs.Resources, nil
+	return sched, resources, nil
 }
 
 // pipeOptions runs a manifest's command entry as a pipe-protocol policy:

@@ -18,9 +18,9 @@ import (
 	"strconv"
 )
 
-// ProtocolVersion is the version of the protocol this package speaks; a
-// policy answers the hello with the version it speaks, and a mismatch
-// fails the cell.
+// ProtocolVersion is the version of the protocol on processors (and for
+// DAGs); a policy answers the hello with the version it was sent, and a
+// mismatch fails the cell. Machines of nodes speak ProtocolVersionNodes.
 const ProtocolVersion = 1
 
 // maxLineBytes bounds one reply line: a reply of the whole KTH trace's
@@ -57,17 +57,20 @@ func decodeStrict(line []byte, v any) error {
 	return nil
 }
 
-// decodeHello reads the answer to the hello.
-func decodeHello(line []byte) error {
+// decodeHello reads the answer to a hello of protocol version.
+func decodeHello(line []byte, version int) error {
 	var r helloReply
 	if err := decodeStrict(line, &r); err != nil {
 		return err
 	}
 	if r.Type == nil || *r.Type != "hello" || r.Protocol == nil {
-		return fmt.Errorf("invalid reply %s to the hello: want {\"type\":\"hello\",\"protocol\":%d}", excerpt(line), ProtocolVersion)
+		return fmt.Errorf("invalid reply %s to the hello: want {\"type\":\"hello\",\"protocol\":%d}", excerpt(line), version)
 	}
-	if *r.Protocol != ProtocolVersion {
-		return fmt.Errorf("the policy speaks protocol version %d; this sweep speaks %d", *r.Protocol, ProtocolVersion)
+	if *r.Protocol != version {
+		if version == ProtocolVersionNodes {
+			return fmt.Errorf("the policy speaks protocol version %d; a platform of nodes needs version %d (docs/protocol.md: requests, free resources per partition, starts on nodes)", *r.Protocol, version)
+		}
+		return fmt.Errorf("the policy speaks protocol version %d; this sweep speaks %d", *r.Protocol, version)
 	}
 	return nil
 }

@@ -43,9 +43,9 @@ type conn struct {
 	closed bool
 }
 
-// start runs the policy and sends the hello; hello is the message's
-// model-specific fields, already JSON, without braces.
-func start(ctx context.Context, opts Options, model string, hello []byte) (*conn, error) {
+// start runs the policy and sends the hello of protocol version; hello is
+// the message's model-specific fields, already JSON, without braces.
+func start(ctx context.Context, opts Options, model string, version int, hello []byte) (*conn, error) {
 	p, err := child.Start(ctx, opts.Command, child.Options{Dir: opts.Dir, Env: opts.Env, DecisionTimeout: opts.DecisionTimeout, Pipes: true})
 	if err != nil {
 		return nil, err
@@ -57,10 +57,10 @@ func start(ctx context.Context, opts Options, model string, hello []byte) (*conn
 	}
 	pj, _ := json.Marshal(params) // maps marshal with sorted keys
 	name, _ := json.Marshal(opts.Name)
-	msg := fmt.Appendf(nil, `{"type":"hello","protocol":%d,"model":%q,"policy":%s,"params":%s,`, ProtocolVersion, model, name, pj)
+	msg := fmt.Appendf(nil, `{"type":"hello","protocol":%d,"model":%q,"policy":%s,"params":%s,`, version, model, name, pj)
 	msg = append(msg, hello...)
 	msg = append(msg, '}')
-	err = c.exchange(ctx, child.Decision{What: "hello"}, msg, func(line []byte) error { return decodeHello(line) })
+	err = c.exchange(ctx, child.Decision{What: "hello"}, msg, func(line []byte) error { return decodeHello(line, version) })
 	if err != nil {
 		c.close()
 		return nil, err

@@ -36,7 +36,7 @@ func StartDAG(ctx context.Context, opts Options, in *grid.Instance) (*DAG, conte
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := start(ctx, opts, "dag", hello)
+	c, err := start(ctx, opts, "dag", ProtocolVersion, hello)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,7 +72,7 @@ func ProbeDAG(ctx context.Context, opts Options, p *platform.Platform) error {
 	if err != nil {
 		return err
 	}
-	c, err := start(ctx, opts, "dag", hello)
+	c, err := start(ctx, opts, "dag", ProtocolVersion, hello)
 	if err != nil {
 		return err
 	}

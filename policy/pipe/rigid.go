@@ -8,6 +8,7 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/policy/child"
+	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
 // Rigid is a rigid-job policy run as a decision process: a
@@ -25,6 +26,11 @@ type Rigid struct {
 	gen     uint32
 	msg     []byte
 	nowSecs int64
+
+	// machine is the machine of nodes under version 2, nil on
+	// processors; busy is appendFree's scratch.
+	machine *rigid.Machine
+	busy    []int
 }
 
 // StartRigid starts the policy of opts for a simulation of jobs on procs
@@ -33,7 +39,7 @@ type Rigid struct {
 func StartRigid(ctx context.Context, opts Options, procs, jobs int, estimate, workload string) (*Rigid, error) {
 	name, _ := json.Marshal(workload)
 	hello := fmt.Appendf(nil, `"platform":{"procs":%d},"workload":{"name":%s,"jobs":%d,"estimate":%q}`, procs, name, jobs, estimate)
-	c, err := start(ctx, opts, "rigid", hello)
+	c, err := start(ctx, opts, "rigid", ProtocolVersion, hello)
 	if err != nil {
 		return nil, err
 	}
@@ -103,36 +109,88 @@ func (r *Rigid) Decide(st *backfill.State) ([]int, error) {
 		b = strconv.AppendInt(b, info.EstimateSeconds, 10)
 		b = append(b, `,"user":`...)
 		b = strconv.AppendInt(b, info.User, 10)
+		if r.machine != nil {
+			b = r.appendRequest(b, st.Request(j))
+		}
 		b = append(b, '}')
 		submitted++
 		r.told = j + 1
 	}
-	b = append(b, "]}"...)
+	b = append(b, ']')
+	if r.machine != nil {
+		b = r.appendFree(b, st)
+	}
+	b = append(b, '}')
 	r.msg = b
 	r.nowSecs = st.NowSeconds
 	d := child.Decision{What: fmt.Sprintf("decide: %d submitted, %d finished, %d free", submitted, finished, st.FreeProcs), TimeSeconds: float64(st.NowSeconds)}
 	var ids []int64
+	var named []onNodes
 	err := r.c.exchange(r.ctx, d, b, func(line []byte) error {
 		var err error
-		ids, err = decodeStarts(line)
+		if r.machine != nil {
+			ids, named, err = decodeStartsNodes(line)
+		} else {
+			ids, err = decodeStarts(line)
+		}
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	starts, err := r.checkStarts(st, ids, named)
+	if err != nil {
+		return nil, r.c.fault(d, err)
+	}
+	r.running = append(r.running, starts...)
+	return starts, nil
+}
+
+// checkStarts refuses a start the model cannot carry out: on processors,
+// one by one against the processors the earlier starts left; on nodes,
+// the waiting jobs as the simulator will place them (State.Check).
+func (r *Rigid) checkStarts(st *backfill.State, ids []int64, named []onNodes) ([]int, error) {
 	starts := make([]int, 0, len(ids))
 	free := st.FreeProcs
-	for _, id := range ids {
+	if r.machine != nil {
+		free = st.Procs // the nodes are checked below
+	}
+	for k, id := range ids {
 		if err := r.check(st, id, free); err != nil {
-			return nil, r.c.fault(d, err)
+			return nil, err
 		}
 		j := int(id)
 		free -= st.Job(j).Procs
 		r.stamp[j] = r.gen // started now: not finished at the next decision
-		r.running = append(r.running, j)
 		starts = append(starts, j)
+		if k < len(named) && named[k].nodes != nil {
+			nodes, cores := clampInts(named[k].nodes), clampInts(named[k].cores)
+			if cores != nil {
+				st.OnNodeCores(j, nodes, cores)
+			} else {
+				st.OnNodes(j, nodes)
+			}
+		}
+	}
+	if r.machine != nil {
+		if err := st.Check(starts); err != nil {
+			return nil, fmt.Errorf("start: %w", err)
+		}
 	}
 	return starts, nil
+}
+
+// clampInts converts node ids or core counts, keeping an out-of-range
+// value out of range.
+func clampInts(xs []int64) []int {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(max(min(x, 1<<31), -1))
+	}
+	return out
 }
 
 // check refuses a start the model cannot carry out.

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sweep_policy import DAGPolicy, RigidPolicy, run
+from sweep_policy import DAGPolicy, Job, RigidPolicy, Request, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..", "examples")
@@ -116,3 +116,120 @@ def test_example_runs_as_a_process():
     out = subprocess.run([sys.executable, os.path.join(EXAMPLES, "easy.py")], input=data, capture_output=True,
                          text=True, env=env, check=True).stdout
     assert out.splitlines() == ['{"type":"hello","protocol":1}', '{"start":[0]}', '{"start":[2]}']
+
+
+# Protocol 2: issue 34's cpu+gpu platform (nodes 0 and 1 in cpu, 4 cores
+# and 8 GiB each; node 2 in gpu, 8 cores, 64 GiB, 4 GPUs) and five jobs at
+# 0 s, the ones of policy/pipe's TestPythonNodesFCFS (run = estimate):
+# J0 gpu 1 node x (4 cores, 16 GiB, 2 GPUs) 20 s; J1 gpu 1 x (2, 8 GiB, 3)
+# 10 s; J2 cpu 2 x (2, 4 GiB) 30 s; J3 6 pooled cores, 1 GiB each, any
+# partition, 50 s; J4 gpu 1 x (1, 1 GiB, 1) 5 s.
+from nodes_fcfs import NodesFCFS  # noqa: E402
+
+CPU_GPU = {"procs": 16, "partitions": [
+    {"name": "cpu", "nodes": 2, "cores": 4, "memory": 8192, "gpus": 0, "first_node": 0},
+    {"name": "gpu", "nodes": 1, "cores": 8, "memory": 65536, "gpus": 4, "first_node": 2}]}
+
+
+def hello2(params=None):
+    return {"type": "hello", "protocol": 2, "model": "rigid", "policy": "p", "params": params or {},
+            "platform": CPU_GPU, "workload": {"name": "cpu-gpu", "jobs": 5, "estimate": "T"}}
+
+
+def njob(id, procs, estimate, nodes, cores, memory, gpus, partition, memory_per_core=0):
+    return {"id": id, "submit": 0, "procs": procs, "estimate": estimate, "user": 1, "nodes": nodes, "cores": cores,
+            "memory": memory, "gpus": gpus, "memory_per_core": memory_per_core, "partition": partition,
+            "exclusive": False}
+
+
+NJOBS = [njob(0, 4, 20, 1, 4, 16384, 2, "gpu"), njob(1, 2, 10, 1, 2, 8192, 3, "gpu"),
+         njob(2, 4, 30, 2, 2, 4096, 0, "cpu"), njob(3, 6, 50, 0, 0, 0, 0, "", memory_per_core=1024),
+         njob(4, 1, 5, 1, 1, 1024, 1, "gpu")]
+IDLE = [{"cores": 8, "memory": 16384, "gpus": 0, "idle": 2, "busy": []},
+        {"cores": 8, "memory": 65536, "gpus": 4, "idle": 1, "busy": []}]
+
+
+def decide2(now, free, finished, submitted, partitions):
+    return {"type": "decide", "now": now, "free": free, "finished": finished, "submitted": submitted,
+            "partitions": partitions}
+
+
+def test_nodes_fcfs_by_hand():
+    # At 0 J0 takes node 2 and J1 (3 GPUs, 2 free) blocks. At 20 J0 has
+    # ended: J1 on node 2, J2 on nodes 0 and 1, J3's 6 cores on node 2 (the
+    # CPU nodes have 2 each left); J4 finds node 2's cores taken. At 30 J1
+    # has ended: node 2 has 2 cores, 59,392 MiB and 4 GPUs free: J4 there.
+    at30 = [{"cores": 4, "memory": 8192, "gpus": 0, "idle": 0, "busy": [[0, 2, 4096, 0], [1, 2, 4096, 0]]},
+            {"cores": 2, "memory": 59392, "gpus": 4, "idle": 0, "busy": [[2, 2, 59392, 4]]}]
+    msgs = [hello2(), decide2(0, 16, [], NJOBS, IDLE), decide2(20, 16, [0], [], IDLE), decide2(30, 6, [1], [], at30),
+            {"type": "end", "now": 30}]
+    assert converse(NodesFCFS(), msgs) == [
+        {"type": "hello", "protocol": 2},
+        {"start": [{"id": 0, "nodes": [2]}]},
+        {"start": [{"id": 1, "nodes": [2]}, {"id": 2, "nodes": [0, 1]}, {"id": 3, "nodes": [2]}]},
+        {"start": [{"id": 4, "nodes": [2]}]}]
+
+
+def test_nodes_greedy_by_hand_and_sweep_places():
+    # Greedy: at 0 J0 on node 2, J2 on nodes 0 and 1, J4 on node 2 (J1's
+    # GPUs and J3's cores are short); at 5 (J4 ended) node 2 has 4 cores
+    # and 2 GPUs: nothing fits; at 20 J1 and J3 on node 2. With place=sweep
+    # the same jobs, unnamed.
+    at5 = [{"cores": 4, "memory": 8192, "gpus": 0, "idle": 0, "busy": [[0, 2, 4096, 0], [1, 2, 4096, 0]]},
+           {"cores": 4, "memory": 49152, "gpus": 2, "idle": 0, "busy": [[2, 4, 49152, 2]]}]
+    at20 = [at5[0], IDLE[1]]
+    msgs = [hello2({"backfill": "greedy"}), decide2(0, 16, [], NJOBS, IDLE), decide2(5, 8, [4], [], at5),
+            decide2(20, 12, [0], [], at20)]
+    assert converse(NodesFCFS(), msgs)[1:] == [
+        {"start": [{"id": 0, "nodes": [2]}, {"id": 2, "nodes": [0, 1]}, {"id": 4, "nodes": [2]}]},
+        {"start": []},
+        {"start": [{"id": 1, "nodes": [2]}, {"id": 3, "nodes": [2]}]}]
+    msgs[0] = hello2({"backfill": "greedy", "place": "sweep"})
+    assert converse(NodesFCFS(), msgs)[1:] == [{"start": [0, 2, 4]}, {"start": []}, {"start": [1, 3]}]
+
+
+def test_nodes_state_and_fit():
+    # The client's view at 5 s of the greedy schedule: requests, free
+    # resources per node and per partition, and fits()/place().
+    seen = {}
+
+    class Look(RigidPolicy):
+        def decide(self):
+            if self.now == 5:
+                byid = {j.id: j for j in self.waiting}
+                seen["request"] = repr(byid[3].request)
+                seen["pooled"] = byid[3].request.pooled
+                seen["free"] = [repr(f) for f in self.free_nodes]
+                seen["idle"] = [p.idle for p in self.partition_free]
+                seen["fits"] = {j: self.fits(byid[j]) for j in byid}
+                smaller = Job(9, 5, 4, 1, 1, Request(njob(9, 4, 1, 0, 0, 0, 0, "", memory_per_core=1024)))
+                seen["pooled 4"] = self.place(smaller)
+                return []
+            return [0, 2, 4] if self.now == 0 else []
+
+    at5 = [{"cores": 4, "memory": 8192, "gpus": 0, "idle": 0, "busy": [[0, 2, 4096, 0], [1, 2, 4096, 0]]},
+           {"cores": 4, "memory": 49152, "gpus": 2, "idle": 0, "busy": [[2, 4, 49152, 2]]}]
+    converse(Look(), [hello2(), decide2(0, 16, [], NJOBS, IDLE), decide2(5, 8, [4], [], at5)])
+    assert seen == {
+        "request": "Request(pooled cores, 1024 MiB each)", "pooled": True,
+        "free": ["Free(cores=2, memory=4096, gpus=0)", "Free(cores=2, memory=4096, gpus=0)",
+                 "Free(cores=4, memory=49152, gpus=2)"],
+        "idle": [0, 0], "fits": {1: False, 3: False},
+        # 4 pooled cores: 2 on node 0 and 2 on node 1, the first partition.
+        "pooled 4": [0, 1]}
+
+
+def test_easy_on_nodes_by_hand():
+    # engine/backfill's "gpu easy" case on the cpu+gpu platform, all at 0
+    # s: G0 (gpu, 4 cores, 16 GiB, 2 GPUs, 20 s) takes node 2; G1 (3 GPUs)
+    # blocks and is promised node 2 at 20 s, which leaves 6 cores, 56 GiB
+    # and 1 GPU spare. C0 (both CPU nodes, 30 s) backfills off the head's
+    # node; X (any partition, 2 cores, 50 s) finds the CPU nodes full and
+    # takes 2 of node 2's spare cores; Y (1 GPU, 5 s, ends by the shadow)
+    # a free GPU; Z (1 GPU, 100 s) the one spare GPU.
+    jobs = [njob(0, 4, 20, 1, 4, 16384, 2, "gpu"), njob(1, 2, 10, 1, 2, 8192, 3, "gpu"),
+            njob(2, 8, 30, 2, 4, 4096, 0, "cpu"), njob(3, 2, 50, 1, 2, 0, 0, ""),
+            njob(4, 1, 5, 1, 1, 1024, 1, "gpu"), njob(5, 1, 100, 1, 1, 1024, 1, "gpu")]
+    assert converse(EASY(), [hello2(), decide2(0, 16, [], jobs, IDLE)])[1:] == [
+        {"start": [{"id": 0, "nodes": [2]}, {"id": 2, "nodes": [0, 1]}, {"id": 3, "nodes": [2]},
+                   {"id": 4, "nodes": [2]}, {"id": 5, "nodes": [2]}]}]
