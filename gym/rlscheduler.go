@@ -171,6 +171,10 @@ type rlObserver struct {
 	// Per job of the episode: the keys of HPCEnv's sorts (keys).
 	f1, f2                 []float64
 	request, procs, submit []int64
+	// fixed holds every job's fixed features, rlFixed a job.
+	fixed []float32
+	// empty is the observation of no job (rlEmptySlots).
+	empty []float32
 }
 
 func (o *rlObserver) features() int { return rlFeatures }
@@ -217,47 +221,62 @@ func (o *rlObserver) freeProcs(st *backfill.State) int {
 
 func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, visible []int) {
 	o.sync(st)
-	free := o.freeProcs(st)
+	free := int64(o.freeProcs(st))
 	jobs := o.queue
 	if len(jobs) > rlMaxQueue {
 		jobs = o.interleave()
 	}
-	for i := range rlMaxQueue {
-		row := obs[i*rlFeatures : i*rlFeatures+rlFeatures]
-		if i >= len(jobs) {
-			row[0] = 0
-			for c := 1; c < rlFeatures-1; c++ {
-				row[c] = 1
-			}
-			row[rlFeatures-1] = 0
-			mask[i], visible[i] = 0, -1
-			continue
+	now := st.NowSeconds
+	for i, j := range jobs {
+		// Job j's features as HPCEnv computes them, in float64 then
+		// stored as float32: the wait, the fixed ones made at reset, and
+		// whether it fits.
+		row := obs[i*rlFeatures : i*rlFeatures+rlFeatures : i*rlFeatures+rlFeatures]
+		row[0] = float32(min(float64(now-o.submit[j])/maxWaitSeconds, rlAlmostOne))
+		copy(row[1:rlFeatures-1], o.fixed[j*rlFixed:j*rlFixed+rlFixed])
+		row[rlFeatures-1] = rlAlmostZero
+		if o.procs[j] <= free {
+			row[rlFeatures-1] = rlAlmostOne
 		}
-		j := jobs[i]
-		o.row(st, j, free, row)
 		mask[i], visible[i] = 1, j
+	}
+	n := len(jobs)
+	copy(obs[n*rlFeatures:], o.empty[n*rlFeatures:])
+	clear(mask[n:])
+	for i := n; i < rlMaxQueue; i++ {
+		visible[i] = -1
 	}
 }
 
-// row writes job j's features as HPCEnv computes them, in float64 then
-// stored as float32.
-func (o *rlObserver) row(st *backfill.State, j, freeProcs int, row []float32) {
-	job := st.Job(j)
+// rlFixed is the number of a job's features that do not change while it
+// waits: its request, processors, memory, user, group and executable.
+const rlFixed = rlFeatures - 2
+
+// fixedFeatures writes job j's fixed features (rlFixed) as HPCEnv computes
+// them.
+func (o *rlObserver) fixedFeatures(w *rigid.Workload, j int, out []float32) {
 	x := &o.extra[j]
 	t := o.t
-	row[0] = float32(min(float64(st.NowSeconds-job.SubmitSeconds)/maxWaitSeconds, rlAlmostOne))
-	row[1] = float32(min(float64(x.requestSeconds)/float64(t.maxRunSeconds), rlAlmostOne))
-	row[2] = float32(min(float64(job.Procs)/float64(t.procs), rlAlmostOne))
+	out[0] = float32(min(float64(x.requestSeconds)/float64(t.maxRunSeconds), rlAlmostOne))
+	out[1] = float32(min(float64(w.Jobs[j].Procs)/float64(t.procs), rlAlmostOne))
 	for c, v := range [4][2]int64{{x.memory, t.maxMemory}, {x.user, t.maxUser}, {x.group, t.maxGroup}, {x.executable, t.maxExecutable}} {
-		row[3+c] = 1
+		out[2+c] = 1
 		if v[0] != -1 {
-			row[3+c] = float32(min(float64(v[0])/float64(v[1]), rlAlmostOne))
+			out[2+c] = float32(min(float64(v[0])/float64(v[1]), rlAlmostOne))
 		}
 	}
-	row[7] = rlAlmostZero
-	if job.Procs <= freeProcs {
-		row[7] = rlAlmostOne
+}
+
+// rlEmptySlots is HPCEnv's observation with no job in it: an empty slot
+// is [0, 1, 1, 1, 1, 1, 1, 0].
+func rlEmptySlots() []float32 {
+	obs := make([]float32, rlMaxQueue*rlFeatures)
+	for i := range rlMaxQueue {
+		for c := 1; c < rlFeatures-1; c++ {
+			obs[i*rlFeatures+c] = 1
+		}
 	}
+	return obs
 }
 
 // sync brings the queue up to the simulation's: started jobs leave,
@@ -325,6 +344,10 @@ func (o *rlObserver) keys(w *rigid.Workload) {
 	n := len(w.Jobs)
 	o.f1, o.f2 = slices.Grow(o.f1[:0], n)[:n], slices.Grow(o.f2[:0], n)[:n]
 	o.request, o.procs, o.submit = slices.Grow(o.request[:0], n)[:n], slices.Grow(o.procs[:0], n)[:n], slices.Grow(o.submit[:0], n)[:n]
+	o.fixed = slices.Grow(o.fixed[:0], n*rlFixed)[:n*rlFixed]
+	if o.empty == nil {
+		o.empty = rlEmptySlots()
+	}
 	for i := range w.Jobs {
 		j, x := &w.Jobs[i], &o.extra[i]
 		r := float64(x.requestSeconds)
@@ -335,6 +358,7 @@ func (o *rlObserver) keys(w *rigid.Workload) {
 		o.f1[i] = math.Log10(r)*p + 870*math.Log10(positive(j.SubmitSeconds))
 		o.f2[i] = math.Sqrt(float64(x.requestSeconds))*p + 25600*math.Log10(float64(j.SubmitSeconds))
 		o.request[i], o.procs[i], o.submit[i] = x.requestSeconds, int64(j.Procs), j.SubmitSeconds
+		o.fixedFeatures(w, i, o.fixed[i*rlFixed:i*rlFixed+rlFixed])
 	}
 }
 
