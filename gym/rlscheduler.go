@@ -164,6 +164,14 @@ type rlObserver struct {
 	seen    int // jobs below this index have joined queue
 	byKey   []int
 	picked  []int
+	// pickedIn[j] == pickings says job j is in picked (interleave).
+	pickedIn []uint32
+	pickings uint32
+	// live are the jobs started, in start order, that had not ended
+	// at the last decision: the only ones freeProcs can need. The
+	// Stepper's StartOrder up to liveFrom is in it.
+	live     []int
+	liveFrom int
 	// ended and started are freeProcs' scratch.
 	ended, started []int
 	// sorted says the queue is in submit order.
@@ -175,6 +183,12 @@ type rlObserver struct {
 	fixed []float32
 	// empty is the observation of no job (rlEmptySlots).
 	empty []float32
+	// ranks are the episode's jobs' places in HPCEnv's orders (rank),
+	// made at the episode's first interleave; sortKeys and sortJobs are
+	// byRank's scratch.
+	ranks    *rlRanks
+	sortKeys []uint64
+	sortJobs []int
 }
 
 func (o *rlObserver) features() int { return rlFeatures }
@@ -182,6 +196,7 @@ func (o *rlObserver) features() int { return rlFeatures }
 // reset starts an episode.
 func (o *rlObserver) reset(ep episode, st *backfill.Stepper, _ rigid.Variant) {
 	o.extra, o.queue, o.seen, o.stepper, o.sorted = ep.extra, o.queue[:0], 0, st, true
+	o.live, o.liveFrom, o.ranks = o.live[:0], 0, nil
 	o.keys(ep.w)
 }
 
@@ -191,20 +206,25 @@ func (o *rlObserver) reset(ep episode, st *backfill.Stepper, _ rigid.Variant) {
 // (its skip_for_resources); the jobs started at this instant so far
 // needed some of them, the others are still running for it.
 func (o *rlObserver) freeProcs(st *backfill.State) int {
-	order := o.stepper.StartOrder()
 	sched := o.stepper.Schedule()
 	now := st.NowSeconds
+	// A job that ended before now neither started nor ended at now, and
+	// time only goes on: it leaves live for good.
+	order := o.stepper.StartOrder()
+	o.live = append(o.live, order[o.liveFrom:]...)
+	o.liveFrom = len(order)
+	o.live = slices.DeleteFunc(o.live, func(j int) bool { return sched.EndSeconds[j] < now })
 	cur := st.FreeProcs
 	ended, started := o.ended[:0], o.started[:0]
 	defer func() { o.ended, o.started = ended, started }()
-	for _, j := range order {
+	for _, j := range o.live {
 		switch {
 		case sched.StartSeconds[j] == now:
 			started = append(started, j)
-			cur += st.Job(j).Procs
+			cur += int(o.procs[j])
 		case sched.EndSeconds[j] == now:
 			ended = append(ended, j)
-			cur -= st.Job(j).Procs
+			cur -= int(o.procs[j])
 		}
 	}
 	released := 0
@@ -284,16 +304,23 @@ func rlEmptySlots() []float32 {
 // begins build_observation (a no-op unless jobs joined or interleave
 // reordered the queue).
 func (o *rlObserver) sync(st *backfill.State) {
-	o.queue = slices.DeleteFunc(o.queue, func(j int) bool { return st.Job(j).StartSeconds >= 0 })
-	for _, j := range st.Waiting {
+	start := o.stepper.Schedule().StartSeconds
+	o.queue = slices.DeleteFunc(o.queue, func(j int) bool { return start[j] >= 0 })
+	// Waiting is in submit order: the jobs from o.seen on are in its
+	// suffix of submit times from job o.seen-1's on.
+	from := len(st.Waiting)
+	for from > 0 && (o.seen == 0 || o.submit[st.Waiting[from-1]] >= o.submit[o.seen-1]) {
+		from--
+	}
+	for _, j := range st.Waiting[from:] {
 		if j >= o.seen {
 			o.queue = append(o.queue, j)
 			o.seen = j + 1
-			o.sorted = false
+			o.sorted = o.sorted && o.submit[o.queue[max(len(o.queue)-2, 0)]] <= o.submit[j]
 		}
 	}
 	if !o.sorted {
-		slices.SortStableFunc(o.queue, func(a, b int) int { return cmp.Compare(o.submit[a], o.submit[b]) })
+		o.byRank(o.queue, o.rankings().submit)
 		o.sorted = true
 	}
 }
@@ -305,37 +332,97 @@ func (o *rlObserver) sync(st *backfill.State) {
 // list is the first again), skipping jobs already shown.
 func (o *rlObserver) interleave() []int {
 	q := o.queue
-	byFloat := func(key []float64) {
-		slices.SortStableFunc(q, func(a, b int) int {
-			// Python's sort with <: NaN never occurs (the keys are finite, or
-			// -Inf for a submit time of 0 under F2), where cmp.Compare would differ.
-			return cmp.Compare(key[a], key[b])
-		})
-	}
-	byPair := func(key []int64) {
-		slices.SortStableFunc(q, func(a, b int) int {
-			if c := cmp.Compare(key[a], key[b]); c != 0 {
-				return c
-			}
-			return cmp.Compare(o.submit[a], o.submit[b])
-		})
-	}
-	byFloat(o.f1)
-	byFloat(o.f2)
-	byPair(o.request)
-	o.byKey = append(o.byKey[:0], q[:rlMaxQueue]...)
-	byPair(o.procs)
+	r := o.rankings()
+	o.byKey = append(o.byKey[:0], q...)
+	o.byRank(o.byKey, r.request)
+	o.byRank(q, r.procs)
 	small := q[:rlMaxQueue]
 	o.picked = o.picked[:0]
+	o.pickings++
+	if o.pickings == 0 { // wrapped: no stamp may survive
+		clear(o.pickedIn)
+		o.pickings = 1
+	}
 	for i := 0; len(o.picked) < rlMaxQueue; i++ {
 		for _, j := range [3]int{o.byKey[i], small[i], o.byKey[i]} {
-			if len(o.picked) < rlMaxQueue && !slices.Contains(o.picked, j) {
+			if len(o.picked) < rlMaxQueue && o.pickedIn[j] != o.pickings {
+				o.pickedIn[j] = o.pickings
 				o.picked = append(o.picked, j)
 			}
 		}
 	}
 	o.sorted = false // the queue is in the last order, which decides among equal submits next time
 	return o.picked
+}
+
+// rlRanks places every job of an episode in HPCEnv's orders, equal jobs
+// at equal ranks. Its sorts are stable, and stable sorts one after the
+// other are one sort by their keys from the last to the first, then the
+// order before: so interleave's F1, F2, (request, submit) sorts are one
+// by (request, submit, F2, F1), and the (processors, submit) sort after
+// them one by (processors, submit, request, F2, F1); the queue's order
+// before decides among equal ranks (byRank).
+type rlRanks struct {
+	submit, request, procs []uint32
+}
+
+func (o *rlObserver) rankings() *rlRanks {
+	if o.ranks != nil {
+		return o.ranks
+	}
+	n := len(o.submit)
+	byF := func(a, b int) int {
+		// Python's sort with <: NaN never occurs (the keys are finite, or
+		// -Inf for a submit time of 0 under F2), where cmp.Compare would differ.
+		return cmp.Or(cmp.Compare(o.f2[a], o.f2[b]), cmp.Compare(o.f1[a], o.f1[b]))
+	}
+	r := &rlRanks{
+		submit: rank(n, func(a, b int) int { return cmp.Compare(o.submit[a], o.submit[b]) }),
+		request: rank(n, func(a, b int) int {
+			return cmp.Or(cmp.Compare(o.request[a], o.request[b]), cmp.Compare(o.submit[a], o.submit[b]), byF(a, b))
+		}),
+		procs: rank(n, func(a, b int) int {
+			return cmp.Or(cmp.Compare(o.procs[a], o.procs[b]), cmp.Compare(o.submit[a], o.submit[b]),
+				cmp.Compare(o.request[a], o.request[b]), byF(a, b))
+		}),
+	}
+	o.ranks = r
+	o.pickedIn = slices.Grow(o.pickedIn[:0], n)[:n]
+	clear(o.pickedIn)
+	o.pickings = 0
+	return r
+}
+
+// rank is the rank of each of jobs 0 to n-1 under compare, equal jobs
+// sharing one.
+func rank(n int, compare func(a, b int) int) []uint32 {
+	jobs := make([]int, n)
+	for i := range jobs {
+		jobs[i] = i
+	}
+	slices.SortFunc(jobs, compare)
+	ranks := make([]uint32, n)
+	for i := 1; i < n; i++ {
+		ranks[jobs[i]] = ranks[jobs[i-1]]
+		if compare(jobs[i-1], jobs[i]) != 0 {
+			ranks[jobs[i]]++
+		}
+	}
+	return ranks
+}
+
+// byRank sorts q stably by rank: by (rank, place in q), one key per job.
+func (o *rlObserver) byRank(q []int, rank []uint32) {
+	keys := o.sortKeys[:0]
+	for i, j := range q {
+		keys = append(keys, uint64(rank[j])<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	o.sortJobs = append(o.sortJobs[:0], q...)
+	for i, k := range keys {
+		q[i] = o.sortJobs[uint32(k)]
+	}
+	o.sortKeys = keys
 }
 
 // keys computes, per job of the episode, what HPCEnv sorts by: its
