@@ -176,7 +176,8 @@ type rlObserver struct {
 	ended, started []int
 	// sorted says the queue is in submit order.
 	sorted bool
-	// Per job of the episode: the keys of HPCEnv's sorts (keys).
+	// Per job of the episode: the keys of HPCEnv's sorts (keys; F1 and
+	// F2 made by rankings, only for an episode that needs them).
 	f1, f2                 []float64
 	request, procs, submit []int64
 	// fixed holds every job's fixed features, rlFixed a job.
@@ -253,7 +254,8 @@ func (o *rlObserver) observe(st *backfill.State, obs []float32, mask []uint8, vi
 		// whether it fits.
 		row := obs[i*rlFeatures : i*rlFeatures+rlFeatures : i*rlFeatures+rlFeatures]
 		row[0] = float32(min(float64(now-o.submit[j])/maxWaitSeconds, rlAlmostOne))
-		copy(row[1:rlFeatures-1], o.fixed[j*rlFixed:j*rlFixed+rlFixed])
+		fixed := o.fixed[j*rlFixed : j*rlFixed+rlFixed : j*rlFixed+rlFixed]
+		row[1], row[2], row[3], row[4], row[5], row[6] = fixed[0], fixed[1], fixed[2], fixed[3], fixed[4], fixed[5]
 		row[rlFeatures-1] = rlAlmostZero
 		if o.procs[j] <= free {
 			row[rlFeatures-1] = rlAlmostOne
@@ -371,6 +373,16 @@ func (o *rlObserver) rankings() *rlRanks {
 		return o.ranks
 	}
 	n := len(o.submit)
+	o.f1, o.f2 = slices.Grow(o.f1[:0], n)[:n], slices.Grow(o.f2[:0], n)[:n]
+	for i := range n {
+		r := float64(o.request[i])
+		if r <= 0 {
+			r = 0.1
+		}
+		p := float64(o.procs[i])
+		o.f1[i] = math.Log10(r)*p + 870*math.Log10(positive(o.submit[i]))
+		o.f2[i] = math.Sqrt(float64(o.request[i]))*p + 25600*math.Log10(float64(o.submit[i]))
+	}
 	byF := func(a, b int) int {
 		// Python's sort with <: NaN never occurs (the keys are finite, or
 		// -Inf for a submit time of 0 under F2), where cmp.Compare would differ.
@@ -425,11 +437,11 @@ func (o *rlObserver) byRank(q []int, rank []uint32) {
 	o.sortKeys = keys
 }
 
-// keys computes, per job of the episode, what HPCEnv sorts by: its
-// f1_score, f2_score, request (field 9 as kept), processors and submit.
+// keys computes, per job of the episode, what HPCEnv sorts by (its
+// request, field 9 as kept, processors and submit; rankings adds its
+// f1_score and f2_score) and the fixed features.
 func (o *rlObserver) keys(w *rigid.Workload) {
 	n := len(w.Jobs)
-	o.f1, o.f2 = slices.Grow(o.f1[:0], n)[:n], slices.Grow(o.f2[:0], n)[:n]
 	o.request, o.procs, o.submit = slices.Grow(o.request[:0], n)[:n], slices.Grow(o.procs[:0], n)[:n], slices.Grow(o.submit[:0], n)[:n]
 	o.fixed = slices.Grow(o.fixed[:0], n*rlFixed)[:n*rlFixed]
 	if o.empty == nil {
@@ -437,13 +449,6 @@ func (o *rlObserver) keys(w *rigid.Workload) {
 	}
 	for i := range w.Jobs {
 		j, x := &w.Jobs[i], &o.extra[i]
-		r := float64(x.requestSeconds)
-		if r <= 0 {
-			r = 0.1
-		}
-		p := float64(j.Procs)
-		o.f1[i] = math.Log10(r)*p + 870*math.Log10(positive(j.SubmitSeconds))
-		o.f2[i] = math.Sqrt(float64(x.requestSeconds))*p + 25600*math.Log10(float64(j.SubmitSeconds))
 		o.request[i], o.procs[i], o.submit[i] = x.requestSeconds, int64(j.Procs), j.SubmitSeconds
 		o.fixedFeatures(w, i, o.fixed[i*rlFixed:i*rlFixed+rlFixed])
 	}

@@ -27,9 +27,15 @@ import subprocess
 
 import numpy as np
 import gymnasium
+
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None
 
 __all__ = ["ENV_ID", "RigidEnv", "RigidVectorEnv", "ServerError", "serve_agent", "server_command"]
 
@@ -83,6 +89,7 @@ class _Server:
             raise ValueError("sweep/Rigid-v0: %s" % setup["error"])
         self.setup = setup
         n = setup["num_envs"]
+        _widen_pipe(self.proc.stdout.fileno(), setup["frame_bytes"])
         _frame_views(self, setup)
         self._reset_req = np.zeros(1 + 2 * n, dtype=np.int64)
         self._reset_req[0] = _OP_RESET
@@ -177,6 +184,20 @@ class _Server:
             self.proc.wait()
         self.proc.stdout.close()
         self.proc.stderr.close()
+
+
+def _widen_pipe(fd, frame_bytes):
+    """Lets the pipe from the server hold a whole frame (Linux: 64 KiB by
+    default, up to /proc/sys/fs/pipe-max-size), so that the server writes
+    it in one go and one read takes it, not one per 64 KiB with a switch
+    between the processes each. Elsewhere, or beyond the limit, the frame
+    comes in parts as before."""
+    if frame_bytes <= 65536 or not hasattr(fcntl, "F_SETPIPE_SZ"):  # fcntl None included
+        return
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, frame_bytes)
+    except OSError:
+        pass
 
 
 def _frame_views(holder, setup):
