@@ -187,9 +187,10 @@ type rlObserver struct {
 	// ranks are the episode's jobs' places in HPCEnv's orders (rank),
 	// made at the episode's first interleave; sortKeys and sortJobs are
 	// byRank's scratch.
-	ranks    *rlRanks
-	sortKeys []uint64
-	sortJobs []int
+	ranksMade rlRanks
+	ranked    bool
+	sortKeys  []uint64
+	sortJobs  []int
 }
 
 func (o *rlObserver) features() int { return rlFeatures }
@@ -197,7 +198,7 @@ func (o *rlObserver) features() int { return rlFeatures }
 // reset starts an episode.
 func (o *rlObserver) reset(ep episode, st *backfill.Stepper, _ rigid.Variant) {
 	o.extra, o.queue, o.seen, o.stepper, o.sorted = ep.extra, o.queue[:0], 0, st, true
-	o.live, o.liveFrom, o.ranks = o.live[:0], 0, nil
+	o.live, o.liveFrom, o.ranked = o.live[:0], 0, false
 	o.keys(ep.w)
 }
 
@@ -369,18 +370,19 @@ type rlRanks struct {
 }
 
 func (o *rlObserver) rankings() *rlRanks {
-	if o.ranks != nil {
-		return o.ranks
+	r := &o.ranksMade
+	if o.ranked {
+		return r
 	}
 	n := len(o.submit)
 	o.f1, o.f2 = slices.Grow(o.f1[:0], n)[:n], slices.Grow(o.f2[:0], n)[:n]
 	for i := range n {
-		r := float64(o.request[i])
-		if r <= 0 {
-			r = 0.1
+		req := float64(o.request[i])
+		if req <= 0 {
+			req = 0.1
 		}
 		p := float64(o.procs[i])
-		o.f1[i] = math.Log10(r)*p + 870*math.Log10(positive(o.submit[i]))
+		o.f1[i] = math.Log10(req)*p + 870*math.Log10(positive(o.submit[i]))
 		o.f2[i] = math.Sqrt(float64(o.request[i]))*p + 25600*math.Log10(float64(o.submit[i]))
 	}
 	byF := func(a, b int) int {
@@ -388,39 +390,40 @@ func (o *rlObserver) rankings() *rlRanks {
 		// -Inf for a submit time of 0 under F2), where cmp.Compare would differ.
 		return cmp.Or(cmp.Compare(o.f2[a], o.f2[b]), cmp.Compare(o.f1[a], o.f1[b]))
 	}
-	r := &rlRanks{
-		submit: rank(n, func(a, b int) int { return cmp.Compare(o.submit[a], o.submit[b]) }),
-		request: rank(n, func(a, b int) int {
-			return cmp.Or(cmp.Compare(o.request[a], o.request[b]), cmp.Compare(o.submit[a], o.submit[b]), byF(a, b))
-		}),
-		procs: rank(n, func(a, b int) int {
-			return cmp.Or(cmp.Compare(o.procs[a], o.procs[b]), cmp.Compare(o.submit[a], o.submit[b]),
-				cmp.Compare(o.request[a], o.request[b]), byF(a, b))
-		}),
-	}
-	o.ranks = r
+	grow := func(ranks []uint32) []uint32 { return slices.Grow(ranks[:0], n)[:n] }
+	r.submit, r.request, r.procs = grow(r.submit), grow(r.request), grow(r.procs)
+	jobs := slices.Grow(o.sortJobs[:0], n)[:n]
+	rank(r.submit, jobs, func(a, b int) int { return cmp.Compare(o.submit[a], o.submit[b]) })
+	rank(r.request, jobs, func(a, b int) int {
+		return cmp.Or(cmp.Compare(o.request[a], o.request[b]), cmp.Compare(o.submit[a], o.submit[b]), byF(a, b))
+	})
+	rank(r.procs, jobs, func(a, b int) int {
+		return cmp.Or(cmp.Compare(o.procs[a], o.procs[b]), cmp.Compare(o.submit[a], o.submit[b]),
+			cmp.Compare(o.request[a], o.request[b]), byF(a, b))
+	})
+	o.sortJobs, o.ranked = jobs, true
 	o.pickedIn = slices.Grow(o.pickedIn[:0], n)[:n]
 	clear(o.pickedIn)
 	o.pickings = 0
 	return r
 }
 
-// rank is the rank of each of jobs 0 to n-1 under compare, equal jobs
-// sharing one.
-func rank(n int, compare func(a, b int) int) []uint32 {
-	jobs := make([]int, n)
+// rank writes the rank of each of jobs 0 to len(ranks)-1 under compare,
+// equal jobs sharing one; jobs is its scratch, as long.
+func rank(ranks []uint32, jobs []int, compare func(a, b int) int) {
 	for i := range jobs {
 		jobs[i] = i
 	}
 	slices.SortFunc(jobs, compare)
-	ranks := make([]uint32, n)
-	for i := 1; i < n; i++ {
-		ranks[jobs[i]] = ranks[jobs[i-1]]
-		if compare(jobs[i-1], jobs[i]) != 0 {
-			ranks[jobs[i]]++
+	for i, j := range jobs {
+		ranks[j] = 0
+		if i > 0 {
+			ranks[j] = ranks[jobs[i-1]]
+			if compare(jobs[i-1], j) != 0 {
+				ranks[j]++
+			}
 		}
 	}
-	return ranks
 }
 
 // byRank sorts q stably by rank: by (rank, place in q), one key per job.
