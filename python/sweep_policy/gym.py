@@ -204,8 +204,12 @@ def _widen_pipe(fd, frame_bytes):
         return
     try:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, frame_bytes)
-    except OSError:
-        pass
+    except OSError:  # beyond the limit: up to it
+        try:
+            with open("/proc/sys/fs/pipe-max-size") as f:
+                fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, int(f.read()))
+        except (OSError, ValueError):
+            pass
 
 
 def _frame_views(holder, setup):
