@@ -27,7 +27,6 @@ import subprocess
 
 import numpy as np
 import gymnasium
-
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
