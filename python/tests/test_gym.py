@@ -125,6 +125,26 @@ def test_vector_env_matches_single_envs(trace):
         assert ends[i] == (rewards[-1], info["bsld"])
 
 
+def test_vector_frame_in_one_pipe(trace):
+    """A vector env's frame larger than a pipe's default 64 KiB: the pipe from
+    the server is widened to hold it whole (Linux), and steps go on. 64
+    environments of the sweep preset (K = 64, 8 features, 6 info fields): 8 +
+    64 x (8 + 6 x 8 + 64 x 8 x 4 + 64 + 2) = 138,888 bytes (docs/gym.md, "Wire
+    format")."""
+    import fcntl
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("no F_GETPIPE_SZ: not Linux")
+    envs = gymnasium.make_vec(ENV_ID, num_envs=64, vectorization_mode="vector_entry_point", workload=trace, jobs=30)
+    server = envs.unwrapped._server
+    assert server.setup["frame_bytes"] == 138888
+    assert fcntl.fcntl(server.proc.stdout.fileno(), fcntl.F_GETPIPE_SZ) >= 138888
+    obs, infos = envs.reset(seed=3)
+    for _ in range(40):
+        obs, rewards, terminated, truncated, infos = envs.step(np.zeros(64, dtype=np.int32))
+    assert obs.shape == (64, 64 * 8)
+    envs.close()
+
+
 def test_faults(trace, tmp_path):
     env = gymnasium.make(ENV_ID, workload=trace, jobs=30)
     _, info = env.reset(seed=1, options={"first": 10})
