@@ -14,7 +14,9 @@ import (
 // nodes allocator below, behind the same allocator and easyPlacement
 // seams as counted processors; EASY is the one easyPass over it, strict
 // allocation its fit, conservative backfilling a plan over the nodes'
-// reservations (nodesplan.go). Its rules:
+// reservations (nodesplan.go). (A machine whose jobs all take whole
+// nodes is scheduled on counts of free nodes instead: nodewhole.go.)
+// Its rules:
 //
 //   - A job asking for N nodes fits when N nodes of one partition it
 //     allows (its own, or any, tried in platform order) each have its
