@@ -63,7 +63,9 @@ func (s *sim) useWholeNodes() {
 	n := newWholeNodes(s)
 	s.alloc = n
 	s.planner = nil
-	s.usage.charge = make([]int64, len(s.jobs))
+	if !chargesProcessors(s.w, s.policy.Charge) {
+		s.usage.charge = make([]int64, len(s.jobs))
+	}
 	switch s.policy.Allocation {
 	case AllocConservative:
 		s.rule = func() error {

@@ -36,11 +36,11 @@ func wholeNodesOf(w *rigid.Workload) bool {
 		r := &w.Requests[i]
 		for p := range m.Partitions {
 			part := &m.Partitions[p]
-			if r.Partition != rigid.AnyPartition && r.Partition != p || r.Fits(part, w.Jobs[i].Procs) != "" {
+			if r.Partition != rigid.AnyPartition && r.Partition != p || takesWholeNodes(r, part) {
 				continue
 			}
-			if !takesWholeNodes(r, part) {
-				return false
+			if r.Fits(part, w.Jobs[i].Procs) == "" {
+				return false // it can share a node of p
 			}
 		}
 	}
@@ -66,13 +66,19 @@ type wholeNodes struct {
 	s     *sim
 	reqs  []rigid.Request
 	parts []partRange
-	// needs[j*len(parts)+p] is the nodes job j takes on partition p, 0
-	// when it cannot use p.
+	// needs[j*len(parts)+p] is one more than the nodes job j takes on
+	// partition p (0 when it cannot use p), worked out on first use: 0
+	// when not yet; nil on a machine of one partition (leastNeeds then).
 	needs []int32
+	// leastNeeds[j] is the fewest nodes job j takes on a partition, 0
+	// when not worked out yet.
+	leastNeeds []int32
 	// freeBits has bit i set when node i is free; freeNodes counts them
 	// per partition.
 	freeBits  []uint64
 	freeNodes []int
+	// free is the free nodes of the machine: when none, nothing fits.
+	free int
 
 	// pending holds the shares of each job a pass placed, in the order
 	// of its starts; arena backs them and the jobs' recorded shares.
@@ -98,17 +104,16 @@ func newWholeNodes(s *sim) *wholeNodes {
 		n.parts = append(n.parts, partRange{first: k, end: k + p.Nodes, capacity: c})
 		n.freeNodes = append(n.freeNodes, p.Nodes)
 		k += p.Nodes
+		n.free += p.Nodes
 	}
 	n.freeBits = make([]uint64, (k+63)/64)
 	for i := range k {
 		n.freeBits[i/64] |= 1 << (i % 64)
 	}
-	n.needs = make([]int32, len(s.jobs)*len(n.parts))
-	for j := range s.jobs {
-		for p := range n.parts {
-			n.needs[j*len(n.parts)+p] = int32(n.nodesOn(j, p, &s.w.Machine.Partitions[p]))
-		}
+	if len(n.parts) > 1 {
+		n.needs = make([]int32, len(s.jobs)*len(n.parts))
 	}
+	n.leastNeeds = make([]int32, len(s.jobs))
 	n.have = make([]int, len(n.parts))
 	n.profile = make([][]coreStep, len(n.parts))
 	s.sched.Nodes = make([][]NodeShare, len(s.jobs))
@@ -117,7 +122,47 @@ func newWholeNodes(s *sim) *wholeNodes {
 
 // need returns the nodes job j takes on partition p, 0 when it cannot
 // use p.
-func (n *wholeNodes) need(j, p int) int { return int(n.needs[j*len(n.parts)+p]) }
+func (n *wholeNodes) need(j, p int) int {
+	if n.needs == nil {
+		return n.leastNeed(j) // one partition, which holds every job
+	}
+	if k := n.needs[j*len(n.parts)+p]; k != 0 {
+		return int(k) - 1
+	}
+	return n.workOutNeeds(j, p)
+}
+
+// workOutNeeds fills job j's needs and its least need, and returns its
+// need on partition p.
+func (n *wholeNodes) workOutNeeds(j, p int) int {
+	least := int32(1<<31 - 1)
+	var on int32
+	for q := range n.parts {
+		k := int32(n.nodesOn(j, q, &n.s.w.Machine.Partitions[q]))
+		if n.needs != nil {
+			n.needs[j*len(n.parts)+q] = k + 1
+		}
+		if k > 0 {
+			least = min(least, k)
+		}
+		if q == p {
+			on = k
+		}
+	}
+	n.leastNeeds[j] = least
+	return int(on)
+}
+
+// leastNeed returns the fewest nodes job j takes on a partition it can
+// use: a job needing more than the free nodes fits nowhere.
+func (n *wholeNodes) leastNeed(j int) int {
+	k := n.leastNeeds[j]
+	if k == 0 {
+		n.workOutNeeds(j, 0)
+		k = n.leastNeeds[j]
+	}
+	return int(k)
+}
 
 // nodesOn works out need.
 func (n *wholeNodes) nodesOn(j, p int, part *rigid.Partition) int {
@@ -139,6 +184,9 @@ func (n *wholeNodes) nodesOn(j, p int, part *rigid.Partition) int {
 // partFor returns the first partition, in platform order, where job j
 // fits now, within limit nodes on partition limitPart; -1 if none.
 func (n *wholeNodes) partFor(j, limitPart, limit int) int {
+	if n.leastNeed(j) > n.free {
+		return -1
+	}
 	for p := range n.parts {
 		k := n.need(j, p)
 		if k > 0 && k <= n.freeNodes[p] && (p != limitPart || k <= limit) {
@@ -149,8 +197,13 @@ func (n *wholeNodes) partFor(j, limitPart, limit int) int {
 }
 
 func (n *wholeNodes) ready(s *sim) bool {
+	if n.free == 0 {
+		return false
+	}
 	for _, j := range s.queue {
-		if n.partFor(j, -1, 0) >= 0 {
+		// leastNeeds is 0 until worked out (by partFor): read here, it
+		// refuses the jobs known too wide without a call.
+		if n.leastNeeds[j] <= int32(n.free) && n.partFor(j, -1, 0) >= 0 {
 			return true
 		}
 	}
@@ -168,6 +221,7 @@ func (n *wholeNodes) release(s *sim, j int) {
 		n.freeBits[sh.Node/64] |= 1 << (sh.Node % 64)
 	}
 	n.freeNodes[n.partOfShares(shares)] += len(shares)
+	n.free += len(shares)
 }
 
 // partOfShares returns the partition of a job's nodes.
@@ -182,29 +236,34 @@ func (n *wholeNodes) partOfShares(shares []NodeShare) int {
 }
 
 // take holds, for job j, the first k free nodes of partition p, and
-// keeps its shares for commit.
+// keeps its shares for commit. Every node gives a whole-node job the same
+// share (a pooled job on one-core nodes takes one core of each), so the
+// shares are one template with the nodes' ids.
 func (n *wholeNodes) take(j, p, k int) {
 	if cap(n.arena)-len(n.arena) < k {
 		n.arena = make([]NodeShare, 0, max(1<<14, 4*k))
 	}
 	r, pr := &n.reqs[j], &n.parts[p]
-	u := units(r, pr.capacity, pr.capacity)
+	sh := shareOf(r, 0, pr.capacity, units(r, pr.capacity, pr.capacity), target(r, n.s.jobs[j].Procs))
 	base := len(n.arena)
-	left := target(r, n.s.jobs[j].Procs)
 	for w := pr.first / 64; k > 0; w++ {
 		word := n.freeBits[w] & rangeMask(w, pr.first, pr.end)
-		for ; word != 0 && k > 0; k-- {
-			b := bits.TrailingZeros64(word)
-			word &^= 1 << b
-			i := w*64 + b
-			n.freeBits[w] &^= 1 << b
-			sh := shareOf(r, i, pr.capacity, u, left)
-			left -= min(u, left)
+		if c := bits.OnesCount64(word); c > k {
+			// Keep the lowest k bits only.
+			for range c - k {
+				word &^= 1 << (63 - bits.LeadingZeros64(word))
+			}
+		}
+		n.freeBits[w] &^= word
+		for ; word != 0; word &= word - 1 {
+			sh.Node = int32(w*64 + bits.TrailingZeros64(word))
 			n.arena = append(n.arena, sh)
+			k--
 		}
 	}
 	mine := n.arena[base:len(n.arena):len(n.arena)]
 	n.freeNodes[p] -= len(mine)
+	n.free -= len(mine)
 	n.pending = append(n.pending, mine)
 }
 
@@ -277,6 +336,9 @@ func (n *wholeNodes) pendingOr(job int) []NodeShare {
 func (n *wholeNodes) backfill(order []int, shadowSeconds int64, starts []int) []int {
 	s := n.s
 	for _, j := range order {
+		if n.leastNeeds[j] > int32(n.free) { // as in ready
+			continue
+		}
 		long := s.now+s.est[j] > shadowSeconds
 		limitPart := -1
 		if long {
@@ -298,10 +360,30 @@ func (n *wholeNodes) backfill(order []int, shadowSeconds int64, starts []int) []
 
 func (n *wholeNodes) commit(s *sim, starts []int) {
 	for i, j := range starts {
-		s.sched.Nodes[j] = n.pending[i]
-		s.usage.charge[j] = s.chargeOf(n.pending[i])
+		shares := n.pending[i]
+		s.sched.Nodes[j] = shares
+		if s.usage.charge != nil {
+			k := int64(len(shares))
+			sh := shares[0] // every node gives a whole-node job the same share
+			s.usage.charge[j] = s.chargeOfHeld(amounts{sh.Cores * int32(k), sh.GPUs * int32(k), sh.MemoryMiB * k})
+		}
 		s.start(j)
 	}
+}
+
+// chargesProcessors reports whether every job of w is charged its
+// processors: charged by cores, a job that is not exclusive holds its
+// processors' cores (its Procs) and no more.
+func chargesProcessors(w *rigid.Workload, c Charge) bool {
+	if c != ChargeCores {
+		return false
+	}
+	for i := range w.Requests {
+		if w.Requests[i].Exclusive {
+			return false
+		}
+	}
+	return true
 }
 
 // conservative runs one pass of conservative backfilling on counts of
