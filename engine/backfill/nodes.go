@@ -143,6 +143,7 @@ type nodes struct {
 	ends   []endEvent
 
 	have      []int       // reserve's units per partition
+	fullUnits []int       // reserve's units of an entirely free node per partition
 	heldNodes []int32     // the head's nodes
 	locked    []int       // lockCores'
 	headBuf   []NodeShare // reserve's choice for the head
@@ -569,7 +570,9 @@ func lockedOf(free, spare amounts) int {
 // request r now, -1 for a partition it may not use.
 func (n *nodes) countUnits(r *rigid.Request) {
 	n.have = slices.Grow(n.have[:0], len(n.parts))[:len(n.parts)]
+	n.fullUnits = slices.Grow(n.fullUnits[:0], len(n.parts))[:len(n.parts)]
 	for p := range n.parts {
+		n.fullUnits[p] = units(r, n.parts[p].capacity, n.parts[p].capacity)
 		n.have[p] = -1
 		if r.Partition != rigid.AnyPartition && r.Partition != p {
 			continue
@@ -592,7 +595,9 @@ func (n *nodes) sharesOf(job int) []NodeShare {
 }
 
 // releaseFuture frees shares on the future copy, counting what the nodes
-// offer request r.
+// offer request r. A share of all a node's cores left it nothing to offer
+// (every request takes a core of each node), and a node left entirely
+// free offers fullUnits of its partition: neither needs working out.
 func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 	for _, sh := range shares {
 		i := sh.Node
@@ -602,11 +607,20 @@ func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 			n.marked[i/64] |= 1 << (i % 64)
 		}
 		p := n.partOf[i]
-		before := units(r, n.future[i], n.cap[i])
-		n.future[i] = n.future[i].plus(shareAmounts(sh))
-		if n.have[p] >= 0 {
-			n.have[p] += units(r, n.future[i], n.cap[i]) - before
+		if n.have[p] < 0 {
+			n.future[i] = n.future[i].plus(shareAmounts(sh))
+			continue
 		}
+		before := 0
+		if sh.Cores < n.cap[i].cores {
+			before = units(r, n.future[i], n.cap[i])
+		}
+		n.future[i] = n.future[i].plus(shareAmounts(sh))
+		after := n.fullUnits[p]
+		if n.future[i] != n.cap[i] {
+			after = units(r, n.future[i], n.cap[i])
+		}
+		n.have[p] += after - before
 	}
 }
 
