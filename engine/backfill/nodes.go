@@ -282,10 +282,15 @@ func (n *nodes) firstFit(r *rigid.Request, pr *partRange, left int, m availMode,
 	base := len(out)
 	ranked := m == availFuture || m == availNowShort
 	for rank := 0; rank < 2 && left > 0; rank++ {
-		if m == availFuture && rank == 0 {
+		if m == availFuture {
 			// The nodes that cannot hold the head now but can at the
-			// probed instant are among those released since.
-			out, left = n.takeReleased(r, pr, out, left)
+			// probed instant are among those released since; those
+			// that can hold it now have a core free now.
+			if rank == 0 {
+				out, left = n.takeReleased(r, pr, out, left)
+			} else {
+				out, left = n.takeHoldingNow(r, pr, out, left)
+			}
 			continue
 		}
 		for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
@@ -351,6 +356,23 @@ func (n *nodes) takeReleased(r *rigid.Request, pr *partRange, out []NodeShare, l
 			out = append(out, shareOf(r, i, pr.capacity, u, left))
 			left -= min(u, left)
 		}
+	}
+	return out, left
+}
+
+// takeHoldingNow is first-fit's second rank at the probed instant: the
+// nodes of pr that hold the head now, given what they have free then.
+func (n *nodes) takeHoldingNow(r *rigid.Request, pr *partRange, out []NodeShare, left int) ([]NodeShare, int) {
+	for i := nextIn(n.withCores, pr.first, pr.end); i < pr.end && left > 0; i = nextIn(n.withCores, i+1, pr.end) {
+		u := units(r, n.free[i], pr.capacity)
+		if u == 0 {
+			continue
+		}
+		if n.mark[i] == n.gen {
+			u = units(r, n.future[i], pr.capacity)
+		}
+		out = append(out, shareOf(r, i, pr.capacity, u, left))
+		left -= min(u, left)
 	}
 	return out, left
 }
