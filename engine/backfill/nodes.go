@@ -144,8 +144,7 @@ type nodes struct {
 
 	have      []int       // reserve's units per partition
 	fullUnits []int       // reserve's units of an entirely free node per partition
-	heldNodes []int32     // the head's nodes
-	locked    []int       // lockCores'
+	locked    []int       // holdForHead's
 	headBuf   []NodeShare // reserve's choice for the head
 	cands     []nodeCand  // scratch of best-fit
 	cands2    []NodeShare // scratch of conservative's future placements
@@ -474,7 +473,6 @@ func (n *nodes) ready(s *sim) bool {
 
 func (n *nodes) snapshot(*sim) easyPlacement {
 	n.pending = n.pending[:0]
-	n.heldNodes = n.heldNodes[:0]
 	n.gen++ // no node is the head's
 	return n
 }
@@ -560,24 +558,26 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 		if !ok {
 			continue
 		}
-		n.heldNodes = n.heldNodes[:0]
-		for _, sh := range held {
-			n.held[sh.Node] = n.gen
-			n.spare[sh.Node] = n.avail(int(sh.Node), availFuture).minus(shareAmounts(sh))
-			n.heldNodes = append(n.heldNodes, sh.Node)
-		}
-		n.lockCores()
+		n.holdForHead(held)
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
 }
 
-// lockCores works out, per partition, the cores free now on the head's
-// nodes that a job outliving the shadow may not take: a quick refusal.
-func (n *nodes) lockCores() {
+// holdForHead marks the head's nodes, keeps what it leaves spare of each
+// at the shadow, and works out, per partition, the cores free now on them
+// that a job outliving the shadow may not take: a quick refusal.
+func (n *nodes) holdForHead(held []NodeShare) {
 	n.locked = slices.Grow(n.locked[:0], len(n.parts))[:len(n.parts)]
 	clear(n.locked)
-	for _, i := range n.heldNodes {
+	for _, sh := range held {
+		i := sh.Node
+		future := n.free[i]
+		if n.mark[i] == n.gen {
+			future = n.future[i]
+		}
+		n.held[i] = n.gen
+		n.spare[i] = future.minus(shareAmounts(sh))
 		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
 	}
 }
