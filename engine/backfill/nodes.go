@@ -376,12 +376,13 @@ func (n *nodes) takeHoldingNow(r *rigid.Request, pr *partRange, out []NodeShare,
 	return out, left
 }
 
-// rank orders the nodes a choice prefers, 0 before 1, so that EASY on
-// one-core nodes is EASY on counted processors: the head is given, among
-// the nodes that hold it at the shadow, those that cannot hold it now
-// first, which leaves the nodes free now to backfilling; a job ending by
-// the shadow takes the head's nodes first, which leaves the others to
-// the jobs that outlive it.
+// rank orders the nodes a choice prefers, 0 before 1, so that the nodes
+// free now stay to the jobs that can use them (on one-core nodes, before
+// whole nodes were counted, it made EASY that of counted processors): the
+// head is given, among the nodes that hold it at the shadow, those that
+// cannot hold it now first, which leaves the nodes free now to
+// backfilling; a job ending by the shadow takes the head's nodes first,
+// which leaves the others to the jobs that outlive it.
 func (n *nodes) rank(r *rigid.Request, i int, m availMode, capacity amounts) int {
 	switch {
 	case m == availFuture && units(r, n.free[i], capacity) > 0:
