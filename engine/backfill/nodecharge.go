@@ -76,6 +76,12 @@ func (s *sim) chargeOf(shares []NodeShare) int64 {
 	for _, sh := range shares {
 		held = held.plus(shareAmounts(sh))
 	}
+	return s.chargeOfHeld(held)
+}
+
+// chargeOfHeld returns what a job holding held in all is charged per
+// second.
+func (s *sim) chargeOfHeld(held amounts) int64 {
 	switch s.policy.Charge {
 	case ChargeDominant:
 		cores, mem, gpus := s.w.Machine.Totals()

@@ -14,7 +14,9 @@ import (
 // nodes allocator below, behind the same allocator and easyPlacement
 // seams as counted processors; EASY is the one easyPass over it, strict
 // allocation its fit, conservative backfilling a plan over the nodes'
-// reservations (nodesplan.go). Its rules:
+// reservations (nodesplan.go). (A machine whose jobs all take whole
+// nodes is scheduled on counts of free nodes instead: nodewhole.go.)
+// Its rules:
 //
 //   - A job asking for N nodes fits when N nodes of one partition it
 //     allows (its own, or any, tried in platform order) each have its
@@ -141,8 +143,8 @@ type nodes struct {
 	ends   []endEvent
 
 	have      []int       // reserve's units per partition
-	heldNodes []int32     // the head's nodes
-	locked    []int       // lockCores'
+	fullUnits []int       // reserve's units of an entirely free node per partition
+	locked    []int       // holdForHead's
 	headBuf   []NodeShare // reserve's choice for the head
 	cands     []nodeCand  // scratch of best-fit
 	cands2    []NodeShare // scratch of conservative's future placements
@@ -279,10 +281,15 @@ func (n *nodes) firstFit(r *rigid.Request, pr *partRange, left int, m availMode,
 	base := len(out)
 	ranked := m == availFuture || m == availNowShort
 	for rank := 0; rank < 2 && left > 0; rank++ {
-		if m == availFuture && rank == 0 {
+		if m == availFuture {
 			// The nodes that cannot hold the head now but can at the
-			// probed instant are among those released since.
-			out, left = n.takeReleased(r, pr, out, left)
+			// probed instant are among those released since; those
+			// that can hold it now have a core free now.
+			if rank == 0 {
+				out, left = n.takeReleased(r, pr, out, left)
+			} else {
+				out, left = n.takeHoldingNow(r, pr, out, left)
+			}
 			continue
 		}
 		for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
@@ -352,12 +359,30 @@ func (n *nodes) takeReleased(r *rigid.Request, pr *partRange, out []NodeShare, l
 	return out, left
 }
 
-// rank orders the nodes a choice prefers, 0 before 1, so that EASY on
-// one-core nodes is EASY on counted processors: the head is given, among
-// the nodes that hold it at the shadow, those that cannot hold it now
-// first, which leaves the nodes free now to backfilling; a job ending by
-// the shadow takes the head's nodes first, which leaves the others to
-// the jobs that outlive it.
+// takeHoldingNow is first-fit's second rank at the probed instant: the
+// nodes of pr that hold the head now, given what they have free then.
+func (n *nodes) takeHoldingNow(r *rigid.Request, pr *partRange, out []NodeShare, left int) ([]NodeShare, int) {
+	for i := nextIn(n.withCores, pr.first, pr.end); i < pr.end && left > 0; i = nextIn(n.withCores, i+1, pr.end) {
+		u := units(r, n.free[i], pr.capacity)
+		if u == 0 {
+			continue
+		}
+		if n.mark[i] == n.gen {
+			u = units(r, n.future[i], pr.capacity)
+		}
+		out = append(out, shareOf(r, i, pr.capacity, u, left))
+		left -= min(u, left)
+	}
+	return out, left
+}
+
+// rank orders the nodes a choice prefers, 0 before 1, so that the nodes
+// free now stay to the jobs that can use them (on one-core nodes, before
+// whole nodes were counted, it made EASY that of counted processors): the
+// head is given, among the nodes that hold it at the shadow, those that
+// cannot hold it now first, which leaves the nodes free now to
+// backfilling; a job ending by the shadow takes the head's nodes first,
+// which leaves the others to the jobs that outlive it.
 func (n *nodes) rank(r *rigid.Request, i int, m availMode, capacity amounts) int {
 	switch {
 	case m == availFuture && units(r, n.free[i], capacity) > 0:
@@ -449,7 +474,6 @@ func (n *nodes) ready(s *sim) bool {
 
 func (n *nodes) snapshot(*sim) easyPlacement {
 	n.pending = n.pending[:0]
-	n.heldNodes = n.heldNodes[:0]
 	n.gen++ // no node is the head's
 	return n
 }
@@ -535,24 +559,26 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 		if !ok {
 			continue
 		}
-		n.heldNodes = n.heldNodes[:0]
-		for _, sh := range held {
-			n.held[sh.Node] = n.gen
-			n.spare[sh.Node] = n.avail(int(sh.Node), availFuture).minus(shareAmounts(sh))
-			n.heldNodes = append(n.heldNodes, sh.Node)
-		}
-		n.lockCores()
+		n.holdForHead(held)
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
 }
 
-// lockCores works out, per partition, the cores free now on the head's
-// nodes that a job outliving the shadow may not take: a quick refusal.
-func (n *nodes) lockCores() {
+// holdForHead marks the head's nodes, keeps what it leaves spare of each
+// at the shadow, and works out, per partition, the cores free now on them
+// that a job outliving the shadow may not take: a quick refusal.
+func (n *nodes) holdForHead(held []NodeShare) {
 	n.locked = slices.Grow(n.locked[:0], len(n.parts))[:len(n.parts)]
 	clear(n.locked)
-	for _, i := range n.heldNodes {
+	for _, sh := range held {
+		i := sh.Node
+		future := n.free[i]
+		if n.mark[i] == n.gen {
+			future = n.future[i]
+		}
+		n.held[i] = n.gen
+		n.spare[i] = future.minus(shareAmounts(sh))
 		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
 	}
 }
@@ -567,7 +593,9 @@ func lockedOf(free, spare amounts) int {
 // request r now, -1 for a partition it may not use.
 func (n *nodes) countUnits(r *rigid.Request) {
 	n.have = slices.Grow(n.have[:0], len(n.parts))[:len(n.parts)]
+	n.fullUnits = slices.Grow(n.fullUnits[:0], len(n.parts))[:len(n.parts)]
 	for p := range n.parts {
+		n.fullUnits[p] = units(r, n.parts[p].capacity, n.parts[p].capacity)
 		n.have[p] = -1
 		if r.Partition != rigid.AnyPartition && r.Partition != p {
 			continue
@@ -590,7 +618,9 @@ func (n *nodes) sharesOf(job int) []NodeShare {
 }
 
 // releaseFuture frees shares on the future copy, counting what the nodes
-// offer request r.
+// offer request r. A share of all a node's cores left it nothing to offer
+// (every request takes a core of each node), and a node left entirely
+// free offers fullUnits of its partition: neither needs working out.
 func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 	for _, sh := range shares {
 		i := sh.Node
@@ -600,11 +630,20 @@ func (n *nodes) releaseFuture(r *rigid.Request, shares []NodeShare) {
 			n.marked[i/64] |= 1 << (i % 64)
 		}
 		p := n.partOf[i]
-		before := units(r, n.future[i], n.cap[i])
-		n.future[i] = n.future[i].plus(shareAmounts(sh))
-		if n.have[p] >= 0 {
-			n.have[p] += units(r, n.future[i], n.cap[i]) - before
+		if n.have[p] < 0 {
+			n.future[i] = n.future[i].plus(shareAmounts(sh))
+			continue
 		}
+		before := 0
+		if sh.Cores < n.cap[i].cores {
+			before = units(r, n.future[i], n.cap[i])
+		}
+		n.future[i] = n.future[i].plus(shareAmounts(sh))
+		after := n.fullUnits[p]
+		if n.future[i] != n.cap[i] {
+			after = units(r, n.future[i], n.cap[i])
+		}
+		n.have[p] += after - before
 	}
 }
 

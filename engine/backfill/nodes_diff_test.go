@@ -62,10 +62,11 @@ func diffMonths(t *testing.T) []*rigid.Workload {
 }
 
 // On one-core nodes without memory, the node path and the
-// single-resource path give the same schedule for every order under EASY
-// and strict allocation (on SDSC Blue Horizon, relshare, fcfs and sjf) (issue 34's differential test): the node
-// allocator's preferences (rank) make its reservations those of counted
-// processors.
+// single-resource path give the same schedule for every order under EASY,
+// strict allocation and conservative backfilling (on SDSC Blue Horizon,
+// relshare, fcfs and sjf) (issue 34's differential test): every job takes
+// whole nodes there, so the wholeNodes allocator schedules on counts of
+// free nodes, as counted processors do (nodewhole.go).
 func TestNodesMatchProcessors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trace months")
@@ -76,7 +77,7 @@ func TestNodesMatchProcessors(t *testing.T) {
 			if k == 2 && o > backfill.OrderSJF {
 				continue // SDSC's 1,152 nodes: relshare, fcfs and sjf keep the test's time down
 			}
-			for _, alloc := range []backfill.Allocation{backfill.AllocEASY, backfill.AllocStrict} {
+			for _, alloc := range []backfill.Allocation{backfill.AllocEASY, backfill.AllocStrict, backfill.AllocConservative} {
 				p := backfill.Policy{Order: o, Allocation: alloc}
 				want, err := backfill.Simulate(context.Background(), w, rigid.EstimateRequested, p)
 				if err != nil {

@@ -141,6 +141,23 @@ func TestNodeSchedulesByHand(t *testing.T) {
 			[]int64{0, 0, 1, 5}, [][]int32{{0}, {1}, {0}, {0}}, nil},
 		{"best-fit", fitJobs, backfill.AllocEASY, backfill.SelectBestFit,
 			[]int64{0, 0, 1, 2}, [][]int32{{0}, {1}, {1}, {0}}, nil},
+		// Every job exclusive, so scheduled on counts of whole nodes
+		// (nodewhole.go). W0 (cpu, to 100) on node 0; W1 (2 nodes, any
+		// partition) fits neither the 1 CPU node free nor the 1-node GPU
+		// partition: promised both CPU nodes at 100, none spare. W2 (any,
+		// to 502) outlives the shadow: the CPU node free now is the
+		// head's, so it takes the GPU node. W3 (cpu, ends at 53, by the
+		// shadow) takes the free CPU node; W4 (cpu, to 504) would take
+		// the head's node and waits until W1 ends at 400. Without
+		// backfilling W1 blocks the queue until 100, where W2 finds the
+		// GPU node; W3 and W4 wait for the CPU nodes until 400.
+		// Conservative plans what EASY gives.
+		{"whole easy", wholeJobs(), backfill.AllocEASY, backfill.SelectFirstFit,
+			[]int64{0, 100, 2, 3, 400}, [][]int32{{0}, {0, 1}, {2}, {1}, {0}}, map[int]int64{1: 100}},
+		{"whole strict", wholeJobs(), backfill.AllocStrict, backfill.SelectFirstFit,
+			[]int64{0, 100, 100, 400, 400}, [][]int32{{0}, {0, 1}, {2}, {0}, {1}}, nil},
+		{"whole conservative", wholeJobs(), backfill.AllocConservative, backfill.SelectFirstFit,
+			[]int64{0, 100, 2, 3, 400}, [][]int32{{0}, {0, 1}, {2}, {1}, {0}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,6 +188,17 @@ func mapsEqual(a, b map[int]int64) bool {
 		}
 	}
 	return len(a) == len(b)
+}
+
+// wholeJobs are exclusive jobs of 4 cores per node: W0 to W4 of the
+// "whole" cases.
+func wholeJobs() []nodeJob {
+	jobs := []nodeJob{{0, 100, node(1, 4, 0, 0, cpu)}, {1, 300, node(2, 4, 0, 0, anyPart)},
+		{2, 500, node(1, 4, 0, 0, anyPart)}, {3, 50, node(1, 4, 0, 0, cpu)}, {4, 500, node(1, 4, 0, 0, cpu)}}
+	for i := range jobs {
+		jobs[i].req.Exclusive = true
+	}
+	return jobs
 }
 
 var (

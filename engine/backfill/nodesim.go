@@ -33,6 +33,10 @@ func (p *Policy) validateNodes(w *rigid.Workload) error {
 // useNodes makes the simulation place jobs on the workload's nodes: the
 // nodes allocator, and the rule of the policy's allocation over it.
 func (s *sim) useNodes() {
+	if wholeNodesOf(s.w) {
+		s.useWholeNodes()
+		return
+	}
 	n := newNodes(s, s.policy.Nodes)
 	s.alloc = n
 	s.planner = nil
@@ -47,6 +51,29 @@ func (s *sim) useNodes() {
 			return nil
 		}
 	case s.policy.Allocation == AllocStrict:
+		s.rule = s.strict
+	default:
+		s.rule = s.easy
+	}
+}
+
+// useWholeNodes is useNodes on a machine whose jobs take whole nodes
+// (nodewhole.go).
+func (s *sim) useWholeNodes() {
+	n := newWholeNodes(s)
+	s.alloc = n
+	s.planner = nil
+	if !chargesProcessors(s.w, s.policy.Charge) {
+		s.usage.charge = make([]int64, len(s.jobs))
+	}
+	switch s.policy.Allocation {
+	case AllocConservative:
+		s.rule = func() error {
+			s.sortQueue()
+			n.conservative()
+			return nil
+		}
+	case AllocStrict:
 		s.rule = s.strict
 	default:
 		s.rule = s.easy
