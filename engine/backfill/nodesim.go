@@ -33,7 +33,9 @@ func (p *Policy) validateNodes(w *rigid.Workload) error {
 // useNodes makes the simulation place jobs on the workload's nodes: the
 // nodes allocator, and the rule of the policy's allocation over it.
 func (s *sim) useNodes() {
-	if wholeNodesOf(s.w) {
+	// A Decider's State works on named nodes (nodesdecide.go), which
+	// the counting allocator of whole nodes does not keep.
+	if wholeNodesOf(s.w) && s.policy.Decider == nil {
 		s.useWholeNodes()
 		return
 	}
