@@ -531,15 +531,8 @@ func (n *nodes) fit(order, starts []int) []int {
 // they suffice.
 func (n *nodes) reserve(head int, starts []int) int64 {
 	s := n.s
-	ends := n.ends[:0]
-	for _, j := range s.running {
-		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
-	}
-	for i, j := range starts {
-		ends = append(ends, endEvent{seconds: s.now + s.est[j], job: -1 - i})
-	}
+	ends := s.estimatedEnds(n.ends, starts)
 	n.ends = ends
-	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
 	n.gen++
 	r := &n.reqs[head]
 	want := target(r, s.jobs[head].Procs)

@@ -1,7 +1,9 @@
 package backfill
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -80,4 +82,19 @@ func (s *sim) useWholeNodes() {
 	default:
 		s.rule = s.easy
 	}
+}
+
+// estimatedEnds returns, in buf's space, the estimated end of every
+// running job and of each job of starts (starting now, named -1-i for
+// starts[i]), by time: what a node allocator's reservation releases.
+func (s *sim) estimatedEnds(buf []endEvent, starts []int) []endEvent {
+	ends := buf[:0]
+	for _, j := range s.running {
+		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
+	}
+	for i, j := range starts {
+		ends = append(ends, endEvent{seconds: s.now + s.est[j], job: -1 - i})
+	}
+	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
+	return ends
 }

@@ -1,9 +1,7 @@
 package backfill
 
 import (
-	"cmp"
 	"math/bits"
-	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -298,15 +296,8 @@ func (n *wholeNodes) fit(order, starts []int) []int {
 // nodes it leaves spare there are extra.
 func (n *wholeNodes) reserve(head int, starts []int) int64 {
 	s := n.s
-	ends := n.ends[:0]
-	for _, j := range s.running {
-		ends = append(ends, endEvent{seconds: s.sched.StartSeconds[j] + s.est[j], job: j})
-	}
-	for i, j := range starts {
-		ends = append(ends, endEvent{seconds: s.now + s.est[j], job: -1 - i})
-	}
+	ends := s.estimatedEnds(n.ends, starts)
 	n.ends = ends
-	slices.SortFunc(ends, func(a, b endEvent) int { return cmp.Compare(a.seconds, b.seconds) })
 	copy(n.have, n.freeNodes)
 	for i := 0; i < len(ends); {
 		shadow := ends[i].seconds
