@@ -30,6 +30,7 @@ func (s *sim) correctEstimates() {
 		elapsed := s.now - s.sched.StartSeconds[j]
 		if s.est[j] <= elapsed {
 			s.est[j] = rigid.CorrectedSeconds(s.firstEst[j], elapsed, s.jobs[j].EstimateBoundSeconds(s.policy.Kill))
+			s.corrections++
 		}
 	}
 }

@@ -175,6 +175,7 @@ func (n *nodes) giveAll() {
 
 // give frees shares of the free resources now.
 func (n *nodes) give(shares []NodeShare) {
+	n.changes++
 	for _, sh := range shares {
 		i := sh.Node
 		n.free[i] = n.free[i].plus(shareAmounts(sh))

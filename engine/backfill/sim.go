@@ -141,9 +141,12 @@ type sim struct {
 	// correct says running jobs' estimates are corrected at each pass
 	// (rigid.CorrectedSeconds); history is, per user, the run times of
 	// its last two jobs to end.
-	correct  bool
-	firstEst []int64
-	history  []userHistory
+	correct bool
+	// corrections counts the estimates corrected, which move a node
+	// reservation (nodes.kept).
+	corrections uint64
+	firstEst    []int64
+	history     []userHistory
 
 	usage   usageBook
 	buckets usageBuckets
