@@ -156,20 +156,19 @@ type nodes struct {
 	kept    keptReservation
 }
 
-// keptReservation is the last reservation reserve built, with what
-// backfill reads of it: the head's nodes (headBuf), what the head leaves
-// spare of each and the cores locked per partition. A blocked head stays
-// blocked over many passes where only jobs arrive (a large head on the
-// 10,000-job machine of memory and GPUs, through thousands of them), and
-// rebuilding its reservation each time was 70 % of EASY's time.
+// keptReservation is the last reservation reserve built: its head's
+// nodes are headBuf, and what the head leaves spare of them (spare) and
+// the cores it locks per partition (locked) stay up to date as backfill
+// starts jobs. A blocked head stays blocked over many passes (a large
+// head on the 10,000-job machine of memory and GPUs, through thousands
+// of them), and rebuilding its reservation each time was 70 % of EASY's
+// time.
 type keptReservation struct {
 	valid       bool
 	head        int
-	changes     uint64 // nodes.changes when built
+	changes     uint64 // nodes.changes it is valid at
 	corrections uint64 // sim.corrections when built
 	shadow      int64
-	spare       []amounts // per share of headBuf
-	locked      []int
 }
 
 type nodeCand struct {
@@ -578,32 +577,47 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 }
 
 // reuse restores the kept reservation when it is head's and nothing that
-// moves it changed since: no share taken, given or released (so the
-// running jobs and the free resources are those it was built on, and no
-// job started ahead of the head now), no estimate corrected. Its shadow
+// moves it changed since (see keepThrough): no share given or released, no
+// estimate corrected, and no job started ahead of the head now. Its shadow
 // and the head's nodes are then what reserve would find again.
 func (n *nodes) reuse(head int, starts []int) bool {
 	k := &n.kept
 	if !k.valid || k.head != head || len(starts) > 0 || k.changes != n.changes || k.corrections != n.s.corrections {
 		return false
 	}
-	for x, sh := range n.headBuf {
+	for _, sh := range n.headBuf {
 		n.held[sh.Node] = n.gen
-		n.spare[sh.Node] = k.spare[x]
 	}
-	copy(n.locked, k.locked)
 	return true
 }
 
 // keep records the reservation holdForHead just made for reuse.
 func (n *nodes) keep(head int, shadow int64) {
+	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow}
+}
+
+// keepThrough keeps the reservation valid through the start backfill just
+// made of a job on shares, when that start leaves reserve's answer as it
+// was: on nodes that offered the head nothing now (so its ranks, and the
+// nodes that hold it now, are unchanged), a job that ends by the shadow
+// (what the nodes have at the shadow is unchanged, and before it only
+// less) or, under first-fit, one that outlives it on what the head leaves
+// spare (the head's nodes still hold it at the shadow, and the nodes
+// first-fit passed over still cannot). Best-fit would weigh the nodes
+// the long job shrank differently.
+func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	k := &n.kept
-	k.valid, k.head, k.changes, k.corrections, k.shadow = true, head, n.changes, n.s.corrections, shadow
-	k.spare = k.spare[:0]
-	for _, sh := range n.headBuf {
-		k.spare = append(k.spare, n.spare[sh.Node])
+	if !k.valid || k.changes != n.changes-1 || long && n.sel != SelectFirstFit {
+		return
 	}
-	k.locked = append(k.locked[:0], n.locked...)
+	r := &n.reqs[k.head]
+	for _, sh := range shares {
+		i := sh.Node
+		if units(r, n.free[i].plus(shareAmounts(sh)), n.cap[i]) > 0 {
+			return
+		}
+	}
+	k.changes = n.changes
 }
 
 // holdForHead marks the head's nodes, keeps what it leaves spare of each
@@ -709,6 +723,7 @@ func (n *nodes) backfill(order []int, shadowSeconds int64, starts []int) []int {
 				n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i]) - before
 			}
 		}
+		n.keepThrough(n.pending[len(n.pending)-1], long)
 		starts = append(starts, j)
 	}
 	return starts
