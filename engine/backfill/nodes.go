@@ -169,6 +169,7 @@ type keptReservation struct {
 	changes     uint64 // nodes.changes it is valid at
 	corrections uint64 // sim.corrections when built
 	shadow      int64
+	slack       []int // per partition the head may use, see keepThroughEnd
 }
 
 type nodeCand struct {
@@ -499,7 +500,10 @@ func (n *nodes) snapshot(*sim) easyPlacement {
 	return n
 }
 
-func (n *nodes) release(s *sim, j int) { n.give(s.sched.Nodes[j]) }
+func (n *nodes) release(s *sim, j int) {
+	n.give(s.sched.Nodes[j])
+	n.keepThroughEnd(j)
+}
 
 // roomInArena starts a new arena when the current one might not hold a
 // job's shares (one per node at most): the shares recorded keep the old
@@ -554,6 +558,7 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 	r := &n.reqs[head]
 	want := target(r, s.jobs[head].Procs)
 	n.countUnits(r)
+	most := append(n.kept.slack[:0], n.have...) // the most units before the shadow
 	n.futureCores = append(n.futureCores[:0], n.withCores...)
 	clear(n.marked)
 	for i := 0; i < len(ends); {
@@ -562,38 +567,91 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 			n.releaseFuture(r, n.sharesOf(ends[i].job))
 		}
 		if slices.Max(n.have) < want {
+			mostOf(most, n.have)
 			continue
 		}
 		held, ok := n.choose(head, availFuture, n.headBuf[:0])
 		n.headBuf = held
 		if !ok {
+			mostOf(most, n.have)
 			continue
 		}
 		n.holdForHead(held)
-		n.keep(head, shadow)
+		n.keep(head, shadow, want, most)
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
 }
 
 // reuse restores the kept reservation when it is head's and nothing that
-// moves it changed since (see keepThrough): no share given or released, no
-// estimate corrected, and no job started ahead of the head now. Its shadow
-// and the head's nodes are then what reserve would find again.
+// moves it changed since: no share taken or given but by the backfilled
+// starts and the completions that leave it as it was (keepThrough,
+// keepThroughEnd), no estimate corrected, and no job started ahead of the
+// head now. Its shadow and the head's nodes are then what reserve would
+// find again; the cores it locks are worked out again on what is free.
 func (n *nodes) reuse(head int, starts []int) bool {
 	k := &n.kept
 	if !k.valid || k.head != head || len(starts) > 0 || k.changes != n.changes || k.corrections != n.s.corrections {
 		return false
 	}
+	clear(n.locked)
 	for _, sh := range n.headBuf {
-		n.held[sh.Node] = n.gen
+		i := sh.Node
+		n.held[i] = n.gen
+		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
 	}
 	return true
 }
 
-// keep records the reservation holdForHead just made for reuse.
-func (n *nodes) keep(head int, shadow int64) {
-	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow}
+// keep records the reservation holdForHead just made for reuse, head
+// needing want units and offered at most most[p] of them by partition p
+// at the instants before the shadow.
+func (n *nodes) keep(head int, shadow int64, want int, most []int) {
+	for p := range most {
+		most[p] = want - 1 - most[p]
+	}
+	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow, slack: most}
+}
+
+// mostOf raises most[p] to have[p].
+func mostOf(most, have []int) {
+	for p, h := range have {
+		most[p] = max(most[p], h)
+	}
+}
+
+// keepThroughEnd keeps the reservation valid through job j's completion
+// when that leaves reserve's answer as it was: j was estimated to end by
+// the shadow (what the nodes have at the shadow is unchanged, before it
+// more), the head asks for whole units of nodes (each of j's nodes can
+// give it one more unit before the shadow at most) and its slack, the
+// units it lacked at every instant before the shadow, covers them; and
+// j's nodes offer the head nothing now (its ranks, and the nodes that
+// hold it now, are unchanged).
+func (n *nodes) keepThroughEnd(j int) {
+	s, k := n.s, &n.kept
+	if !k.valid || k.changes != n.changes-1 || s.sched.StartSeconds[j]+s.est[j] > k.shadow {
+		return
+	}
+	r := &n.reqs[k.head]
+	if r.Pooled() {
+		return
+	}
+	shares := s.sched.Nodes[j]
+	for _, sh := range shares {
+		if units(r, n.free[sh.Node], n.cap[sh.Node]) > 0 {
+			return
+		}
+	}
+	for _, sh := range shares {
+		p := n.partOf[sh.Node]
+		if r.Partition == rigid.AnyPartition || r.Partition == int(p) {
+			if k.slack[p]--; k.slack[p] < 0 {
+				return
+			}
+		}
+	}
+	k.changes = n.changes
 }
 
 // keepThrough keeps the reservation valid through the start backfill just

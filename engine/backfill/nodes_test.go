@@ -216,3 +216,34 @@ var (
 		{1, 10, node(1, 1, 0, 0, cpu)}, {2, 10, node(1, 2, 0, 0, cpu)},
 	}
 )
+
+// TestEarlyEndMovesKeptReservation is a hand-computed schedule where a job
+// ending early moves a blocked head's reservation earlier, which EASY on
+// nodes must see though it keeps reservations from pass to pass
+// (nodes.go, keepThroughEnd). Two nodes of 2 cores and 2 GiB: A (1 core,
+// 1 GiB, to 30) and B (1 core, 1 GiB, estimated to 50, ends at 10) share
+// node 0, C (1 core, all 2 GiB, to 200) holds node 1. At 1 H (2 cores) is
+// promised node 0 at 50, when A and B are estimated to be gone; X (1 core,
+// 1 GiB, 30 s) finds no memory free. At 10 B ends: A alone keeps H off
+// node 0 now, so the shadow is 30, and X, which would end at 40, may not
+// take node 0's free core (it would still hold it at 30). H starts at 30
+// on node 0, X at 40 after it. Had the reservation kept its shadow of 50,
+// X would have started at 10 and delayed H to 40.
+func TestEarlyEndMovesKeptReservation(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 2, MemoryMiB: 2048}}}
+	w := nodeWorkload(m, []nodeJob{
+		{0, 30, node(1, 1, 1024, 0, cpu)},  // A
+		{0, 10, node(1, 1, 1024, 0, cpu)},  // B
+		{0, 200, node(1, 1, 2048, 0, cpu)}, // C
+		{1, 10, node(1, 2, 0, 0, cpu)},     // H
+		{1, 30, node(1, 1, 1024, 0, cpu)},  // X
+	})
+	w.Jobs[1].RequestedSeconds = 50
+	start, nodes, _ := simulateNodes(t, w, backfill.FCFSEasy())
+	if want := []int64{0, 0, 0, 30, 40}; !slices.Equal(start, want) {
+		t.Errorf("starts %v, want %v", start, want)
+	}
+	if want := [][]int32{{0}, {0}, {1}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
+		t.Errorf("nodes %v, want %v", nodes, want)
+	}
+}
