@@ -247,3 +247,35 @@ func TestEarlyEndMovesKeptReservation(t *testing.T) {
 		t.Errorf("nodes %v, want %v", nodes, want)
 	}
 }
+
+// TestBackfillMovesKeptReservation is a hand-computed schedule where a
+// backfilled start changes the nodes a blocked head is promised, which
+// EASY on nodes must see though it keeps reservations from pass to pass
+// (nodes.go, keepThrough). Three nodes of 2 cores: F holds node 0 until 1,
+// P1 and P2 nodes 1 and 2 until 50. At 1 H (2 nodes of 2 cores) is
+// blocked and promised nodes 1 and 2 at 50 (first-fit takes first the
+// nodes that cannot hold it now, and node 0 can); S (1 core, ends at 11)
+// is backfilled on node 0. Now node 0 cannot hold H and is released by
+// 50 too, so at 2 H's nodes are 0 and 1, and L (1 core, 100 s) may not
+// take node 0's free core, which H leaves nothing spare of then. At 11 S
+// ends, node 0 can hold H now again, H is promised nodes 1 and 2 again,
+// and L starts on node 0; H starts at 50 on nodes 1 and 2. Had the
+// reservation kept nodes 1 and 2 at 2, L would have started then.
+func TestBackfillMovesKeptReservation(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 3, Cores: 2, MemoryMiB: 1024}}}
+	w := nodeWorkload(m, []nodeJob{
+		{0, 1, node(1, 2, 0, 0, cpu)},   // F
+		{0, 50, node(1, 2, 0, 0, cpu)},  // P1
+		{0, 50, node(1, 2, 0, 0, cpu)},  // P2
+		{1, 10, node(2, 2, 0, 0, cpu)},  // H
+		{1, 10, node(1, 1, 0, 0, cpu)},  // S
+		{2, 100, node(1, 1, 0, 0, cpu)}, // L
+	})
+	start, nodes, _ := simulateNodes(t, w, backfill.FCFSEasy())
+	if want := []int64{0, 0, 0, 50, 1, 11}; !slices.Equal(start, want) {
+		t.Errorf("starts %v, want %v", start, want)
+	}
+	if want := [][]int32{{0}, {1}, {2}, {1, 2}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
+		t.Errorf("nodes %v, want %v", nodes, want)
+	}
+}
