@@ -279,3 +279,36 @@ func TestBackfillMovesKeptReservation(t *testing.T) {
 		t.Errorf("nodes %v, want %v", nodes, want)
 	}
 }
+
+// TestBestFitLongBackfillMovesKeptReservation is a hand-computed schedule
+// under best-fit where a backfilled job that outlives the shadow changes
+// the node a blocked head is promised (nodes.go, keepThrough keeps the
+// reservation through such a start under first-fit only). Two nodes of 4
+// cores: J0 (2 cores) takes node 0 and J1 (3 cores) node 1 until 50, J2
+// (1 core, to 100) node 1's last core. At 1 H (3 cores) is promised node 1
+// at 50, which it leaves nothing of (node 0 would keep a core); L (1 core,
+// 200 s) is backfilled on node 0. Now node 0 too would keep nothing at 50,
+// and best-fit breaks the tie to the lowest id: at 2 H is promised node 0,
+// and M (1 core, 200 s) may not take node 0's free core. M starts at 50 on
+// node 1, when H starts on node 0. Had the reservation kept node 1, M
+// would have started at 2 on node 0.
+func TestBestFitLongBackfillMovesKeptReservation(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 1024}}}
+	w := nodeWorkload(m, []nodeJob{
+		{0, 50, node(1, 2, 0, 0, cpu)},  // J0
+		{0, 50, node(1, 3, 0, 0, cpu)},  // J1
+		{0, 100, node(1, 1, 0, 0, cpu)}, // J2
+		{1, 10, node(1, 3, 0, 0, cpu)},  // H
+		{1, 200, node(1, 1, 0, 0, cpu)}, // L
+		{2, 200, node(1, 1, 0, 0, cpu)}, // M
+	})
+	p := backfill.FCFSEasy()
+	p.Nodes = backfill.SelectBestFit
+	start, nodes, _ := simulateNodes(t, w, p)
+	if want := []int64{0, 0, 0, 50, 1, 50}; !slices.Equal(start, want) {
+		t.Errorf("starts %v, want %v", start, want)
+	}
+	if want := [][]int32{{0}, {1}, {1}, {0}, {0}, {1}}; !slices.EqualFunc(nodes, want, slices.Equal) {
+		t.Errorf("nodes %v, want %v", nodes, want)
+	}
+}
