@@ -312,3 +312,36 @@ func TestBestFitLongBackfillMovesKeptReservation(t *testing.T) {
 		t.Errorf("nodes %v, want %v", nodes, want)
 	}
 }
+
+// TestCorrectionMovesKeptReservation is a hand-computed schedule where an
+// estimate's correction moves a blocked head's reservation, which EASY on
+// nodes must see though it keeps reservations from pass to pass
+// (nodes.go, reuse). Requested estimates, never killed; two nodes of 4
+// cores. A (2 cores, requests 10 s, its log says it ran 1,000) holds node 0, B (4 cores,
+// 500 s) node 1. At 1 H (4 cores) is promised node 0 at 10, A's estimated
+// end, and Y (2 cores, 1,000 s) may not take node 0's 2 free cores. At 11
+// X (2 cores, 30 s) arrives: A has outlived its estimate, corrected to
+// 10 + 60 = 70 s (rigid.CorrectedSeconds), so the shadow is 70, and X,
+// ending at 41, takes node 0's free cores. At 500 B ends: H starts on
+// node 1, Y on node 0. Had the reservation kept its shadow of 10, X would
+// have waited until H ended at 510.
+func TestCorrectionMovesKeptReservation(t *testing.T) {
+	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 2, Cores: 4, MemoryMiB: 1024}}}
+	w := nodeWorkload(m, []nodeJob{
+		{0, 1000, node(1, 2, 0, 0, cpu)}, // A
+		{0, 500, node(1, 4, 0, 0, cpu)},  // B
+		{1, 10, node(1, 4, 0, 0, cpu)},   // H
+		{1, 1000, node(1, 2, 0, 0, cpu)}, // Y
+		{11, 30, node(1, 2, 0, 0, cpu)},  // X
+	})
+	w.Jobs[0].RunSeconds, w.Jobs[0].RequestedSeconds, w.Jobs[0].LoggedRunSeconds = 10, 10, 1000
+	p := backfill.FCFSEasy()
+	p.Kill = rigid.KillNever
+	start, nodes, _ := simulateNodes(t, w, p)
+	if want := []int64{0, 0, 500, 500, 11}; !slices.Equal(start, want) {
+		t.Errorf("starts %v, want %v", start, want)
+	}
+	if want := [][]int32{{0}, {1}, {1}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
+		t.Errorf("nodes %v, want %v", nodes, want)
+	}
+}
