@@ -150,8 +150,8 @@ type nodes struct {
 	cands2    []NodeShare // scratch of conservative's future placements
 	plan      nodePlan
 
-	// changes counts what moves a reservation: every take, give and
-	// release of shares.
+	// changes counts what may move a reservation: every take and give
+	// of shares (a completion's release gives).
 	changes uint64
 	kept    keptReservation
 }
