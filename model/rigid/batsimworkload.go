@@ -135,17 +135,50 @@ func (s *batsimSource) CheckLoad(load float64) error {
 }
 
 func (s *batsimSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &batsimPrepared{src: s, platforms: env.Platforms, span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
+	return newWholePrepared(env, s.own, s.onPlatform, func(p *platform.Platform) string { return p.Clusters[0].Name }), nil
 }
 
-type batsimPrepared struct {
-	src       *batsimSource
+// onPlatform returns the workload on the platform's cluster, the jobs
+// wider than it left out and counted.
+func (s *batsimSource) onPlatform(p *platform.Platform, plat string) (*rigid.Workload, int, error) {
+	procs := p.TotalCores()
+	w := *s.workload
+	w.Procs = procs
+	w.Jobs = nil
+	dropped := 0
+	for _, j := range s.workload.Jobs {
+		if j.Procs > procs {
+			dropped++
+			continue
+		}
+		w.Jobs = append(w.Jobs, j)
+	}
+	if len(w.Jobs) == 0 {
+		return nil, 0, fmt.Errorf("every job of %s is wider than %s's %d processors", w.Name, plat, procs)
+	}
+	return &w, dropped, nil
+}
+
+// wholePrepared is a workload simulated whole (a Batsim workload, a CSV
+// job list) on each cell's platform at the cell's load, drawn once per
+// platform and load.
+type wholePrepared struct {
 	platforms map[string]*platform.Platform
 	span      rigidload.Span
 	policyRunner
+	// onPlatform returns the workload's jobs on a platform, those it
+	// cannot hold left out and counted.
+	onPlatform func(p *platform.Platform, plat string) (*rigid.Workload, int, error)
+	// cluster names the platform's machine in the outcome.
+	cluster func(*platform.Platform) string
 
 	mu     sync.Mutex
 	scaled map[batsimKey]*once[batsimLoaded]
+}
+
+func newWholePrepared(env model.Env, own []Policy, onPlatform func(*platform.Platform, string) (*rigid.Workload, int, error), cluster func(*platform.Platform) string) *wholePrepared {
+	return &wholePrepared{platforms: env.Platforms, span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, own),
+		onPlatform: onPlatform, cluster: cluster}
 }
 
 // batsimKey is the workload on a platform at a load (0: the recorded
@@ -162,9 +195,9 @@ type batsimLoaded struct {
 	dropped int
 }
 
-// Simulate runs the whole workload on the cell's cluster; jobs wider than
-// it are left out and counted.
-func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
+// Simulate runs the whole workload on the cell's machine; the jobs it
+// cannot hold are left out and counted.
+func (p *wholePrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
 	u := c.Unit.(batsimUnit)
 	l, err := onceOf(&p.mu, &p.scaled, batsimKey{c.Platform, u.load}, func() (batsimLoaded, error) { return p.atLoad(c.Platform, u.load) })
 	if err != nil {
@@ -176,31 +209,19 @@ func (p *batsimPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outc
 		return nil, err
 	}
 	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: p.platforms[c.Platform].Clusters[0].Name, DroppedWide: l.dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
+		Cluster: p.cluster(p.platforms[c.Platform]), DroppedWide: l.dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
 }
 
-// atLoad returns the workload on the platform's cluster, the jobs wider
-// than it left out, every job measured, with its arrivals scaled to load
-// by the rigid model's one load rule (atLoad, rigidload).
-func (p *batsimPrepared) atLoad(plat string, load float64) (batsimLoaded, error) {
-	procs := p.platforms[plat].TotalCores()
-	w := *p.src.workload
-	w.Procs = procs
-	w.Jobs = nil
-	dropped := 0
-	for _, j := range p.src.workload.Jobs {
-		if j.Procs > procs {
-			dropped++
-			continue
-		}
-		w.Jobs = append(w.Jobs, j)
+// atLoad returns the workload on the platform, every job measured (the
+// window runs from the first submit to just after the last), with its
+// arrivals scaled to load by the rigid model's one load rule (atLoad,
+// rigidload) over the machine's cores.
+func (p *wholePrepared) atLoad(plat string, load float64) (batsimLoaded, error) {
+	w, dropped, err := p.onPlatform(p.platforms[plat], plat)
+	if err != nil {
+		return batsimLoaded{}, err
 	}
-	if len(w.Jobs) == 0 {
-		return batsimLoaded{}, fmt.Errorf("every job of %s is wider than %s's %d processors", w.Name, plat, procs)
-	}
-	// Every job is measured: the window runs from the first submit to
-	// just after the last.
 	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
-	l, err := atLoad(rigidtrace.Cut{Workload: w, MeasuredJobs: len(w.Jobs)}, procs, p.span, load)
+	l, err := atLoad(rigidtrace.Cut{Workload: *w, MeasuredJobs: len(w.Jobs)}, w.Procs, p.span, load)
 	return batsimLoaded{l, dropped}, err
 }

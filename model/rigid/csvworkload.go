@@ -14,7 +14,6 @@ import (
 
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/model/rigid/rigidload"
-	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/platform"
 	"github.com/sweep-sched/sweep/workload/jobcsv"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -145,55 +144,24 @@ func (s *csvSource) CheckLoad(load float64) error {
 }
 
 func (s *csvSource) Prepare(_ context.Context, _ model.Cell, env model.Env) (model.Prepared, error) {
-	return &csvPrepared{src: s, platforms: env.Platforms, span: env.Settings.(Settings).span, policyRunner: newPolicyRunner(env, s.own)}, nil
+	return newWholePrepared(env, s.own, s.onPlatform, func(p *platform.Platform) string { return p.Name }), nil
 }
 
-type csvPrepared struct {
-	src       *csvSource
-	platforms map[string]*platform.Platform
-	span      rigidload.Span
-	policyRunner
-
-	mu     sync.Mutex
-	scaled map[batsimKey]*once[batsimLoaded]
-}
-
-// Simulate runs the whole list on the cell's machine; jobs no partition
-// holds are left out and counted.
-func (p *csvPrepared) Simulate(ctx context.Context, c model.Cell) (model.Outcome, error) {
-	u := c.Unit.(batsimUnit)
-	l, err := onceOf(&p.mu, &p.scaled, batsimKey{c.Platform, u.load}, func() (batsimLoaded, error) { return p.atLoad(c.Platform, u.load) })
+// onPlatform returns the list on the platform's machine, the jobs no
+// partition holds left out and counted.
+func (s *csvSource) onPlatform(p *platform.Platform, plat string) (*rigid.Workload, int, error) {
+	w, err := s.jobs.Workload(s.name, machineOf(p))
 	if err != nil {
-		return nil, err
-	}
-	w := l.cut.Workload // the jobs are shared, read only
-	sched, ids, err := l.runner(p.policyRunner).schedule(ctx, c.Policy, &w, u.variant)
-	if err != nil {
-		return nil, err
-	}
-	return &Outcome{CellID: c.ID, Variant: u.variant, Workload: &w, Schedule: sched, Processors: ids,
-		Cluster: p.platforms[c.Platform].Name, DroppedWide: l.dropped, TargetLoad: l.target, AchievedLoad: l.achieved}, nil
-}
-
-// atLoad returns the list on the platform's machine, the jobs no
-// partition holds left out, every job measured, its arrivals scaled to
-// load by the one load rule (atLoad, rigidload) over the machine's
-// cores.
-func (p *csvPrepared) atLoad(plat string, load float64) (batsimLoaded, error) {
-	w, err := p.src.jobs.Workload(p.src.name, machineOf(p.platforms[plat]))
-	if err != nil {
-		return batsimLoaded{}, err
+		return nil, 0, err
 	}
 	dropped := 0
 	for _, n := range w.DropUnfit() {
 		dropped += n
 	}
 	if len(w.Jobs) == 0 {
-		return batsimLoaded{}, fmt.Errorf("no job of %s fits a partition of %s", w.Name, plat)
+		return nil, 0, fmt.Errorf("no job of %s fits a partition of %s", w.Name, plat)
 	}
-	w.MeasureFromSeconds, w.MeasureToSeconds = w.Jobs[0].SubmitSeconds, w.Jobs[len(w.Jobs)-1].SubmitSeconds+1
-	l, err := atLoad(rigidtrace.Cut{Workload: *w, MeasuredJobs: len(w.Jobs)}, w.Procs, p.span, load)
-	return batsimLoaded{l, dropped}, err
+	return w, dropped, nil
 }
 
 // errProcessorsOnly refuses a platform of nodes to a workload of
