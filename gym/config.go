@@ -13,6 +13,8 @@ import (
 	"io"
 	"strings"
 
+	genrigid "github.com/sweep-sched/sweep/gen/rigid"
+
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -68,8 +70,9 @@ type Config struct {
 const (
 	PresetSweep       = "sweep"
 	PresetRLScheduler = "rlscheduler"
-	// LublinWorkload names Lublin-Feitelson instances.
-	LublinWorkload = "lublin1999"
+	// LublinWorkload names Lublin-Feitelson instances, as a manifest's
+	// generator does.
+	LublinWorkload = genrigid.LublinName
 )
 
 // ReadConfig reads the setup line of a session.

@@ -3,6 +3,7 @@ package rigid
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -130,14 +131,7 @@ var estimateSpecs = map[string]estimateSpec{
 }
 
 // Keys returns every parameter name, sorted.
-func (p EstimateParams) Keys() []string {
-	keys := make([]string, 0, len(estimateSpecs))
-	for k := range estimateSpecs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func (p EstimateParams) Keys() []string { return slices.Sorted(maps.Keys(estimateSpecs)) }
 
 // Get returns a parameter's value in canonical text form.
 func (p EstimateParams) Get(key string) (string, error) {

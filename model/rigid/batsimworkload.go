@@ -34,31 +34,16 @@ func newBatsimSource(w *model.WorkloadSpec, env model.Env) (*batsimSource, error
 	if err := w.CheckOptions(batsimKeys...); err != nil {
 		return nil, err
 	}
-	if w.Instances > 1 || len(w.Set) > 0 {
-		return nil, fmt.Errorf("a Batsim workload is one workload: leave out instances and set")
-	}
-	w.Instances = 1
-	path := env.Path(w.Trace)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
-	}
-	bw, err := batsim.Decode(bytes.NewReader(data), path)
+	in, err := readWhole(w, env, "a Batsim workload")
 	if err != nil {
 		return nil, err
 	}
-	var estimates []string
-	if _, err := w.Option("estimates", &estimates); err != nil {
+	bw, err := batsim.Decode(bytes.NewReader(in.data), in.path)
+	if err != nil {
 		return nil, err
 	}
-	if len(estimates) == 0 {
-		estimates = []string{rigid.EstimateRequested.String()}
-	}
-	s := &batsimSource{workload: bw}
-	if s.variants, err = parseVariants(estimates); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(data)
+	s := &batsimSource{workload: bw, variants: in.variants}
+	sum := sha256.Sum256(in.data)
 	s.canon = "batsim sha256=" + hex.EncodeToString(sum[:])
 	return s, nil
 }
@@ -119,6 +104,38 @@ func wholeWorkloadCells(ax model.Axes, variants []rigid.Variant, canon string) [
 		}
 	}
 	return [][]model.Cell{cells}
+}
+
+// wholeInput is the file of a workload simulated whole (a Batsim
+// workload, a CSV job list) and the estimate variants its entry asks.
+type wholeInput struct {
+	path     string
+	data     []byte
+	variants []rigid.Variant
+}
+
+// readWhole reads the file of a whole-workload entry (what names it in
+// errors) and its estimates: R unless the entry says otherwise. Such an
+// entry is one workload, without instances or set.
+func readWhole(w *model.WorkloadSpec, env model.Env, what string) (wholeInput, error) {
+	if w.Instances > 1 || len(w.Set) > 0 {
+		return wholeInput{}, fmt.Errorf("%s is one workload: leave out instances and set", what)
+	}
+	w.Instances = 1
+	in := wholeInput{path: env.Path(w.Trace)}
+	var err error
+	if in.data, err = os.ReadFile(in.path); err != nil {
+		return wholeInput{}, fmt.Errorf("trace: %w", err)
+	}
+	var estimates []string
+	if _, err := w.Option("estimates", &estimates); err != nil {
+		return wholeInput{}, err
+	}
+	if len(estimates) == 0 {
+		estimates = []string{rigid.EstimateRequested.String()}
+	}
+	in.variants, err = parseVariants(estimates)
+	return in, err
 }
 
 // batsimUnit is a Batsim cell's estimate variant and load (0: the

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -43,36 +42,21 @@ func newCSVSource(w *model.WorkloadSpec, env model.Env) (*csvSource, error) {
 	if err := w.CheckOptions(csvKeys...); err != nil {
 		return nil, err
 	}
-	if w.Instances > 1 || len(w.Set) > 0 {
-		return nil, fmt.Errorf("a CSV job list is one workload: leave out instances and set")
-	}
-	w.Instances = 1
 	var columns map[string]string
 	if _, err := w.Option("columns", &columns); err != nil {
 		return nil, fmt.Errorf("line %d: workloads: %w (want a mapping of fields to column names, such as {submit: SubmitTime})", w.Options["columns"].Line, err)
 	}
-	path := env.Path(w.Trace)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
-	}
-	jobs, err := jobcsv.Read(bytes.NewReader(data), path, columns)
+	in, err := readWhole(w, env, "a CSV job list")
 	if err != nil {
 		return nil, err
 	}
-	var estimates []string
-	if _, err := w.Option("estimates", &estimates); err != nil {
+	jobs, err := jobcsv.Read(bytes.NewReader(in.data), in.path, columns)
+	if err != nil {
 		return nil, err
 	}
-	if len(estimates) == 0 {
-		estimates = []string{rigid.EstimateRequested.String()}
-	}
-	s := &csvSource{jobs: jobs, name: w.Trace, dropped: map[string]map[string]int{}}
-	if s.variants, err = parseVariants(estimates); err != nil {
-		return nil, err
-	}
+	s := &csvSource{jobs: jobs, variants: in.variants, name: w.Trace, dropped: map[string]map[string]int{}}
 	h := sha256.New()
-	h.Write(data)
+	h.Write(in.data)
 	for _, k := range slices.Sorted(maps.Keys(columns)) {
 		fmt.Fprintf(h, "\x00%s=%s", k, columns[k])
 	}
