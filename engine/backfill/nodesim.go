@@ -45,20 +45,11 @@ func (s *sim) useNodes() {
 	s.alloc = n
 	s.planner = nil
 	s.usage.charge = make([]int64, len(s.jobs))
-	switch {
-	case s.policy.Decider != nil:
-		s.rule = s.decide
-	case s.policy.Allocation == AllocConservative:
-		s.rule = func() error {
-			s.sortQueue()
-			n.conservative()
-			return nil
-		}
-	case s.policy.Allocation == AllocStrict:
-		s.rule = s.strict
-	default:
-		s.rule = s.easy
-	}
+	s.rule = s.ruleWith(func() error {
+		s.sortQueue()
+		n.conservative()
+		return nil
+	})
 }
 
 // useWholeNodes is useNodes on a machine whose jobs take whole nodes
@@ -70,18 +61,11 @@ func (s *sim) useWholeNodes() {
 	if !chargesProcessors(s.w, s.policy.Charge) {
 		s.usage.charge = make([]int64, len(s.jobs))
 	}
-	switch s.policy.Allocation {
-	case AllocConservative:
-		s.rule = func() error {
-			s.sortQueue()
-			n.conservative()
-			return nil
-		}
-	case AllocStrict:
-		s.rule = s.strict
-	default:
-		s.rule = s.easy
-	}
+	s.rule = s.ruleWith(func() error {
+		s.sortQueue()
+		n.conservative()
+		return nil
+	})
 }
 
 // estimatedEnds returns, in buf's space, the estimated end of every

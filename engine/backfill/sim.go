@@ -161,9 +161,10 @@ type sim struct {
 }
 
 // An allocator is how one simulation places jobs on the cluster: counted
-// processors (the design note's model) or blocks of consecutive resource
-// ids (PlaceContiguous, contiguous.go); nodes with several resources
-// would be a third. newSim picks it once from the policy. Its methods
+// processors (the design note's model), blocks of consecutive resource
+// ids (PlaceContiguous, contiguous.go), or nodes with several resources
+// (nodes.go; whole nodes counted, nodewhole.go). newSim picks it once
+// from the policy and the workload. Its methods
 // each serve a whole pass or one completion, never one job of a pass, so
 // that the loops over the queue stay concrete inside each allocator:
 // they are where a pass spends its time.
@@ -232,17 +233,23 @@ func newSim(w *rigid.Workload, v rigid.Variant, p Policy, twSeconds int64) *sim 
 		s.useNodes()
 		return s
 	}
-	switch {
-	case p.Decider != nil:
-		s.rule = s.decide
-	case s.planner != nil:
-		s.rule = s.plan
-	case p.Allocation == AllocStrict:
-		s.rule = s.strict
-	default:
-		s.rule = s.easy
-	}
+	s.rule = s.ruleWith(s.plan)
 	return s
+}
+
+// ruleWith returns the rule of a pass under the policy: its Decider, the
+// allocator's planning pass (conservative backfilling, or Tradeoff-fs's
+// planner), no backfilling, or EASY.
+func (s *sim) ruleWith(plan func() error) func() error {
+	switch {
+	case s.policy.Decider != nil:
+		return s.decide
+	case s.policy.Planner != nil || s.policy.Allocation == AllocConservative:
+		return plan
+	case s.policy.Allocation == AllocStrict:
+		return s.strict
+	}
+	return s.easy
 }
 
 func (s *sim) run(ctx context.Context) error {
