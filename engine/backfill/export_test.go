@@ -6,3 +6,10 @@ func (t *Stepper) BuiltinPick() int {
 	t.s.sortQueue()
 	return t.s.order[0]
 }
+
+// CheckingKept returns p with every reuse of a kept node reservation
+// checked against one built anew: a mismatch panics, naming both.
+func CheckingKept(p Policy) Policy {
+	p.checkKept = true
+	return p
+}

@@ -120,7 +120,11 @@ type nodes struct {
 	partCores []int
 	partOf    []int32  // per node
 	withCores []uint64 // bit i: node i has a core free now
-	// futureCores is withCores and the nodes reserve released; marked
+	headNodes []uint64 // bit i: node i is the head's (held[i] == headGen)
+	// scratchSet is withCoresOfHead's.
+	scratchSet []uint64
+	// futureCores is withCores and the nodes reserve released: those
+	// that may have something free at the instant it probes; marked
 	// lists the latter.
 	futureCores []uint64
 	marked      []uint64
@@ -133,22 +137,26 @@ type nodes struct {
 
 	// reserve's state: future[n] is node n's free resources at the
 	// instant probed, valid where mark[n] == gen; spare[n] what the
-	// head leaves of its node n at the shadow, valid where held[n] ==
-	// gen.
-	gen    uint32
-	future []amounts
-	mark   []uint32
-	spare  []amounts
-	held   []uint32
-	ends   []endEvent
+	// head of the last reservation built leaves of its node n at the
+	// shadow, valid where held[n] == headGen. Only a pass's backfill
+	// reads the head's nodes, after its reserve built or reused them.
+	gen, headGen uint32
+	future       []amounts
+	mark         []uint32
+	spare        []amounts
+	held         []uint32
+	ends         []endEvent
 
-	have      []int       // reserve's units per partition
-	fullUnits []int       // reserve's units of an entirely free node per partition
-	locked    []int       // holdForHead's
-	headBuf   []NodeShare // reserve's choice for the head
-	cands     []nodeCand  // scratch of best-fit
-	cands2    []NodeShare // scratch of conservative's future placements
-	plan      nodePlan
+	have      []int // reserve's units per partition
+	fullUnits []int // reserve's units of an entirely free node per partition
+	// locked is, per partition, the cores free now on the head's nodes
+	// that a job outliving the shadow may not take: a quick refusal,
+	// kept up to date as shares are taken and given.
+	locked  []int
+	headBuf []NodeShare // reserve's choice for the head
+	cands   []nodeCand  // scratch of best-fit
+	cands2  []NodeShare // scratch of conservative's future placements
+	plan    nodePlan
 
 	// changes counts what may move a reservation: every take and give
 	// of shares (a completion's release gives).
@@ -170,6 +178,9 @@ type keptReservation struct {
 	corrections uint64 // sim.corrections when built
 	shadow      int64
 	slack       []int // per partition the head may use, see keepThroughEnd
+	// lastHolding is the highest id of the head's nodes that held it now
+	// when the reservation was built (its second rank), -1 if none.
+	lastHolding int32
 }
 
 type nodeCand struct {
@@ -189,14 +200,17 @@ func newNodes(s *sim, sel NodeSelection) *nodes {
 		}
 		n.parts = append(n.parts, partRange{first: first, end: len(n.cap), capacity: c})
 		n.partCores = append(n.partCores, p.Nodes*p.Cores)
+
 	}
 	n.free = slices.Clone(n.cap)
 	k := len(n.cap)
-	n.withCores, n.marked = make([]uint64, (k+63)/64), make([]uint64, (k+63)/64)
+	n.withCores, n.marked, n.headNodes = make([]uint64, (k+63)/64), make([]uint64, (k+63)/64), make([]uint64, (k+63)/64)
 	for i := range k {
 		n.withCores[i/64] |= 1 << (i % 64)
 	}
 	n.future, n.mark, n.spare, n.held = make([]amounts, k), make([]uint32, k), make([]amounts, k), make([]uint32, k)
+	n.headGen = 1 // no node is a head's
+	n.locked = make([]int, len(n.parts))
 	s.sched.Nodes = make([][]NodeShare, len(s.jobs))
 	return n
 }
@@ -211,7 +225,7 @@ func (n *nodes) avail(i int, m availMode) amounts {
 			return n.future[i]
 		}
 	case availNowLong:
-		if n.held[i] == n.gen {
+		if n.held[i] == n.headGen {
 			return least(n.free[i], n.spare[i])
 		}
 	}
@@ -296,41 +310,61 @@ func (n *nodes) chooseIn(r *rigid.Request, procs, p int, m availMode, out []Node
 	return n.bestFit(r, &n.parts[p], target(r, procs), m, out)
 }
 
-// firstFit takes the fitting nodes of lowest id, by rank when the mode
-// ranks them.
+// firstFit takes the fitting nodes of lowest id, those of the first rank
+// first where the mode ranks them (see rank).
 func (n *nodes) firstFit(r *rigid.Request, pr *partRange, left int, m availMode, out []NodeShare) ([]NodeShare, bool) {
 	base := len(out)
-	ranked := m == availFuture || m == availNowShort
-	for rank := 0; rank < 2 && left > 0; rank++ {
-		if m == availFuture {
-			// The nodes that cannot hold the head now but can at the
-			// probed instant are among those released since; those
-			// that can hold it now have a core free now.
-			if rank == 0 {
-				out, left = n.takeReleased(r, pr, out, left)
-			} else {
-				out, left = n.takeHoldingNow(r, pr, out, left)
-			}
-			continue
+	switch m {
+	case availFuture:
+		// The nodes that cannot hold the head now but can at the
+		// probed instant are among those released since; those that
+		// can hold it now have a core free now.
+		out, left = n.takeReleased(r, pr, out, left)
+		out, left = n.takeHoldingNow(r, pr, out, left)
+	case availNowShort:
+		for _, head := range [2]bool{true, false} {
+			out, left = n.takeIn(r, pr, n.withCoresOfHead(pr, head), m, out, left)
 		}
-		for i := n.next(pr.first, pr.end, m); i < pr.end && left > 0; i = n.next(i+1, pr.end, m) {
-			if ranked && n.rank(r, i, m, pr.capacity) != rank {
-				continue
-			}
-			if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
-				out = append(out, shareOf(r, i, pr.capacity, u, left))
-				left -= min(u, left)
-			}
-		}
-		if !ranked {
-			break
-		}
+	default:
+		out, left = n.takeIn(r, pr, n.candidates(m), m, out, left)
 	}
 	return out, left == 0 || n.undo(&out, base)
 }
 
+// takeIn takes, in id order, the nodes of pr in set (every node when set
+// is nil) that offer r units in mode m, until it has left of them.
+func (n *nodes) takeIn(r *rigid.Request, pr *partRange, set []uint64, m availMode, out []NodeShare, left int) ([]NodeShare, int) {
+	for i := pr.first; left > 0; i++ {
+		if set != nil {
+			i = nextIn(set, i, pr.end)
+		}
+		if i >= pr.end {
+			break
+		}
+		if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
+			out = append(out, shareOf(r, i, pr.capacity, u, left))
+			left -= min(u, left)
+		}
+	}
+	return out, left
+}
+
+// withCoresOfHead returns, over pr's words, the nodes with a core free
+// now that are (head) or are not the head's.
+func (n *nodes) withCoresOfHead(pr *partRange, head bool) []uint64 {
+	n.scratchSet = slices.Grow(n.scratchSet[:0], len(n.withCores))[:len(n.withCores)]
+	for w := pr.first / 64; w*64 < pr.end; w++ {
+		if head {
+			n.scratchSet[w] = n.withCores[w] & n.headNodes[w]
+		} else {
+			n.scratchSet[w] = n.withCores[w] &^ n.headNodes[w]
+		}
+	}
+	return n.scratchSet
+}
+
 // bestFit takes the fitting nodes the job leaves least free, by rank
-// first when the mode ranks them.
+// first where the mode ranks them.
 func (n *nodes) bestFit(r *rigid.Request, pr *partRange, left int, m availMode, out []NodeShare) ([]NodeShare, bool) {
 	ranked := m == availFuture || m == availNowShort
 	cands := n.cands[:0]
@@ -398,17 +432,17 @@ func (n *nodes) takeHoldingNow(r *rigid.Request, pr *partRange, out []NodeShare,
 }
 
 // rank orders the nodes a choice prefers, 0 before 1, so that the nodes
-// free now stay to the jobs that can use them (on one-core nodes, before
-// whole nodes were counted, it made EASY that of counted processors): the
-// head is given, among the nodes that hold it at the shadow, those that
-// cannot hold it now first, which leaves the nodes free now to
-// backfilling; a job ending by the shadow takes the head's nodes first,
-// which leaves the others to the jobs that outlive it.
+// free now stay to the jobs that can use them: the head is given, among
+// the nodes that hold it at the shadow, those that cannot hold it now
+// first, which leaves the nodes free now to backfilling (the extra
+// processors of EASY on counted processors, which it is on one-core
+// nodes); a job ending by the shadow takes the head's nodes first, which
+// leaves the others to the jobs that outlive it.
 func (n *nodes) rank(r *rigid.Request, i int, m availMode, capacity amounts) int {
 	switch {
 	case m == availFuture && units(r, n.free[i], capacity) > 0:
 		return 1
-	case m == availNowShort && n.held[i] != n.gen:
+	case m == availNowShort && n.held[i] != n.headGen:
 		return 1
 	}
 	return 0
@@ -437,29 +471,64 @@ func leftover(a, capacity amounts) float64 {
 func (n *nodes) take(shares []NodeShare) {
 	n.changes++
 	for _, sh := range shares {
-		i := sh.Node
-		n.free[i] = n.free[i].minus(shareAmounts(sh))
-		n.partCores[n.partOf[i]] -= int(sh.Cores)
-		if n.free[i].cores == 0 {
-			n.withCores[i/64] &^= 1 << (i % 64)
-		}
+		was := n.free[sh.Node]
+		n.free[sh.Node] = was.minus(shareAmounts(sh))
+		n.changed(sh.Node, was)
 	}
 }
 
+// give frees shares of the free resources now.
+func (n *nodes) give(shares []NodeShare) {
+	n.changes++
+	for _, sh := range shares {
+		was := n.free[sh.Node]
+		n.free[sh.Node] = was.plus(shareAmounts(sh))
+		n.changed(sh.Node, was)
+	}
+}
+
+// changed brings what is kept of the free resources up to date with node
+// i's, which were was.
+func (n *nodes) changed(i int32, was amounts) {
+	p := n.partOf[i]
+	n.partCores[p] += int(n.free[i].cores - was.cores)
+	if n.free[i].cores == 0 {
+		n.withCores[i/64] &^= 1 << (i % 64)
+	} else {
+		n.withCores[i/64] |= 1 << (i % 64)
+	}
+	n.relock(i, was, n.spare[i])
+}
+
+// relock updates locked for a change of node i's free resources or
+// spare from was and spareWas, when it is one of the head's nodes.
+func (n *nodes) relock(i int32, was, spareWas amounts) {
+	if n.held[i] == n.headGen {
+		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i]) - lockedOf(was, spareWas)
+	}
+}
+
+// candidates returns the bit set of the nodes a choice in mode m may
+// take, nil for every node: now, only nodes with a core free (every
+// request takes a core of each of its nodes); at the instant reserve
+// probes, those and the nodes released since.
+func (n *nodes) candidates(m availMode) []uint64 {
+	switch m {
+	case availFuture:
+		return n.futureCores
+	case availPlan:
+		return nil
+	}
+	return n.withCores
+}
+
 // next returns the first node from i on, before end, that a choice in
-// mode m may take: now, only nodes with a core free (every request takes
-// a core of each of its nodes), found in the bit set withCores; at the
-// instant reserve probes, those and the nodes released since
-// (futureCores); end if none.
+// mode m may take (see candidates); end if none.
 func (n *nodes) next(i, end int, m availMode) int {
-	if m > availFuture || i >= end {
-		return i
+	if set := n.candidates(m); set != nil {
+		return nextIn(set, i, end)
 	}
-	set := n.withCores
-	if m == availFuture {
-		set = n.futureCores
-	}
-	return nextIn(set, i, end)
+	return min(i, end)
 }
 
 // nextIn returns the first node of bit set set from i on, before end;
@@ -496,7 +565,6 @@ func (n *nodes) ready(s *sim) bool {
 
 func (n *nodes) snapshot(*sim) easyPlacement {
 	n.pending = n.pending[:0]
-	n.gen++ // no node is the head's
 	return n
 }
 
@@ -548,14 +616,26 @@ func (n *nodes) fit(order, starts []int) []int {
 // nodes offer it as they are released, and chooses its nodes only once
 // they suffice.
 func (n *nodes) reserve(head int, starts []int) int64 {
-	if n.reuse(head, starts) {
-		return n.kept.shadow
+	if !n.reuse(head, starts) {
+		return n.build(head, starts)
 	}
+	if n.s.policy.checkKept {
+		n.checkKept(head, starts)
+	}
+	return n.kept.shadow
+}
+
+// build is reserve without the kept reservation.
+func (n *nodes) build(head int, starts []int) int64 {
 	s := n.s
+	r := &n.reqs[head]
 	ends := s.estimatedEnds(n.ends, starts)
+	if r.Partition != rigid.AnyPartition {
+		// The jobs of other partitions give the head nothing.
+		ends = slices.DeleteFunc(ends, func(e endEvent) bool { return !n.mayUse(r, n.sharesOf(e.job)) })
+	}
 	n.ends = ends
 	n.gen++
-	r := &n.reqs[head]
 	want := target(r, s.jobs[head].Procs)
 	n.countUnits(r)
 	most := append(n.kept.slack[:0], n.have...) // the most units before the shadow
@@ -583,24 +663,53 @@ func (n *nodes) reserve(head int, starts []int) int64 {
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
 }
 
-// reuse restores the kept reservation when it is head's and nothing that
+// reuse reports whether the kept reservation is head's and nothing that
 // moves it changed since: no share taken or given but by the backfilled
 // starts and the completions that leave it as it was (keepThrough,
 // keepThroughEnd), no estimate corrected, and no job started ahead of the
 // head now. Its shadow and the head's nodes are then what reserve would
-// find again; the cores it locks are worked out again on what is free.
+// find again, and still marked, with what they leave spare and lock.
 func (n *nodes) reuse(head int, starts []int) bool {
 	k := &n.kept
-	if !k.valid || k.head != head || len(starts) > 0 || k.changes != n.changes || k.corrections != n.s.corrections {
-		return false
+	return k.valid && k.head == head && len(starts) == 0 && k.changes == n.changes && k.corrections == n.s.corrections
+}
+
+// checkKept builds head's reservation anew where reserve reused the kept
+// one, and panics unless both have the same shadow, the head's nodes and
+// shares, what it leaves spare of them and the cores it locks
+// (policy.checkKept, tests only).
+func (n *nodes) checkKept(head int, starts []int) {
+	type node struct {
+		share NodeShare
+		spare amounts
 	}
-	clear(n.locked)
-	for _, sh := range n.headBuf {
-		i := sh.Node
-		n.held[i] = n.gen
-		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
+	look := func() []node {
+		var out []node
+		for _, sh := range n.headBuf {
+			out = append(out, node{sh, n.spare[sh.Node]})
+		}
+		slices.SortFunc(out, func(a, b node) int { return cmp.Compare(a.share.Node, b.share.Node) })
+		return out
 	}
-	return true
+	kept, keptLocked, keptShadow := look(), slices.Clone(n.locked), n.kept.shadow
+	shadow := n.build(head, starts)
+	built := look()
+	fail := func(what string, kept, built any) {
+		panic(fmt.Sprintf("backfill: at %d s the kept reservation of job %d differs from one built anew: %s %v, built %v", n.s.now, head, what, kept, built))
+	}
+	switch {
+	case keptShadow != shadow:
+		fail("shadow", keptShadow, shadow)
+	case !slices.Equal(keptLocked, n.locked):
+		fail("cores locked per partition", keptLocked, n.locked)
+	case len(kept) != len(built):
+		fail("nodes", len(kept), len(built))
+	}
+	for i := range kept {
+		if kept[i] != built[i] {
+			fail("node", kept[i], built[i])
+		}
+	}
 }
 
 // keep records the reservation holdForHead just made for reuse, head
@@ -610,7 +719,13 @@ func (n *nodes) keep(head int, shadow int64, want int, most []int) {
 	for p := range most {
 		most[p] = want - 1 - most[p]
 	}
-	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow, slack: most}
+	last := int32(-1)
+	for _, sh := range n.headBuf {
+		if n.holdsNow(&n.reqs[head], sh.Node, n.free[sh.Node]) {
+			last = max(last, sh.Node)
+		}
+	}
+	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow, slack: most, lastHolding: last}
 }
 
 // mostOf raises most[p] to have[p].
@@ -621,76 +736,149 @@ func mostOf(most, have []int) {
 }
 
 // keepThroughEnd keeps the reservation valid through job j's completion
-// when that leaves reserve's answer as it was: j was estimated to end by
-// the shadow (what the nodes have at the shadow is unchanged, before it
-// more), the head asks for whole units of nodes (each of j's nodes can
-// give it one more unit before the shadow at most) and its slack, the
-// units it lacked at every instant before the shadow, covers them; and
-// j's nodes offer the head nothing now (its ranks, and the nodes that
-// hold it now, are unchanged).
+// when that leaves reserve's answer as it was. A job of a partition the
+// head may not use changes nothing. Otherwise the head must ask for whole
+// units of nodes, so each of j's nodes gives it at most one more unit at
+// the instants before the shadow, and its slack (the units it lacked at
+// every one of them) must cover those: the shadow stays. The head's nodes
+// stay when no node of j changes rank (see rank) in a way that moves them:
+//
+//   - j was estimated to end by the shadow: what its nodes have at the
+//     shadow is unchanged; each must not come to hold the head now (a
+//     node that did not fall back to the second rank).
+//   - j was estimated to outlive the shadow (it ended early), under
+//     first-fit: its nodes have more at the shadow. Each must have held
+//     the head now before (its rank stays); or hold it now and come past
+//     the head's nodes of the second rank, not one of them (first-fit
+//     never reaches it); or not hold it now and be the head's (what the
+//     head leaves spare of it grows by j's share). And j ran in no
+//     partition tried before the head's.
 func (n *nodes) keepThroughEnd(j int) {
 	s, k := n.s, &n.kept
-	if !k.valid || k.changes != n.changes-1 || s.sched.StartSeconds[j]+s.est[j] > k.shadow {
+	if !k.valid || k.changes != n.changes-1 {
 		return
 	}
 	r := &n.reqs[k.head]
+	shares := s.sched.Nodes[j]
+	if !n.mayUse(r, shares) {
+		k.changes = n.changes
+		return
+	}
 	if r.Pooled() {
 		return
 	}
-	shares := s.sched.Nodes[j]
 	for _, sh := range shares {
-		if units(r, n.free[sh.Node], n.cap[sh.Node]) > 0 {
+		p := n.partOf[sh.Node]
+		if k.slack[p]--; k.slack[p] < 0 {
 			return
 		}
 	}
-	for _, sh := range shares {
-		p := n.partOf[sh.Node]
-		if r.Partition == rigid.AnyPartition || r.Partition == int(p) {
-			if k.slack[p]--; k.slack[p] < 0 {
+	if s.sched.StartSeconds[j]+s.est[j] <= k.shadow {
+		for _, sh := range shares {
+			if i := sh.Node; !n.holdsNow(r, i, n.free[i].minus(shareAmounts(sh))) && n.holdsNow(r, i, n.free[i]) {
 				return
 			}
+		}
+	} else if n.sel != SelectFirstFit || !n.growHeadSpare(r, shares) {
+		return
+	}
+	k.changes = n.changes
+}
+
+// holdsNow reports whether node i, with free resources a, holds request r.
+func (n *nodes) holdsNow(r *rigid.Request, i int32, a amounts) bool {
+	return units(r, a, n.cap[i]) > 0
+}
+
+// growHeadSpare adds to the head's spare the shares of a job that ended
+// before its estimated end passed the shadow, and reports whether the
+// head's first-fit nodes stay (see keepThroughEnd); it changes nothing
+// when they may not.
+func (n *nodes) growHeadSpare(r *rigid.Request, shares []NodeShare) bool {
+	part := n.partOf[n.headBuf[0].Node]
+	for _, sh := range shares {
+		i := sh.Node
+		if n.partOf[i] != part {
+			if n.partOf[i] < part {
+				return false
+			}
+			continue
+		}
+		before, after := n.holdsNow(r, i, n.free[i].minus(shareAmounts(sh))), n.holdsNow(r, i, n.free[i])
+		switch {
+		case before: // it holds the head now still: its rank stays
+		case after && n.held[i] != n.headGen && n.kept.lastHolding >= 0 && i > n.kept.lastHolding:
+			// It comes to the second rank past every node first-fit
+			// takes of it (so it took every node of the first).
+		case !after && n.held[i] == n.headGen: // the head's, of the first rank still
+		default:
+			return false
+		}
+	}
+	for _, sh := range shares {
+		if i := sh.Node; n.held[i] == n.headGen {
+			spareWas := n.spare[i]
+			n.spare[i] = spareWas.plus(shareAmounts(sh))
+			n.relock(i, n.free[i], spareWas)
+		}
+	}
+	return true
+}
+
+// keepThrough keeps the reservation valid through the start backfill just
+// made of a job on shares, when that start leaves reserve's answer as it
+// was: a job of a partition the head may not use; otherwise a job that
+// ends by the shadow (what the nodes have at the shadow is unchanged, and
+// before it only less) or, under first-fit, one that outlives it (it
+// takes only what the head leaves spare of the head's nodes, which still
+// hold it at the shadow, and leaves the nodes first-fit passed over less,
+// so they still cannot), on nodes none of which, not the head's, held the
+// head now and no longer does (it would rank first). Best-fit would weigh
+// the nodes a long job shrank differently.
+func (n *nodes) keepThrough(shares []NodeShare, long bool) {
+	k := &n.kept
+	if !k.valid || k.changes != n.changes-1 {
+		return
+	}
+	r := &n.reqs[k.head]
+	if !n.mayUse(r, shares) {
+		k.changes = n.changes
+		return
+	}
+	if long && n.sel != SelectFirstFit {
+		return
+	}
+	for _, sh := range shares {
+		i := sh.Node
+		if n.held[i] != n.headGen && n.holdsNow(r, i, n.free[i].plus(shareAmounts(sh))) && !n.holdsNow(r, i, n.free[i]) {
+			return
 		}
 	}
 	k.changes = n.changes
 }
 
-// keepThrough keeps the reservation valid through the start backfill just
-// made of a job on shares, when that start leaves reserve's answer as it
-// was: on nodes that offered the head nothing now (so its ranks, and the
-// nodes that hold it now, are unchanged), a job that ends by the shadow
-// (what the nodes have at the shadow is unchanged, and before it only
-// less) or, under first-fit, one that outlives it on what the head leaves
-// spare (the head's nodes still hold it at the shadow, and the nodes
-// first-fit passed over still cannot). Best-fit would weigh the nodes
-// the long job shrank differently.
-func (n *nodes) keepThrough(shares []NodeShare, long bool) {
-	k := &n.kept
-	if !k.valid || k.changes != n.changes-1 || long && n.sel != SelectFirstFit {
-		return
-	}
-	r := &n.reqs[k.head]
-	for _, sh := range shares {
-		i := sh.Node
-		if units(r, n.free[i].plus(shareAmounts(sh)), n.cap[i]) > 0 {
-			return
-		}
-	}
-	k.changes = n.changes
+// mayUse reports whether request r may use the partition of a job's
+// shares (every job is placed within one partition): a job elsewhere
+// changes nothing of r's reservation.
+func (n *nodes) mayUse(r *rigid.Request, shares []NodeShare) bool {
+	return len(shares) > 0 && (r.Partition == rigid.AnyPartition || r.Partition == int(n.partOf[shares[0].Node]))
 }
 
 // holdForHead marks the head's nodes, keeps what it leaves spare of each
 // at the shadow, and works out, per partition, the cores free now on them
 // that a job outliving the shadow may not take: a quick refusal.
 func (n *nodes) holdForHead(held []NodeShare) {
-	n.locked = slices.Grow(n.locked[:0], len(n.parts))[:len(n.parts)]
+	n.headGen++
 	clear(n.locked)
+	clear(n.headNodes)
 	for _, sh := range held {
 		i := sh.Node
 		future := n.free[i]
 		if n.mark[i] == n.gen {
 			future = n.future[i]
 		}
-		n.held[i] = n.gen
+		n.held[i] = n.headGen
+		n.headNodes[i/64] |= 1 << (i % 64)
 		n.spare[i] = future.minus(shareAmounts(sh))
 		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
 	}
@@ -771,14 +959,14 @@ func (n *nodes) backfill(order []int, shadowSeconds int64, starts []int) []int {
 		if !n.place(j, m) {
 			continue
 		}
-		for _, sh := range n.pending[len(n.pending)-1] {
-			if i := sh.Node; n.held[i] == n.gen {
-				take := shareAmounts(sh)
-				before := lockedOf(n.free[i].plus(take), n.spare[i])
-				if long {
-					n.spare[i] = n.spare[i].minus(take)
+		if long {
+			// It takes of the head's nodes only what the head leaves.
+			for _, sh := range n.pending[len(n.pending)-1] {
+				if i := sh.Node; n.held[i] == n.headGen {
+					spareWas := n.spare[i]
+					n.spare[i] = spareWas.minus(shareAmounts(sh))
+					n.relock(i, n.free[i], spareWas)
 				}
-				n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i]) - before
 			}
 		}
 		n.keepThrough(n.pending[len(n.pending)-1], long)

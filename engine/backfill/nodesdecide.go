@@ -173,17 +173,6 @@ func (n *nodes) giveAll() {
 	n.pending = n.pending[:0]
 }
 
-// give frees shares of the free resources now.
-func (n *nodes) give(shares []NodeShare) {
-	n.changes++
-	for _, sh := range shares {
-		i := sh.Node
-		n.free[i] = n.free[i].plus(shareAmounts(sh))
-		n.partCores[n.partOf[i]] += int(sh.Cores)
-		n.withCores[i/64] |= 1 << (i % 64)
-	}
-}
-
 // placeDecided places job j on the named nodes, or (none named) where
 // State.EASY placed it if that is free, or by the node selection.
 func (n *nodes) placeDecided(j int, named namedNodes, eased []easyPlaced) error {

@@ -115,6 +115,10 @@ type Policy struct {
 	Nodes   NodeSelection
 	Charge  Charge
 	Billing Billing
+
+	// checkKept makes every reuse of a kept node reservation check it
+	// against one built anew (tests only: export_test.go).
+	checkKept bool
 }
 
 // Objective is how Tradeoff-fs compares two plans.
