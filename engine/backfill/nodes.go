@@ -164,25 +164,6 @@ type nodes struct {
 	kept    keptReservation
 }
 
-// keptReservation is the last reservation reserve built: its head's
-// nodes are headBuf, and what the head leaves spare of them (spare) and
-// the cores it locks per partition (locked) stay up to date as backfill
-// starts jobs. A blocked head stays blocked over many passes (a large
-// head on the 10,000-job machine of memory and GPUs, through thousands
-// of them), and rebuilding its reservation each time was 70 % of EASY's
-// time.
-type keptReservation struct {
-	valid       bool
-	head        int
-	changes     uint64 // nodes.changes it is valid at
-	corrections uint64 // sim.corrections when built
-	shadow      int64
-	slack       []int // per partition the head may use, see keepThroughEnd
-	// lastHolding is the highest id of the head's nodes that held it now
-	// when the reservation was built (its second rank), -1 if none.
-	lastHolding int32
-}
-
 type nodeCand struct {
 	node, rank int
 	score      float64
@@ -565,6 +546,7 @@ func (n *nodes) ready(s *sim) bool {
 
 func (n *nodes) snapshot(*sim) easyPlacement {
 	n.pending = n.pending[:0]
+	n.kept.swaps = n.kept.swaps[:0]
 	return n
 }
 
@@ -657,211 +639,11 @@ func (n *nodes) build(head int, starts []int) int64 {
 			continue
 		}
 		n.holdForHead(held)
+		n.rankHeads(r, held)
 		n.keep(head, shadow, want, most)
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
-}
-
-// reuse reports whether the kept reservation is head's and nothing that
-// moves it changed since: no share taken or given but by the backfilled
-// starts and the completions that leave it as it was (keepThrough,
-// keepThroughEnd), no estimate corrected, and no job started ahead of the
-// head now. Its shadow and the head's nodes are then what reserve would
-// find again, and still marked, with what they leave spare and lock.
-func (n *nodes) reuse(head int, starts []int) bool {
-	k := &n.kept
-	return k.valid && k.head == head && len(starts) == 0 && k.changes == n.changes && k.corrections == n.s.corrections
-}
-
-// checkKept builds head's reservation anew where reserve reused the kept
-// one, and panics unless both have the same shadow, the head's nodes and
-// shares, what it leaves spare of them and the cores it locks
-// (policy.checkKept, tests only).
-func (n *nodes) checkKept(head int, starts []int) {
-	type node struct {
-		share NodeShare
-		spare amounts
-	}
-	look := func() []node {
-		var out []node
-		for _, sh := range n.headBuf {
-			out = append(out, node{sh, n.spare[sh.Node]})
-		}
-		slices.SortFunc(out, func(a, b node) int { return cmp.Compare(a.share.Node, b.share.Node) })
-		return out
-	}
-	kept, keptLocked, keptShadow := look(), slices.Clone(n.locked), n.kept.shadow
-	shadow := n.build(head, starts)
-	built := look()
-	fail := func(what string, kept, built any) {
-		panic(fmt.Sprintf("backfill: at %d s the kept reservation of job %d differs from one built anew: %s %v, built %v", n.s.now, head, what, kept, built))
-	}
-	switch {
-	case keptShadow != shadow:
-		fail("shadow", keptShadow, shadow)
-	case !slices.Equal(keptLocked, n.locked):
-		fail("cores locked per partition", keptLocked, n.locked)
-	case len(kept) != len(built):
-		fail("nodes", len(kept), len(built))
-	}
-	for i := range kept {
-		if kept[i] != built[i] {
-			fail("node", kept[i], built[i])
-		}
-	}
-}
-
-// keep records the reservation holdForHead just made for reuse, head
-// needing want units and offered at most most[p] of them by partition p
-// at the instants before the shadow.
-func (n *nodes) keep(head int, shadow int64, want int, most []int) {
-	for p := range most {
-		most[p] = want - 1 - most[p]
-	}
-	last := int32(-1)
-	for _, sh := range n.headBuf {
-		if n.holdsNow(&n.reqs[head], sh.Node, n.free[sh.Node]) {
-			last = max(last, sh.Node)
-		}
-	}
-	n.kept = keptReservation{valid: true, head: head, changes: n.changes, corrections: n.s.corrections, shadow: shadow, slack: most, lastHolding: last}
-}
-
-// mostOf raises most[p] to have[p].
-func mostOf(most, have []int) {
-	for p, h := range have {
-		most[p] = max(most[p], h)
-	}
-}
-
-// keepThroughEnd keeps the reservation valid through job j's completion
-// when that leaves reserve's answer as it was. A job of a partition the
-// head may not use changes nothing. Otherwise the head must ask for whole
-// units of nodes, so each of j's nodes gives it at most one more unit at
-// the instants before the shadow, and its slack (the units it lacked at
-// every one of them) must cover those: the shadow stays. The head's nodes
-// stay when no node of j changes rank (see rank) in a way that moves them:
-//
-//   - j was estimated to end by the shadow: what its nodes have at the
-//     shadow is unchanged; each must not come to hold the head now (a
-//     node that did not fall back to the second rank).
-//   - j was estimated to outlive the shadow (it ended early), under
-//     first-fit: its nodes have more at the shadow. Each must have held
-//     the head now before (its rank stays); or hold it now and come past
-//     the head's nodes of the second rank, not one of them (first-fit
-//     never reaches it); or not hold it now and be the head's (what the
-//     head leaves spare of it grows by j's share). And j ran in no
-//     partition tried before the head's.
-func (n *nodes) keepThroughEnd(j int) {
-	s, k := n.s, &n.kept
-	if !k.valid || k.changes != n.changes-1 {
-		return
-	}
-	r := &n.reqs[k.head]
-	shares := s.sched.Nodes[j]
-	if !n.mayUse(r, shares) {
-		k.changes = n.changes
-		return
-	}
-	if r.Pooled() {
-		return
-	}
-	for _, sh := range shares {
-		p := n.partOf[sh.Node]
-		if k.slack[p]--; k.slack[p] < 0 {
-			return
-		}
-	}
-	if s.sched.StartSeconds[j]+s.est[j] <= k.shadow {
-		for _, sh := range shares {
-			if i := sh.Node; !n.holdsNow(r, i, n.free[i].minus(shareAmounts(sh))) && n.holdsNow(r, i, n.free[i]) {
-				return
-			}
-		}
-	} else if n.sel != SelectFirstFit || !n.growHeadSpare(r, shares) {
-		return
-	}
-	k.changes = n.changes
-}
-
-// holdsNow reports whether node i, with free resources a, holds request r.
-func (n *nodes) holdsNow(r *rigid.Request, i int32, a amounts) bool {
-	return units(r, a, n.cap[i]) > 0
-}
-
-// growHeadSpare adds to the head's spare the shares of a job that ended
-// before its estimated end passed the shadow, and reports whether the
-// head's first-fit nodes stay (see keepThroughEnd); it changes nothing
-// when they may not.
-func (n *nodes) growHeadSpare(r *rigid.Request, shares []NodeShare) bool {
-	part := n.partOf[n.headBuf[0].Node]
-	for _, sh := range shares {
-		i := sh.Node
-		if n.partOf[i] != part {
-			if n.partOf[i] < part {
-				return false
-			}
-			continue
-		}
-		before, after := n.holdsNow(r, i, n.free[i].minus(shareAmounts(sh))), n.holdsNow(r, i, n.free[i])
-		switch {
-		case before: // it holds the head now still: its rank stays
-		case after && n.held[i] != n.headGen && n.kept.lastHolding >= 0 && i > n.kept.lastHolding:
-			// It comes to the second rank past every node first-fit
-			// takes of it (so it took every node of the first).
-		case !after && n.held[i] == n.headGen: // the head's, of the first rank still
-		default:
-			return false
-		}
-	}
-	for _, sh := range shares {
-		if i := sh.Node; n.held[i] == n.headGen {
-			spareWas := n.spare[i]
-			n.spare[i] = spareWas.plus(shareAmounts(sh))
-			n.relock(i, n.free[i], spareWas)
-		}
-	}
-	return true
-}
-
-// keepThrough keeps the reservation valid through the start backfill just
-// made of a job on shares, when that start leaves reserve's answer as it
-// was: a job of a partition the head may not use; otherwise a job that
-// ends by the shadow (what the nodes have at the shadow is unchanged, and
-// before it only less) or, under first-fit, one that outlives it (it
-// takes only what the head leaves spare of the head's nodes, which still
-// hold it at the shadow, and leaves the nodes first-fit passed over less,
-// so they still cannot), on nodes none of which, not the head's, held the
-// head now and no longer does (it would rank first). Best-fit would weigh
-// the nodes a long job shrank differently.
-func (n *nodes) keepThrough(shares []NodeShare, long bool) {
-	k := &n.kept
-	if !k.valid || k.changes != n.changes-1 {
-		return
-	}
-	r := &n.reqs[k.head]
-	if !n.mayUse(r, shares) {
-		k.changes = n.changes
-		return
-	}
-	if long && n.sel != SelectFirstFit {
-		return
-	}
-	for _, sh := range shares {
-		i := sh.Node
-		if n.held[i] != n.headGen && n.holdsNow(r, i, n.free[i].plus(shareAmounts(sh))) && !n.holdsNow(r, i, n.free[i]) {
-			return
-		}
-	}
-	k.changes = n.changes
-}
-
-// mayUse reports whether request r may use the partition of a job's
-// shares (every job is placed within one partition): a job elsewhere
-// changes nothing of r's reservation.
-func (n *nodes) mayUse(r *rigid.Request, shares []NodeShare) bool {
-	return len(shares) > 0 && (r.Partition == rigid.AnyPartition || r.Partition == int(n.partOf[shares[0].Node]))
 }
 
 // holdForHead marks the head's nodes, keeps what it leaves spare of each
@@ -981,6 +763,7 @@ func (n *nodes) commit(s *sim, starts []int) {
 		s.usage.charge[j] = s.chargeOf(n.pending[i])
 		s.start(j)
 	}
+	n.swapPending()
 }
 
 func tz(x uint64) int { return bits.TrailingZeros64(x) }
