@@ -145,6 +145,25 @@ func (w *Workload) DropUnfit() map[string]int {
 	return dropped
 }
 
+// checkRequest returns what is wrong with request r of a job of procs
+// cores on machine m, "" if nothing.
+func checkRequest(m *Machine, r *Request, procs int) string {
+	switch {
+	case r.Nodes < 0 || r.GPUsPerNode < 0 || r.MemoryPerNodeMiB < 0 || r.MemoryPerCoreMiB < 0:
+		return fmt.Sprintf("negative request %+v: want nodes, memory and GPUs >= 0", *r)
+	case !r.Pooled() && r.CoresPerNode < 1:
+		return fmt.Sprintf("cores per node %d: want at least 1", r.CoresPerNode)
+	case !r.Pooled() && r.Cores() != procs:
+		return fmt.Sprintf("processors %d: want the request's %d nodes x %d cores", procs, r.Nodes, r.CoresPerNode)
+	case r.Pooled() && (r.GPUsPerNode != 0 || r.MemoryPerNodeMiB != 0):
+		return "pooled cores with GPUs or memory per node: want nodes >= 1 for those"
+	}
+	if why := m.Unfit(r, procs); why != "" {
+		return "no partition can hold it: " + why
+	}
+	return ""
+}
+
 // validateNodes checks a workload on a machine of nodes: a request per
 // job, the job's Procs its cores, and a partition that can hold it.
 func (w *Workload) validateNodes() error {
@@ -165,22 +184,8 @@ func (w *Workload) validateNodes() error {
 		return fmt.Errorf("workload %s: %d requests for %d jobs: want one per job", w.Name, len(w.Requests), len(w.Jobs))
 	}
 	for i := range w.Jobs {
-		r, j := &w.Requests[i], &w.Jobs[i]
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("workload %s: job %d (SWF job %d): %s", w.Name, i, j.Number, fmt.Sprintf(format, args...))
-		}
-		switch {
-		case r.Nodes < 0 || r.GPUsPerNode < 0 || r.MemoryPerNodeMiB < 0 || r.MemoryPerCoreMiB < 0:
-			return bad("negative request %+v: want nodes, memory and GPUs >= 0", *r)
-		case !r.Pooled() && r.CoresPerNode < 1:
-			return bad("cores per node %d: want at least 1", r.CoresPerNode)
-		case !r.Pooled() && r.Cores() != j.Procs:
-			return bad("processors %d: want the request's %d nodes x %d cores", j.Procs, r.Nodes, r.CoresPerNode)
-		case r.Pooled() && (r.GPUsPerNode != 0 || r.MemoryPerNodeMiB != 0):
-			return bad("pooled cores with GPUs or memory per node: want nodes >= 1 for those")
-		}
-		if why := m.Unfit(r, j.Procs); why != "" {
-			return bad("no partition can hold it: %s", why)
+		if why := checkRequest(m, &w.Requests[i], w.Jobs[i].Procs); why != "" {
+			return fmt.Errorf("workload %s: job %d (SWF job %d): %s", w.Name, i, w.Jobs[i].Number, why)
 		}
 	}
 	return nil
