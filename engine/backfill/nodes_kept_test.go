@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -19,42 +20,60 @@ import (
 // runs on BenchmarkNodes10k's workload (whole partitions' jobs, shared
 // nodes of memory and GPUs) under four orders and both node selections,
 // and on a mix of its jobs asking for any partition, pooled cores and
-// exclusive nodes; each schedule must be the one simulated without the
-// check, and pass engine/verify.
+// exclusive nodes, and on 40 draws of enginetest.RandomNodeJobs (a
+// machine of six nodes, where the head's nodes change rank at almost
+// every start and completion) under both estimate variants; each schedule
+// must be the one simulated without the check, and pass engine/verify.
 func TestKeptReservationIsBuiltAnew(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole workloads")
 	}
-	gpus := lublinOnNodes(t, gpuMachine(), 10_000)
-	for _, c := range []struct {
-		name   string
-		w      *rigid.Workload
-		orders []backfill.Order
-	}{
-		{"gpu", gpus, []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF, backfill.OrderSAF, backfill.OrderLXF}},
-		{"mixed", mixedRequests(lublinOnNodes(t, gpuMachine(), 3000)), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}},
-	} {
+	type keptCase struct {
+		name     string
+		w        *rigid.Workload
+		orders   []backfill.Order
+		variants []rigid.Variant
+	}
+	requested, both := []rigid.Variant{rigid.EstimateRequested}, []rigid.Variant{rigid.EstimateExact, rigid.EstimateRequested}
+	cases := []keptCase{
+		{"gpu", lublinOnNodes(t, gpuMachine(), 10_000), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF, backfill.OrderSAF, backfill.OrderLXF}, requested},
+		{"mixed", mixedRequests(lublinOnNodes(t, gpuMachine(), 3000)), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}, requested},
+	}
+	for seed := range uint64(40) {
+		w := enginetest.RandomNodeJobs(400, seed)
+		w.DropUnfit()
+		cases = append(cases, keptCase{fmt.Sprintf("random %d", seed), w, []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}, both})
+	}
+	for _, c := range cases {
 		for _, o := range c.orders {
 			for _, sel := range []backfill.NodeSelection{backfill.SelectFirstFit, backfill.SelectBestFit} {
-				t.Run(fmt.Sprintf("%s %s %s", c.name, o, sel), func(t *testing.T) {
-					p := backfill.Policy{Order: o, Allocation: backfill.AllocEASY, Nodes: sel}
-					plain, err := backfill.Simulate(context.Background(), c.w, rigid.EstimateRequested, p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					checked, err := backfill.Simulate(context.Background(), c.w, rigid.EstimateRequested, backfill.CheckingKept(p))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if a, b := fmt.Sprint(nodeDigest(plain)), fmt.Sprint(nodeDigest(checked)); a != b {
-						t.Errorf("schedule digests %s, checked %s", a, b)
-					}
-					if err := verify.Rigid(c.w, rigid.EstimateRequested, plain); err != nil {
-						t.Fatal(err)
-					}
-				})
+				for _, v := range c.variants {
+					t.Run(fmt.Sprintf("%s %s %s %s", c.name, o, sel, v), func(t *testing.T) {
+						checkKept(t, c.w, v, backfill.Policy{Order: o, Allocation: backfill.AllocEASY, Nodes: sel})
+					})
+				}
 			}
 		}
+	}
+}
+
+// checkKept simulates w under p with and without backfill.CheckingKept,
+// and fails unless both give the same valid schedule.
+func checkKept(t *testing.T, w *rigid.Workload, v rigid.Variant, p backfill.Policy) {
+	t.Helper()
+	plain, err := backfill.Simulate(context.Background(), w, v, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := backfill.Simulate(context.Background(), w, v, backfill.CheckingKept(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fmt.Sprint(nodeDigest(plain)), fmt.Sprint(nodeDigest(checked)); a != b {
+		t.Errorf("schedule digests %s, checked %s", a, b)
+	}
+	if err := verify.Rigid(w, v, plain); err != nil {
+		t.Fatal(err)
 	}
 }
 

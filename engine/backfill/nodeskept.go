@@ -146,10 +146,13 @@ func (n *nodes) futureOf(i int32) amounts {
 // the shadow is unchanged, and before it only less) or, under first-fit,
 // one that outlives it (it takes only what the head leaves spare of the
 // head's nodes, which still hold it at the shadow, and leaves the nodes
-// first-fit passed over less, so they still cannot). A node that held the
-// head now and no longer does ranks first: one of the head's only moves
-// ahead in its order; another, under first-fit on a request of whole
-// nodes, is swapped in when it still holds the head at the shadow.
+// first-fit passed over less, so they still cannot). A node of the
+// head's partition that held the head now and no longer does ranks first:
+// one of the head's only moves ahead in its order; another, under
+// first-fit on a request of whole nodes, is swapped in when it still holds
+// the head at the shadow. (On another partition the head is not placed at
+// the shadow: it was not reached, or could not hold the head then, and
+// still cannot.)
 func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	k := &n.kept
 	if !k.valid || k.changes != n.changes-1 {
@@ -166,7 +169,7 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	}
 	for _, sh := range shares {
 		switch {
-		case !n.fell(r, sh), n.held[sh.Node] == n.headGen && !r.Pooled():
+		case n.partOf[sh.Node] != k.part || !n.fell(r, sh), n.held[sh.Node] == n.headGen && !r.Pooled():
 		case r.Pooled():
 			return // the head's shares would change
 		case !firstFit:
@@ -175,7 +178,7 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	}
 	for _, sh := range shares {
 		n.startFuture(sh, long)
-		if i := sh.Node; n.fell(r, sh) {
+		if i := sh.Node; n.partOf[i] == k.part && n.fell(r, sh) {
 			if n.held[i] == n.headGen {
 				n.toFirstRank(i)
 			} else {
@@ -432,7 +435,7 @@ func (n *nodes) checkKept(head int, starts []int) {
 	shadow := n.build(head, starts)
 	built, builtFuture := look()
 	fail := func(what string, kept, built any) {
-		panic(fmt.Sprintf("backfill: at %d s the kept reservation of job %d differs from one built anew: %s %v, built %v", n.s.now, head, what, kept, built))
+		panic(fmt.Sprintf("backfill: at %d s the kept reservation of job %d (%+v) differs from one built anew: %s %v, built %v", n.s.now, head, *r, what, kept, built))
 	}
 	switch {
 	case keptShadow != shadow:

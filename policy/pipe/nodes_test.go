@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/verify"
 	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -145,49 +145,11 @@ for line in sys.stdin:
 	}
 }
 
-// randomNodeJobs is a workload of n jobs on a machine of 4 CPU nodes (8
-// cores, 16 GiB) and 2 GPU nodes (16 cores, 64 GiB, 4 GPUs): node
-// requests on either partition or any, pooled cores with memory per core,
-// exclusive nodes, drawn from seed.
-func randomNodeJobs(n int, seed uint64) *rigid.Workload {
-	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 4, Cores: 8, MemoryMiB: 16384},
-		{Name: "gpu", Nodes: 2, Cores: 16, MemoryMiB: 65536, GPUs: 4}}}
-	rng := rand.New(rand.NewPCG(seed, 34))
-	w := &rigid.Workload{Name: "random nodes", Procs: m.Cores(), Machine: m}
-	submit := int64(0)
-	for i := range n {
-		submit += rng.Int64N(120)
-		var r rigid.Request
-		procs := 0
-		switch k := rng.IntN(10); {
-		case k < 2: // pooled, any partition
-			r = rigid.Request{MemoryPerCoreMiB: int64(256 << rng.IntN(4)), Partition: rigid.AnyPartition}
-			procs = 1 + rng.IntN(24)
-		case k < 4: // GPUs
-			r = rigid.Request{Nodes: 1 + rng.IntN(2), CoresPerNode: 1 + rng.IntN(8), MemoryPerNodeMiB: int64(1024 * (1 + rng.IntN(32))), GPUsPerNode: 1 + rng.IntN(4), Partition: 1}
-		default:
-			r = rigid.Request{Nodes: 1 + rng.IntN(4), CoresPerNode: 1 + rng.IntN(8), MemoryPerNodeMiB: int64(512 * (1 + rng.IntN(32))), Partition: rng.IntN(2)*2 - 1}
-			if r.Partition == 1 {
-				r.Partition = 0
-			}
-			r.Exclusive = rng.IntN(5) == 0
-		}
-		if !r.Pooled() {
-			procs = r.Cores()
-		}
-		run := 1 + rng.Int64N(3600)
-		w.Jobs = append(w.Jobs, rigid.Job{Number: int64(i + 1), User: int64(rng.IntN(5)), SubmitSeconds: submit, Procs: procs,
-			RunSeconds: run, RequestedSeconds: run + rng.Int64N(3600)})
-		w.Requests = append(w.Requests, r)
-	}
-	return w
-}
-
 // The Python client's first-fit place() is sweep's: nodes_fcfs.py naming
 // its nodes gives the built-in FCFS without backfilling (first-fit) job
 // for job and node for node, on 400 random jobs of every kind of request.
 func TestPythonNodesFCFSIsBuiltin(t *testing.T) {
-	w := randomNodeJobs(400, 1)
+	w := enginetest.RandomNodeJobs(400, 1)
 	if dropped := w.DropUnfit(); len(dropped) > 0 {
 		t.Logf("dropped %v", dropped)
 	}
@@ -277,7 +239,7 @@ func TestPythonEASYOnNodes(t *testing.T) {
 	// experiments/platforms/gpu-cluster.yaml's machine (requests drawn by
 	// genrigid.NodeRequests), under both estimate variants, the Python
 	// EASY starts every job when and where the built-in does.
-	random := randomNodeJobs(400, 1)
+	random := enginetest.RandomNodeJobs(400, 1)
 	random.DropUnfit()
 	ws := []*rigid.Workload{random}
 	if !testing.Short() {
