@@ -148,6 +148,7 @@ type nodes struct {
 	ends         []endEvent
 
 	have      []int // reserve's units per partition
+	gains     []int // keepThroughEnd's units per partition
 	fullUnits []int // reserve's units of an entirely free node per partition
 	// locked is, per partition, the cores free now on the head's nodes
 	// that a job outliving the shadow may not take: a quick refusal,
@@ -315,6 +316,9 @@ func (n *nodes) firstFit(r *rigid.Request, pr *partRange, left int, m availMode,
 // takeIn takes, in id order, the nodes of pr in set (every node when set
 // is nil) that offer r units in mode m, until it has left of them.
 func (n *nodes) takeIn(r *rigid.Request, pr *partRange, set []uint64, m availMode, out []NodeShare, left int) ([]NodeShare, int) {
+	if !r.Pooled() && set != nil {
+		return n.takeNodesIn(perNode(r, pr.capacity), pr, set, m, out, left)
+	}
 	for i := pr.first; left > 0; i++ {
 		if set != nil {
 			i = nextIn(set, i, pr.end)
@@ -325,6 +329,34 @@ func (n *nodes) takeIn(r *rigid.Request, pr *partRange, set []uint64, m availMod
 		if u := units(r, n.avail(i, m), pr.capacity); u > 0 {
 			out = append(out, shareOf(r, i, pr.capacity, u, left))
 			left -= min(u, left)
+		}
+	}
+	return out, left
+}
+
+// takeNodesIn is takeIn for a request of nodes, each taking need: the
+// placements' inner loop, over set's words.
+func (n *nodes) takeNodesIn(need amounts, pr *partRange, set []uint64, m availMode, out []NodeShare, left int) ([]NodeShare, int) {
+	share := NodeShare{Cores: need.cores, GPUs: need.gpus, MemoryMiB: need.mem}
+	for w := pr.first / 64; w*64 < pr.end && left > 0; w++ {
+		word := set[w]
+		if w == pr.first/64 {
+			word &^= 1<<(pr.first%64) - 1
+		}
+		for ; word != 0 && left > 0; word &= word - 1 {
+			i := w*64 + tz(word)
+			if i >= pr.end {
+				return out, left
+			}
+			a := n.free[i]
+			if m > availNowShort {
+				a = n.avail(i, m)
+			}
+			if a.covers(need) {
+				share.Node = int32(i)
+				out = append(out, share)
+				left--
+			}
 		}
 	}
 	return out, left
@@ -620,7 +652,7 @@ func (n *nodes) build(head int, starts []int) int64 {
 	n.gen++
 	want := target(r, s.jobs[head].Procs)
 	n.countUnits(r)
-	most := append(n.kept.slack[:0], n.have...) // the most units before the shadow
+	n.lacked(s.now, true)
 	n.futureCores = append(n.futureCores[:0], n.withCores...)
 	clear(n.marked)
 	for i := 0; i < len(ends); {
@@ -629,41 +661,54 @@ func (n *nodes) build(head int, starts []int) int64 {
 			n.releaseFuture(r, n.sharesOf(ends[i].job))
 		}
 		if slices.Max(n.have) < want {
-			mostOf(most, n.have)
+			n.lacked(shadow, false)
 			continue
 		}
 		held, ok := n.choose(head, availFuture, n.headBuf[:0])
 		n.headBuf = held
 		if !ok {
-			mostOf(most, n.have)
+			n.lacked(shadow, false)
 			continue
 		}
-		n.holdForHead(held)
-		n.rankHeads(r, held)
-		n.keep(head, shadow, want, most)
+		n.holdForHead(r, held)
+		n.keep(head, shadow, want)
 		return shadow
 	}
 	panic("backfill: a job fits no node with every running job ended") // the workload is cut to the machine
 }
 
 // holdForHead marks the head's nodes, keeps what it leaves spare of each
-// at the shadow, and works out, per partition, the cores free now on them
-// that a job outliving the shadow may not take: a quick refusal.
-func (n *nodes) holdForHead(held []NodeShare) {
+// at the shadow, works out, per partition, the cores free now on them that
+// a job outliving the shadow may not take (a quick refusal), and ranks
+// them for the kept reservation: those that cannot hold the head now,
+// then those that can (choose gives them in that order).
+func (n *nodes) holdForHead(r *rigid.Request, held []NodeShare) {
 	n.headGen++
 	clear(n.locked)
 	clear(n.headNodes)
+	k := &n.kept
+	if k.secondRank == nil {
+		k.secondRank = make([]bool, len(n.cap))
+	}
+	k.part, k.second, k.swaps = n.partOf[held[0].Node], k.second[:0], k.swaps[:0]
 	for _, sh := range held {
 		i := sh.Node
-		future := n.free[i]
+		free := n.free[i]
+		future := free
 		if n.mark[i] == n.gen {
 			future = n.future[i]
 		}
 		n.held[i] = n.headGen
 		n.headNodes[i/64] |= 1 << (i % 64)
 		n.spare[i] = future.minus(shareAmounts(sh))
-		n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
+		n.locked[n.partOf[i]] += lockedOf(free, n.spare[i])
+		second := n.holdsNow(r, i, free)
+		k.secondRank[i] = second
+		if second {
+			k.second = append(k.second, i)
+		}
 	}
+	k.ranked = len(k.second)
 }
 
 // lockedOf returns the cores free on a head's node that a job outliving

@@ -3,6 +3,7 @@ package backfill
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -39,7 +40,14 @@ type keptReservation struct {
 	changes     uint64 // nodes.changes it is valid at
 	corrections uint64 // sim.corrections when built
 	shadow      int64
-	slack       []int // per partition the head may use, see keepThroughEnd
+	// instants are the instants before the shadow at which reserve
+	// found the head lacking units, from the build's now on, and
+	// slack[x*partitions+p] how many more units partition p could have
+	// offered it from instants[x] on, until the next, without moving the
+	// shadow (see keepThroughEnd); a partition the head may not use
+	// offers none.
+	instants []int64
+	slack    []int
 	// part is the partition of the head's nodes; secondRank[i] whether
 	// its node i ranks second (held the head now when chosen, or came to
 	// since), where held[i] == headGen. second lists them by id under
@@ -66,35 +74,50 @@ func (n *nodes) reuse(head int, starts []int) bool {
 	return k.valid && k.head == head && len(starts) == 0 && k.changes == n.changes && k.corrections == n.s.corrections
 }
 
-// keep records the reservation holdForHead just made, head needing want
-// units and offered at most most[p] of them by partition p at the
-// instants before the shadow.
-func (n *nodes) keep(head int, shadow int64, want int, most []int) {
-	for p := range most {
-		most[p] = want - 1 - most[p]
-	}
+// lacked records what each partition offers the head at an instant
+// before the shadow, in have (first: the build's first, now).
+func (n *nodes) lacked(seconds int64, first bool) {
 	k := &n.kept
-	k.valid, k.head, k.changes, k.corrections, k.shadow, k.slack = true, head, n.changes, n.s.corrections, shadow, most
+	if first {
+		k.instants, k.slack = k.instants[:0], k.slack[:0]
+	}
+	k.instants = append(k.instants, seconds)
+	k.slack = append(k.slack, n.have...)
 }
 
-// rankHeads records the ranks of the head's nodes held, just chosen: the
-// first rank's, then the second's.
-func (n *nodes) rankHeads(r *rigid.Request, held []NodeShare) {
+// keep records the reservation holdForHead just made, head needing want
+// units: what each partition offered at the instants before the shadow
+// becomes what it could offer more.
+func (n *nodes) keep(head int, shadow int64, want int) {
 	k := &n.kept
-	if k.secondRank == nil {
-		k.secondRank = make([]bool, len(n.cap))
-	}
-	k.part = n.partOf[held[0].Node]
-	k.second = k.second[:0]
-	for _, sh := range held {
-		second := n.holdsNow(r, sh.Node, n.free[sh.Node])
-		k.secondRank[sh.Node] = second
-		if second {
-			k.second = append(k.second, sh.Node)
+	for x, have := range k.slack {
+		k.slack[x] = want - 1 - have
+		if have < 0 {
+			k.slack[x] = 0
 		}
 	}
-	k.ranked = len(k.second)
-	k.swaps = k.swaps[:0]
+	k.valid, k.head, k.changes, k.corrections, k.shadow = true, head, n.changes, n.s.corrections, shadow
+}
+
+// spendSlack spends, at every instant from now until until (excluded),
+// the units gains[p] partition p may now offer the head more, and reports
+// whether it had them: else the shadow may move earlier.
+func (n *nodes) spendSlack(gains []int, until int64) bool {
+	k := &n.kept
+	parts := len(n.parts)
+	// The instant in force now is the last one at or before now.
+	x, found := slices.BinarySearch(k.instants, n.s.now)
+	if !found {
+		x--
+	}
+	for ; x < len(k.instants) && k.instants[x] < until; x++ {
+		for p, g := range gains {
+			if k.slack[x*parts+p] -= g; k.slack[x*parts+p] < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lastHolding returns the id of the head's last node of the second rank,
@@ -109,13 +132,6 @@ func (n *nodes) lastHolding() int32 {
 		k.second = k.second[:len(k.second)-1]
 	}
 	return -1
-}
-
-// mostOf raises most[p] to have[p].
-func mostOf(most, have []int) {
-	for p, h := range have {
-		most[p] = max(most[p], h)
-	}
 }
 
 // mayUse reports whether request r may use the partition of a job's
@@ -168,12 +184,14 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 		return
 	}
 	for _, sh := range shares {
-		switch {
-		case n.partOf[sh.Node] != k.part || !n.fell(r, sh), n.held[sh.Node] == n.headGen && !r.Pooled():
-		case r.Pooled():
-			return // the head's shares would change
-		case !firstFit:
-			return // best-fit's order would change
+		if !firstFit || r.Pooled() { // else no node refuses
+			switch {
+			case n.partOf[sh.Node] != k.part || !n.fell(r, sh), n.held[sh.Node] == n.headGen && !r.Pooled():
+			case r.Pooled():
+				return // the head's shares would change
+			default:
+				return // best-fit's order would change
+			}
 		}
 	}
 	for _, sh := range shares {
@@ -214,10 +232,12 @@ func (n *nodes) startFuture(sh NodeShare, long bool) {
 // a partition the head may not use changes nothing. Otherwise the head
 // must ask for whole units of nodes, and (endKeeps):
 //
-//   - The shadow stays: a node of j gives the head one more unit before
-//     the shadow only if it did not hold it now and holds it at the
-//     shadow, and the slack (the units the head lacked at every instant
-//     before the shadow) must cover those.
+//   - The shadow stays: a node of j gives the head one more unit only if
+//     it did not hold it now and holds it at the shadow, and only until
+//     j's estimated end (j's share came back then before), or until the
+//     shadow when j outlived it. At each instant of that time reserve
+//     found the head lacking, the units it lacked (slack) must cover
+//     those.
 //   - The head's nodes stay, or follow. A node that held the head now
 //     keeps its rank. One of the head's that comes to hold it now moves
 //     to the second rank, under first-fit when no node of the second rank
@@ -240,7 +260,7 @@ func (n *nodes) keepThroughEnd(j int) {
 		return
 	}
 	early := s.sched.StartSeconds[j]+s.est[j] > k.shadow
-	if r.Pooled() || early && n.sel != SelectFirstFit || !n.endKeeps(r, shares, early) {
+	if r.Pooled() || early && n.sel != SelectFirstFit || !n.endKeeps(r, j, early) {
 		return
 	}
 	for _, sh := range shares {
@@ -269,12 +289,16 @@ func (n *nodes) keepThroughEnd(j int) {
 	k.changes = n.changes
 }
 
-// endKeeps is keepThroughEnd's check: whether the completion of a job on
-// shares (early: estimated to outlive the shadow) keeps the reservation.
+// endKeeps is keepThroughEnd's check: whether the completion of job j
+// (early: estimated to outlive the shadow) keeps the reservation.
 // It spends the slack; it changes nothing else.
-func (n *nodes) endKeeps(r *rigid.Request, shares []NodeShare, early bool) bool {
-	k := &n.kept
+func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
+	s, k := n.s, &n.kept
+	shares := s.sched.Nodes[j]
 	last := n.lastHolding()
+	gains := slices.Grow(n.gains[:0], len(n.parts))[:len(n.parts)]
+	n.gains = gains
+	clear(gains)
 	for _, sh := range shares {
 		i, x := sh.Node, shareAmounts(sh)
 		before, after := n.holdsNow(r, i, n.free[i].minus(x)), n.holdsNow(r, i, n.free[i])
@@ -283,10 +307,8 @@ func (n *nodes) endKeeps(r *rigid.Request, shares []NodeShare, early bool) bool 
 			future = future.plus(x)
 		}
 		atShadow := n.holdsNow(r, i, future)
-		if p := n.partOf[i]; !before && atShadow {
-			if k.slack[p]--; k.slack[p] < 0 {
-				return false
-			}
+		if !before && atShadow {
+			gains[n.partOf[i]]++
 		}
 		switch p := n.partOf[i]; {
 		case p < k.part:
@@ -317,7 +339,12 @@ func (n *nodes) endKeeps(r *rigid.Request, shares []NodeShare, early bool) bool 
 			}
 		}
 	}
-	return true
+	// j's share came back at its estimated end; now it is back from now.
+	until := int64(math.MaxInt64)
+	if !early {
+		until = s.sched.StartSeconds[j] + s.est[j]
+	}
+	return n.spendSlack(gains, until)
 }
 
 // noneHoldingBetween reports whether no node between last and i
