@@ -485,8 +485,7 @@ func (n *nodes) take(shares []NodeShare) {
 	n.changes++
 	for _, sh := range shares {
 		was := n.free[sh.Node]
-		n.free[sh.Node] = was.minus(shareAmounts(sh))
-		n.changed(sh.Node, was)
+		n.changed(sh.Node, was, was.minus(shareAmounts(sh)))
 	}
 }
 
@@ -495,22 +494,25 @@ func (n *nodes) give(shares []NodeShare) {
 	n.changes++
 	for _, sh := range shares {
 		was := n.free[sh.Node]
-		n.free[sh.Node] = was.plus(shareAmounts(sh))
-		n.changed(sh.Node, was)
+		n.changed(sh.Node, was, was.plus(shareAmounts(sh)))
 	}
 }
 
-// changed brings what is kept of the free resources up to date with node
-// i's, which were was.
-func (n *nodes) changed(i int32, was amounts) {
+// changed sets node i's free resources, which were was, to now, and what
+// is kept of them.
+func (n *nodes) changed(i int32, was, now amounts) {
+	n.free[i] = now
 	p := n.partOf[i]
-	n.partCores[p] += int(n.free[i].cores - was.cores)
-	if n.free[i].cores == 0 {
+	n.partCores[p] += int(now.cores - was.cores)
+	switch {
+	case now.cores == 0:
 		n.withCores[i/64] &^= 1 << (i % 64)
-	} else {
+	case was.cores == 0:
 		n.withCores[i/64] |= 1 << (i % 64)
 	}
-	n.relock(i, was, n.spare[i])
+	if n.held[i] == n.headGen {
+		n.locked[p] += lockedOf(now, n.spare[i]) - lockedOf(was, n.spare[i])
+	}
 }
 
 // relock updates locked for a change of node i's free resources or

@@ -273,15 +273,15 @@ func (n *nodes) keepThroughEnd(j int) {
 		}
 		before, after := n.holdsNow(r, i, n.free[i].minus(x)), n.holdsNow(r, i, n.free[i])
 		switch {
-		case n.held[i] == n.headGen && early:
-			spareWas := n.spare[i]
-			n.spare[i] = spareWas.plus(x)
-			n.relock(i, n.free[i], spareWas)
-			if !before && after {
-				n.toSecondRank(i)
+		case n.held[i] == n.headGen:
+			if early {
+				spareWas := n.spare[i]
+				n.spare[i] = spareWas.plus(x)
+				n.relock(i, n.free[i], spareWas)
 			}
-		case n.held[i] == n.headGen && !before && after:
-			n.toSecondRank(i)
+			if !before && after {
+				n.toSecondRankFrom(i)
+			}
 		case n.held[i] != n.headGen && !after && early && n.holdsNow(r, i, n.futureOf(i)):
 			n.swapIn(i)
 		}
@@ -296,6 +296,7 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 	s, k := n.s, &n.kept
 	shares := s.sched.Nodes[j]
 	last := n.lastHolding()
+	leaving, newSecond := false, false
 	gains := slices.Grow(n.gains[:0], len(n.parts))[:len(n.parts)]
 	n.gains = gains
 	clear(gains)
@@ -322,12 +323,19 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 		head := n.held[i] == n.headGen
 		switch {
 		case before:
+		case after && head && last < 0:
+			// The first rank alone holds the head: leaveFirstRank, once.
+			if n.sel != SelectFirstFit || leaving {
+				return false
+			}
+			leaving = true
 		case after && head:
-			if last < 0 || n.sel != SelectFirstFit || !n.noneHoldingBetween(r, last, i) {
+			if n.sel != SelectFirstFit || !n.noneHoldingBetween(r, last, i) {
 				return false
 			}
 			last = max(last, i)
 		case after:
+			newSecond = true
 			// Not the head's. While the head has nodes of the second
 			// rank it has every node of the first: had j ended by the
 			// shadow, i would be one (it holds the head then), so that
@@ -338,6 +346,9 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 				return false
 			}
 		}
+	}
+	if leaving && newSecond {
+		return false // the second rank may be reached
 	}
 	// j's share came back at its estimated end; now it is back from now.
 	until := int64(math.MaxInt64)
@@ -362,6 +373,16 @@ func (n *nodes) noneHoldingBetween(r *rigid.Request, last, i int32) bool {
 func (n *nodes) toFirstRank(i int32) {
 	n.kept.secondRank[i] = false
 	n.kept.ranked--
+}
+
+// toSecondRankFrom follows the head's node i of the first rank, which
+// came to hold the head now (see keepThroughEnd).
+func (n *nodes) toSecondRankFrom(i int32) {
+	if n.lastHolding() < 0 {
+		n.leaveFirstRank(i)
+		return
+	}
+	n.toSecondRank(i)
 }
 
 // toSecondRank moves the head's node i from the first rank to the second
@@ -389,16 +410,52 @@ func (n *nodes) swapIn(i int32) {
 	} else if out = n.lastHead(); out < i {
 		return
 	}
+	n.replaceHead(out, i, false)
+}
+
+// leaveFirstRank follows the head's node i, which came to hold the head
+// now while the first rank alone holds it, under first-fit: the first
+// node past the head's that ranks first and holds the head at the shadow
+// takes i's place; without one, the first node of the second rank by id
+// does, which may be i.
+func (n *nodes) leaveFirstRank(i int32) {
+	k := &n.kept
+	r, pr := &n.reqs[k.head], &n.parts[k.part]
+	for c := n.lastHead() + 1; int(c) < pr.end; c++ {
+		if !n.holdsNow(r, c, n.free[c]) && n.holdsNow(r, c, n.futureOf(c)) {
+			n.replaceHead(i, c, false)
+			return
+		}
+	}
+	for c := int32(pr.first); ; c++ {
+		if c == i {
+			n.toSecondRank(i)
+			return
+		}
+		if n.held[c] != n.headGen && n.holdsNow(r, c, n.free[c]) {
+			n.replaceHead(i, c, true)
+			return
+		}
+	}
+}
+
+// replaceHead gives the head node in in place of node out, in the first
+// or second rank.
+func (n *nodes) replaceHead(out, in int32, second bool) {
 	n.locked[n.partOf[out]] -= lockedOf(n.free[out], n.spare[out])
 	n.held[out] = 0 // never a head generation
 	n.headNodes[out/64] &^= 1 << (out % 64)
 
+	k := &n.kept
 	r := &n.reqs[k.head]
-	k.secondRank[i] = false
-	n.held[i] = n.headGen
-	n.headNodes[i/64] |= 1 << (i % 64)
-	n.spare[i] = n.futureOf(i).minus(perNode(r, n.cap[i]))
-	n.locked[n.partOf[i]] += lockedOf(n.free[i], n.spare[i])
+	n.held[in] = n.headGen
+	n.headNodes[in/64] |= 1 << (in % 64)
+	n.spare[in] = n.futureOf(in).minus(perNode(r, n.cap[in]))
+	n.locked[n.partOf[in]] += lockedOf(n.free[in], n.spare[in])
+	k.secondRank[in] = false
+	if second {
+		n.toSecondRank(in)
+	}
 }
 
 // lastHead returns the head's node of highest id.
@@ -433,8 +490,9 @@ func (n *nodes) swapPending() {
 // node it may use has free at the shadow (policy.checkKept, tests only).
 func (n *nodes) checkKept(head int, starts []int) {
 	type node struct {
-		share NodeShare
-		spare amounts
+		share  NodeShare
+		spare  amounts
+		second bool
 	}
 	r := &n.reqs[head]
 	look := func() (out []node, future []amounts) {
@@ -444,10 +502,10 @@ func (n *nodes) checkKept(head int, starts []int) {
 			if !r.Pooled() {
 				break
 			}
-			out = append(out, node{sh, n.spare[sh.Node]})
+			out = append(out, node{sh, n.spare[sh.Node], n.kept.secondRank[sh.Node]})
 		}
 		for i := nextIn(n.headNodes, 0, len(n.cap)); i < len(n.cap) && !r.Pooled(); i = nextIn(n.headNodes, i+1, len(n.cap)) {
-			out = append(out, node{shareOf(r, i, n.cap[i], 1, 1), n.spare[i]})
+			out = append(out, node{shareOf(r, i, n.cap[i], 1, 1), n.spare[i], n.kept.secondRank[i]})
 		}
 		slices.SortFunc(out, func(a, b node) int { return cmp.Compare(a.share.Node, b.share.Node) })
 		for i := range n.cap {
@@ -458,7 +516,7 @@ func (n *nodes) checkKept(head int, starts []int) {
 		return out, future
 	}
 	kept, keptFuture := look()
-	keptLocked, keptShadow := slices.Clone(n.locked), n.kept.shadow
+	keptLocked, keptShadow, keptRanked := slices.Clone(n.locked), n.kept.shadow, n.kept.ranked
 	shadow := n.build(head, starts)
 	built, builtFuture := look()
 	fail := func(what string, kept, built any) {
@@ -471,6 +529,8 @@ func (n *nodes) checkKept(head int, starts []int) {
 		fail("cores locked per partition", keptLocked, n.locked)
 	case len(kept) != len(built):
 		fail("nodes", len(kept), len(built))
+	case keptRanked != n.kept.ranked:
+		fail("nodes of the second rank", keptRanked, n.kept.ranked)
 	}
 	for i := range kept {
 		if kept[i] != built[i] {
