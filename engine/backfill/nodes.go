@@ -690,9 +690,10 @@ func (n *nodes) holdForHead(r *rigid.Request, held []NodeShare) {
 	clear(n.headNodes)
 	k := &n.kept
 	if k.secondRank == nil {
-		k.secondRank = make([]bool, len(n.cap))
+		k.secondRank = make([]uint64, len(n.headNodes))
 	}
-	k.part, k.second, k.swaps = n.partOf[held[0].Node], k.second[:0], k.swaps[:0]
+	clear(k.secondRank)
+	k.part, k.ranked, k.swaps = n.partOf[held[0].Node], 0, k.swaps[:0]
 	for _, sh := range held {
 		i := sh.Node
 		free := n.free[i]
@@ -704,13 +705,11 @@ func (n *nodes) holdForHead(r *rigid.Request, held []NodeShare) {
 		n.headNodes[i/64] |= 1 << (i % 64)
 		n.spare[i] = future.minus(shareAmounts(sh))
 		n.locked[n.partOf[i]] += lockedOf(free, n.spare[i])
-		second := n.holdsNow(r, i, free)
-		k.secondRank[i] = second
-		if second {
-			k.second = append(k.second, i)
+		if n.holdsNow(r, i, free) {
+			k.secondRank[i/64] |= 1 << (i % 64)
+			k.ranked++
 		}
 	}
-	k.ranked = len(k.second)
 }
 
 // lockedOf returns the cores free on a head's node that a job outliving

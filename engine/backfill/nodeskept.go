@@ -48,14 +48,11 @@ type keptReservation struct {
 	// offers none.
 	instants []int64
 	slack    []int
-	// part is the partition of the head's nodes; secondRank[i] whether
-	// its node i ranks second (held the head now when chosen, or came to
-	// since), where held[i] == headGen. second lists them by id under
-	// first-fit (in the order chosen under best-fit), with the nodes that
-	// left the second rank since still in it: ranked counts the others.
+	// part is the partition of the head's nodes; bit i of secondRank is
+	// set when its node i ranks second (held the head now when chosen, or
+	// came to since), and ranked counts them.
 	part       int32
-	secondRank []bool
-	second     []int32
+	secondRank []uint64
 	ranked     int
 	// swaps are the nodes this pass dropped from the second rank to the
 	// first, not the head's: they join it at commit (see swapIn), since
@@ -124,12 +121,15 @@ func (n *nodes) spendSlack(gains []int, until int64) bool {
 // -1 if it has none (then the first rank alone holds it: no node of the
 // second rank is reached).
 func (n *nodes) lastHolding() int32 {
-	k := &n.kept
-	for len(k.second) > 0 {
-		if i := k.second[len(k.second)-1]; n.held[i] == n.headGen && k.secondRank[i] {
-			return i
+	return highest(n.kept.secondRank)
+}
+
+// highest returns the highest node of bit set set, -1 if none.
+func highest(set []uint64) int32 {
+	for w := len(set) - 1; w >= 0; w-- {
+		if b := set[w]; b != 0 {
+			return int32(w*64 + 63 - bits.LeadingZeros64(b))
 		}
-		k.second = k.second[:len(k.second)-1]
 	}
 	return -1
 }
@@ -371,7 +371,7 @@ func (n *nodes) noneHoldingBetween(r *rigid.Request, last, i int32) bool {
 
 // toFirstRank moves the head's node i from the second rank to the first.
 func (n *nodes) toFirstRank(i int32) {
-	n.kept.secondRank[i] = false
+	n.kept.secondRank[i/64] &^= 1 << (i % 64)
 	n.kept.ranked--
 }
 
@@ -389,11 +389,8 @@ func (n *nodes) toSecondRankFrom(i int32) {
 // (under first-fit, where second is in id order).
 func (n *nodes) toSecondRank(i int32) {
 	k := &n.kept
-	k.secondRank[i] = true
+	k.secondRank[i/64] |= 1 << (i % 64)
 	k.ranked++
-	if x, found := slices.BinarySearch(k.second, i); !found {
-		k.second = slices.Insert(k.second, x, i)
-	}
 }
 
 // swapIn follows node i, not the head's, which now ranks first and holds
@@ -402,13 +399,11 @@ func (n *nodes) toSecondRank(i int32) {
 // its last node of the second rank; else it takes the first of the first
 // rank by id, so i takes the place of its last node if it comes before it.
 func (n *nodes) swapIn(i int32) {
-	k := &n.kept
 	out := n.lastHolding()
-	if out >= 0 {
-		k.second = k.second[:len(k.second)-1]
-		k.ranked--
-	} else if out = n.lastHead(); out < i {
-		return
+	if out < 0 {
+		if out = n.lastHead(); out < i {
+			return
+		}
 	}
 	n.replaceHead(out, i, false)
 }
@@ -442,31 +437,26 @@ func (n *nodes) leaveFirstRank(i int32) {
 // replaceHead gives the head node in in place of node out, in the first
 // or second rank.
 func (n *nodes) replaceHead(out, in int32, second bool) {
+	k := &n.kept
+	if k.secondRank[out/64]&(1<<(out%64)) != 0 {
+		n.toFirstRank(out)
+	}
 	n.locked[n.partOf[out]] -= lockedOf(n.free[out], n.spare[out])
 	n.held[out] = 0 // never a head generation
 	n.headNodes[out/64] &^= 1 << (out % 64)
 
-	k := &n.kept
 	r := &n.reqs[k.head]
 	n.held[in] = n.headGen
 	n.headNodes[in/64] |= 1 << (in % 64)
 	n.spare[in] = n.futureOf(in).minus(perNode(r, n.cap[in]))
 	n.locked[n.partOf[in]] += lockedOf(n.free[in], n.spare[in])
-	k.secondRank[in] = false
 	if second {
 		n.toSecondRank(in)
 	}
 }
 
 // lastHead returns the head's node of highest id.
-func (n *nodes) lastHead() int32 {
-	for w := len(n.headNodes) - 1; w >= 0; w-- {
-		if b := n.headNodes[w]; b != 0 {
-			return int32(w*64 + 63 - bits.LeadingZeros64(b))
-		}
-	}
-	return -1
-}
+func (n *nodes) lastHead() int32 { return highest(n.headNodes) }
 
 // swapPending swaps in, at the end of a pass that kept the reservation,
 // the nodes keepThrough found dropped to the first rank that still hold
@@ -502,10 +492,10 @@ func (n *nodes) checkKept(head int, starts []int) {
 			if !r.Pooled() {
 				break
 			}
-			out = append(out, node{sh, n.spare[sh.Node], n.kept.secondRank[sh.Node]})
+			out = append(out, node{sh, n.spare[sh.Node], n.kept.secondRank[sh.Node/64]&(1<<(sh.Node%64)) != 0})
 		}
 		for i := nextIn(n.headNodes, 0, len(n.cap)); i < len(n.cap) && !r.Pooled(); i = nextIn(n.headNodes, i+1, len(n.cap)) {
-			out = append(out, node{shareOf(r, i, n.cap[i], 1, 1), n.spare[i], n.kept.secondRank[i]})
+			out = append(out, node{shareOf(r, i, n.cap[i], 1, 1), n.spare[i], n.kept.secondRank[i/64]&(1<<(i%64)) != 0})
 		}
 		slices.SortFunc(out, func(a, b node) int { return cmp.Compare(a.share.Node, b.share.Node) })
 		for i := range n.cap {
