@@ -27,9 +27,12 @@ import (
 // name nodes.
 
 // wholeNodesOf reports whether every job of w takes whole nodes of every
-// partition it can use.
+// partition it can use: on one-core nodes, every job.
 func wholeNodesOf(w *rigid.Workload) bool {
 	m := w.Machine
+	if oneCore(m) {
+		return true
+	}
 	for i := range w.Requests {
 		r := &w.Requests[i]
 		for p := range m.Partitions {
@@ -40,6 +43,18 @@ func wholeNodesOf(w *rigid.Workload) bool {
 			if r.Fits(part, w.Jobs[i].Procs) == "" {
 				return false // it can share a node of p
 			}
+		}
+	}
+	return true
+}
+
+// oneCore reports whether every node of m has one core (the
+// single-resource model on nodes, where a job holds whole nodes and its
+// processors' cores).
+func oneCore(m *rigid.Machine) bool {
+	for _, p := range m.Partitions {
+		if p.Cores != 1 {
+			return false
 		}
 	}
 	return true
@@ -364,10 +379,14 @@ func (n *wholeNodes) commit(s *sim, starts []int) {
 
 // chargesProcessors reports whether every job of w is charged its
 // processors: charged by cores, a job that is not exclusive holds its
-// processors' cores (its Procs) and no more.
+// processors' cores (its Procs) and no more, and so does one on one-core
+// nodes.
 func chargesProcessors(w *rigid.Workload, c Charge) bool {
 	if c != ChargeCores {
 		return false
+	}
+	if oneCore(w.Machine) {
+		return true
 	}
 	for i := range w.Requests {
 		if w.Requests[i].Exclusive {

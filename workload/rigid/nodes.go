@@ -145,6 +145,25 @@ func (w *Workload) DropUnfit() map[string]int {
 	return dropped
 }
 
+// plainlyHolds reports whether r is a request of nodes, without memory
+// per core, that the partition it names (or the machine's one partition)
+// holds: checkRequest finds nothing wrong with it. It is validateNodes'
+// common case, worked out without calls (a month of a log carries every
+// later job of the log: 212,001 of them on SDSC Blue Horizon); false
+// leaves the request to checkRequest.
+func (m *Machine) plainlyHolds(r *Request, procs int) bool {
+	p := r.Partition
+	if p == AnyPartition && len(m.Partitions) == 1 {
+		p = 0
+	}
+	if p < 0 || p >= len(m.Partitions) || r.Nodes < 1 || r.CoresPerNode < 1 || r.GPUsPerNode < 0 || r.MemoryPerNodeMiB < 0 ||
+		r.MemoryPerCoreMiB != 0 || r.Nodes*r.CoresPerNode != procs {
+		return false
+	}
+	q := &m.Partitions[p]
+	return r.Nodes <= q.Nodes && r.CoresPerNode <= q.Cores && r.MemoryPerNodeMiB <= q.MemoryMiB && r.GPUsPerNode <= q.GPUs
+}
+
 // checkRequest returns what is wrong with request r of a job of procs
 // cores on machine m, "" if nothing.
 func checkRequest(m *Machine, r *Request, procs int) string {
@@ -184,6 +203,9 @@ func (w *Workload) validateNodes() error {
 		return fmt.Errorf("workload %s: %d requests for %d jobs: want one per job", w.Name, len(w.Requests), len(w.Jobs))
 	}
 	for i := range w.Jobs {
+		if m.plainlyHolds(&w.Requests[i], w.Jobs[i].Procs) {
+			continue
+		}
 		if why := checkRequest(m, &w.Requests[i], w.Jobs[i].Procs); why != "" {
 			return fmt.Errorf("workload %s: job %d (SWF job %d): %s", w.Name, i, w.Jobs[i].Number, why)
 		}

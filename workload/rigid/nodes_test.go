@@ -73,3 +73,50 @@ func TestNodesWorkload(t *testing.T) {
 		t.Errorf("validate: %v", err)
 	}
 }
+
+// plainlyHolds is validateNodes' quick path: over every request of a grid
+// around the machine's limits (bad counts, negative amounts, pooled cores,
+// memory per core, partitions out of range, procs off by one), a request
+// it passes is one checkRequest, the full check, finds nothing wrong
+// with. It passes some (else the quick path would be dead), and leaves
+// others checkRequest accepts to it (pooled cores).
+func TestPlainlyHoldsIsCheckRequest(t *testing.T) {
+	machines := map[string]*Machine{
+		"cpu-gpu": cpuGPU(),
+		"one":     {Partitions: []Partition{{Name: "all", Nodes: 3, Cores: 1}}},
+	}
+	for name, m := range machines {
+		passed, left := 0, 0
+		for _, nodes := range []int{-1, 0, 1, 2, 3, 4} {
+			for _, cores := range []int{0, 1, 4, 8, 9} {
+				for _, mem := range []int64{-1, 0, 8192, 9000, 65536} {
+					for _, gpus := range []int{-1, 0, 1, 4, 5} {
+						for _, perCore := range []int64{0, 256} {
+							for _, part := range []int{AnyPartition, -2, 0, 1, 2} {
+								for _, off := range []int{-1, 0, 1} {
+									r := Request{Nodes: nodes, CoresPerNode: cores, MemoryPerNodeMiB: mem, GPUsPerNode: gpus, MemoryPerCoreMiB: perCore, Partition: part}
+									procs := nodes*cores + off
+									if nodes == 0 {
+										procs = 4 + off
+									}
+									why := checkRequest(m, &r, procs)
+									if m.plainlyHolds(&r, procs) {
+										passed++
+										if why != "" {
+											t.Errorf("%s: %+v of %d procs: the quick path passes it, checkRequest says %s", name, r, procs, why)
+										}
+									} else if why == "" {
+										left++
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if passed == 0 || left == 0 {
+			t.Errorf("%s: the quick path passed %d requests and left %d good ones to checkRequest: want some of each", name, passed, left)
+		}
+	}
+}
