@@ -694,6 +694,8 @@ func (n *nodes) holdForHead(r *rigid.Request, held []NodeShare) {
 	}
 	clear(k.secondRank)
 	k.part, k.ranked, k.swaps = n.partOf[held[0].Node], 0, k.swaps[:0]
+	k.req, k.exclusive, k.pooled = r, r.Exclusive, r.Pooled()
+	k.need = amounts{int32(r.CoresPerNode), int32(r.GPUsPerNode), r.MemoryPerNodeMiB}
 	for _, sh := range held {
 		i := sh.Node
 		free := n.free[i]
@@ -705,7 +707,7 @@ func (n *nodes) holdForHead(r *rigid.Request, held []NodeShare) {
 		n.headNodes[i/64] |= 1 << (i % 64)
 		n.spare[i] = future.minus(shareAmounts(sh))
 		n.locked[n.partOf[i]] += lockedOf(free, n.spare[i])
-		if n.holdsNow(r, i, free) {
+		if n.holdsNow(i, free) {
 			k.secondRank[i/64] |= 1 << (i % 64)
 			k.ranked++
 		}

@@ -54,6 +54,11 @@ type keptReservation struct {
 	part       int32
 	secondRank []uint64
 	ranked     int
+	// req is the head's request; need what it takes of each node unless
+	// exclusive (the whole node) or pooled (see holdsNow).
+	req               *rigid.Request
+	need              amounts
+	exclusive, pooled bool
 	// swaps are the nodes this pass dropped from the second rank to the
 	// first, not the head's: they join it at commit (see swapIn), since
 	// the pass goes on under the reservation it began with.
@@ -141,9 +146,17 @@ func (n *nodes) mayUse(r *rigid.Request, shares []NodeShare) bool {
 	return len(shares) > 0 && (r.Partition == rigid.AnyPartition || r.Partition == int(n.partOf[shares[0].Node]))
 }
 
-// holdsNow reports whether node i, with free resources a, holds request r.
-func (n *nodes) holdsNow(r *rigid.Request, i int32, a amounts) bool {
-	return units(r, a, n.cap[i]) > 0
+// holdsNow reports whether node i, with free resources a, holds the head
+// of the reservation (its need per node worked out when it was built).
+func (n *nodes) holdsNow(i int32, a amounts) bool {
+	k := &n.kept
+	switch {
+	case k.exclusive:
+		return a == n.cap[i]
+	case k.pooled:
+		return units(k.req, a, n.cap[i]) > 0
+	}
+	return a.covers(k.need)
 }
 
 // futureOf returns what node i has free at the kept shadow: what reserve
@@ -211,7 +224,7 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 // now before and no longer does.
 func (n *nodes) fell(r *rigid.Request, sh NodeShare) bool {
 	i := sh.Node
-	return n.holdsNow(r, i, n.free[i].plus(shareAmounts(sh))) && !n.holdsNow(r, i, n.free[i])
+	return n.holdsNow(i, n.free[i].plus(shareAmounts(sh))) && !n.holdsNow(i, n.free[i])
 }
 
 // startFuture follows a backfilled start of share sh at the shadow: a job
@@ -271,7 +284,7 @@ func (n *nodes) keepThroughEnd(j int) {
 		if n.partOf[i] != k.part {
 			continue
 		}
-		before, after := n.holdsNow(r, i, n.free[i].minus(x)), n.holdsNow(r, i, n.free[i])
+		before, after := n.holdsNow(i, n.free[i].minus(x)), n.holdsNow(i, n.free[i])
 		switch {
 		case n.held[i] == n.headGen:
 			if early {
@@ -282,7 +295,7 @@ func (n *nodes) keepThroughEnd(j int) {
 			if !before && after {
 				n.toSecondRankFrom(i)
 			}
-		case n.held[i] != n.headGen && !after && early && n.holdsNow(r, i, n.futureOf(i)):
+		case n.held[i] != n.headGen && !after && early && n.holdsNow(i, n.futureOf(i)):
 			n.swapIn(i)
 		}
 	}
@@ -302,12 +315,12 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 	clear(gains)
 	for _, sh := range shares {
 		i, x := sh.Node, shareAmounts(sh)
-		before, after := n.holdsNow(r, i, n.free[i].minus(x)), n.holdsNow(r, i, n.free[i])
+		before, after := n.holdsNow(i, n.free[i].minus(x)), n.holdsNow(i, n.free[i])
 		future := n.futureOf(i)
 		if early && n.mark[i] == n.gen {
 			future = future.plus(x)
 		}
-		atShadow := n.holdsNow(r, i, future)
+		atShadow := n.holdsNow(i, future)
 		if !before && atShadow {
 			gains[n.partOf[i]]++
 		}
@@ -362,7 +375,7 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 // (excluded), not the head's, holds request r now.
 func (n *nodes) noneHoldingBetween(r *rigid.Request, last, i int32) bool {
 	for x := nextIn(n.withCores, int(last)+1, int(i)); x < int(i); x = nextIn(n.withCores, x+1, int(i)) {
-		if n.held[x] != n.headGen && n.holdsNow(r, int32(x), n.free[x]) {
+		if n.held[x] != n.headGen && n.holdsNow(int32(x), n.free[x]) {
 			return false
 		}
 	}
@@ -414,10 +427,9 @@ func (n *nodes) swapIn(i int32) {
 // takes i's place; without one, the first node of the second rank by id
 // does, which may be i.
 func (n *nodes) leaveFirstRank(i int32) {
-	k := &n.kept
-	r, pr := &n.reqs[k.head], &n.parts[k.part]
+	pr := &n.parts[n.kept.part]
 	for c := n.lastHead() + 1; int(c) < pr.end; c++ {
-		if !n.holdsNow(r, c, n.free[c]) && n.holdsNow(r, c, n.futureOf(c)) {
+		if !n.holdsNow(c, n.free[c]) && n.holdsNow(c, n.futureOf(c)) {
 			n.replaceHead(i, c, false)
 			return
 		}
@@ -427,7 +439,7 @@ func (n *nodes) leaveFirstRank(i int32) {
 			n.toSecondRank(i)
 			return
 		}
-		if n.held[c] != n.headGen && n.holdsNow(r, c, n.free[c]) {
+		if n.held[c] != n.headGen && n.holdsNow(c, n.free[c]) {
 			n.replaceHead(i, c, true)
 			return
 		}
@@ -464,9 +476,8 @@ func (n *nodes) lastHead() int32 { return highest(n.headNodes) }
 func (n *nodes) swapPending() {
 	k := &n.kept
 	if k.valid && k.changes == n.changes {
-		r := &n.reqs[k.head]
 		for _, i := range k.swaps {
-			if n.held[i] != n.headGen && !n.holdsNow(r, i, n.free[i]) && n.holdsNow(r, i, n.futureOf(i)) {
+			if n.held[i] != n.headGen && !n.holdsNow(i, n.free[i]) && n.holdsNow(i, n.futureOf(i)) {
 				n.swapIn(i)
 			}
 		}
