@@ -247,28 +247,63 @@ func TestPythonEASYOnNodes(t *testing.T) {
 	}
 	for _, w := range ws {
 		for _, v := range []rigid.Variant{rigid.EstimateExact, rigid.EstimateRequested} {
-			got, err := simulateNodesUnder(t, w, v, pythonExample(t, "easy"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := verify.Rigid(w, v, got); err != nil {
-				t.Fatal(err)
-			}
-			want, err := backfill.Simulate(context.Background(), w, v, backfill.FCFSEasy())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
-				t.Fatalf("%s %v: job %d starts at %d s, under the built-in EASY at %d s", w.Name, v, i, got.StartSeconds[i], want.StartSeconds[i])
-			}
-			for i := range w.Jobs {
-				if !slices.Equal(got.Nodes[i], want.Nodes[i]) {
-					t.Fatalf("%s %v: job %d holds %+v, under the built-in EASY %+v", w.Name, v, i, got.Nodes[i], want.Nodes[i])
-				}
-			}
-			t.Logf("%s %v: %d jobs, %d decisions, the built-in EASY's schedule", w.Name, v, len(w.Jobs), got.Stats.Passes)
+			sameAsBuiltinEASY(t, w, v, pythonExample(t, "easy"), backfill.SelectFirstFit)
 		}
 	}
+}
+
+// The Python client's EASY under the param nodes=best-fit (best-fit in
+// place() and easy(): the head's nodes at the shadow, the backfilled
+// jobs') against the built-in EASY with best-fit node selection: on three
+// draws of 400 random jobs of every kind of request and on 2,000
+// Lublin-Feitelson jobs on gpu-cluster's machine, under both estimate
+// variants, every job starts when and where the built-in starts it.
+func TestPythonEASYBestFitOnNodes(t *testing.T) {
+	var ws []*rigid.Workload
+	for seed := range uint64(3) {
+		w := enginetest.RandomNodeJobs(400, seed+1)
+		w.DropUnfit()
+		ws = append(ws, w)
+	}
+	if !testing.Short() {
+		ws = append(ws, gpuClusterJobs(t))
+	}
+	opts := pythonExample(t, "easy")
+	opts.Params = map[string]string{"nodes": "best-fit"}
+	for _, w := range ws {
+		for _, v := range []rigid.Variant{rigid.EstimateExact, rigid.EstimateRequested} {
+			sameAsBuiltinEASY(t, w, v, opts, backfill.SelectBestFit)
+		}
+	}
+}
+
+// sameAsBuiltinEASY fails unless the pipe policy opts gives w, under v,
+// the schedule of the built-in fcfs-easy with node selection sel, job
+// for job and node for node.
+func sameAsBuiltinEASY(t *testing.T, w *rigid.Workload, v rigid.Variant, opts Options, sel backfill.NodeSelection) {
+	t.Helper()
+	got, err := simulateNodesUnder(t, w, v, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.Rigid(w, v, got); err != nil {
+		t.Fatal(err)
+	}
+	p := backfill.FCFSEasy()
+	p.Nodes = sel
+	want, err := backfill.Simulate(context.Background(), w, v, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := firstDiff(got.StartSeconds, want.StartSeconds); i >= 0 {
+		t.Fatalf("%s %v %v: job %d starts at %d s, under the built-in EASY at %d s", w.Name, v, sel, i, got.StartSeconds[i], want.StartSeconds[i])
+	}
+	for i := range w.Jobs {
+		if !slices.Equal(got.Nodes[i], want.Nodes[i]) {
+			t.Fatalf("%s %v %v: job %d holds %+v, under the built-in EASY %+v", w.Name, v, sel, i, got.Nodes[i], want.Nodes[i])
+		}
+	}
+	t.Logf("%s %v %v: %d jobs, %d decisions, the built-in EASY's schedule", w.Name, v, sel, len(w.Jobs), got.Stats.Passes)
 }
 
 // gpuClusterJobs is 2,000 lublin1999 jobs with Tsafrir estimates on the

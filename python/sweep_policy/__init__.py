@@ -163,9 +163,10 @@ class RigidPolicy:
     decide() may then return, for a job, (job, [node ids]) to name its
     nodes, or for a pooled request (job, [node ids], [cores of each]); a
     job returned alone is placed by sweep (first-fit, or the policy's
-    nodes param). place() chooses nodes first-fit as sweep does,
-    fits() tests a job against free resources; head_while_fits() and
-    easy() place first-fit and name the nodes.
+    nodes param). place() chooses nodes as sweep does, under the policy's
+    nodes param (first-fit, the default, or best-fit); fits() tests a job
+    against free resources; head_while_fits() and easy() place the same
+    way and name the nodes.
     """
 
     def __init__(self):
@@ -202,10 +203,13 @@ class RigidPolicy:
         return [f.copy() for f in self.free_nodes]
 
     def place(self, job, free=None):
-        """The nodes job would start on now, first-fit as sweep places
-        it (the first partition it may use that holds it, the lowest node
-        ids), or None if it does not fit. With free (from free_copy()),
-        what it takes is taken from free."""
+        """The nodes job would start on now as sweep places it, or None
+        if it does not fit: in the first partition it may use that holds
+        it, the lowest node ids (first-fit) or, under the policy's param
+        nodes=best-fit, the nodes it leaves least free (each resource's
+        leftover as a fraction of the node's, summed; ties to the lowest
+        id). With free (from free_copy()), what it takes is taken from
+        free."""
         taken = self._choose(job, self.free_nodes if free is None else free)
         if taken is None:
             return None
@@ -214,7 +218,7 @@ class RigidPolicy:
         return [node for node, _ in taken]
 
     def _choose(self, job, free, prefer=None):
-        """The (node, Free share) pairs job takes of free, first-fit, or None."""
+        """The (node, Free share) pairs job takes of free, or None."""
         for part in self._allowed(job):
             taken = self._take(job, part, free, prefer)
             if taken is not None:
@@ -232,23 +236,50 @@ class RigidPolicy:
         return [p for p in self.partitions if not want or want == p.name]
 
     def _take(self, job, part, free, prefer=None):
-        """The (node, Free share) pairs job takes of part, first-fit (the
-        nodes prefer(node) says first, when given), or None."""
+        """The (node, Free share) pairs job takes of part, first-fit or
+        best-fit (the nodes prefer(node) says first, when given), or None."""
         r = job.request
         left = job.procs if r.pooled else r.nodes
-        ids = part.ids
-        if prefer is not None:
-            ids = sorted(ids, key=lambda n: (not prefer(n), n))
+        if self.params.get("nodes") == "best-fit":
+            ids = self._best_fit_order(r, part, free, left, prefer)
+            if ids is None:
+                return None
+        else:
+            ids = part.ids
+            if prefer is not None:
+                ids = sorted(ids, key=lambda n: (not prefer(n), n))
         taken = []
         for node in ids:
             share = _share(r, part, free[node], left)
             if share is None:
                 continue
             taken.append((node, share))
-            left -= share.cores if r.pooled and not r.exclusive else 1
+            left -= min(share.cores, left) if r.pooled else 1
             if left == 0:
                 return taken
         return None
+
+    def _best_fit_order(self, r, part, free, left, prefer):
+        """The nodes of part that hold request r (needing left units), by
+        what its share leaves free of each, least first (after the nodes
+        prefer says first, when given), or None if they hold too few
+        units: engine/backfill's bestFit."""
+        ranked, total = [], 0
+        for node in part.ids:
+            f = free[node]
+            share = _share(r, part, f, left)
+            if share is None:
+                continue
+            if r.pooled:
+                total += f.cores if r.memory_per_core == 0 else min(f.cores, f.memory // r.memory_per_core)
+            else:
+                total += 1
+            rest = _leftover(f.cores - share.cores, f.memory - share.memory, f.gpus - share.gpus, part)
+            ranked.append((prefer is not None and not prefer(node), rest, node))
+        if total < left:
+            return None
+        ranked.sort()
+        return [node for _, _, node in ranked]
 
     def head_while_fits(self, order):
         """The jobs of order, from the head, while each fits (FCFS's rule)."""
@@ -272,7 +303,7 @@ class RigidPolicy:
         return starts
 
     def _easy_nodes(self, order):
-        """easy() on a platform of nodes, placing first-fit."""
+        """easy() on a platform of nodes, placing by the nodes param."""
         free = self.free_copy()
         starts, placed = [], []
         for job in order:
@@ -336,8 +367,9 @@ class RigidPolicy:
         or uses only processors the head leaves spare then. This is the
         rule of sweep's built-in fcfs-easy.
 
-        On a platform of nodes it is the built-in's EASY with first-fit
-        nodes, and names them: the shadow is the first estimated end at
+        On a platform of nodes it is the built-in's EASY with its node
+        selection (the nodes param: first-fit, or best-fit), and names
+        the nodes: the shadow is the first estimated end at
         which the head fits (every resource it needs free on nodes it may
         use), the head taking first the nodes that cannot hold it now; a
         job outliving the shadow may use of the head's nodes only what
@@ -495,6 +527,18 @@ def _share(r, part, f, left):
     if f.cores < r.cores or f.memory < r.memory or f.gpus < r.gpus:
         return None
     return Free(r.cores, r.memory, r.gpus)
+
+
+def _leftover(cores, memory, gpus, part):
+    """best-fit's score of a node of part left with these free: each
+    resource as a fraction of the node's, summed (in engine/backfill's
+    order, so that the floats are the same)."""
+    f = cores / part.cores
+    if part.gpus > 0:
+        f += gpus / part.gpus
+    if part.memory > 0:
+        f += memory / part.memory
+    return f
 
 
 def _take_from(free, shares):
