@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/placement"
 	"github.com/sweep-sched/sweep/export"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
@@ -98,22 +99,6 @@ func TestBatsimWorkloadExport(t *testing.T) {
 	}
 }
 
-// pybatsimLauncher returns pybatsim's launcher ($SWEEP_PYBATSIM, else the
-// repository's .venv-batsim from make pybatsim), or skips saying why.
-func pybatsimLauncher(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("SWEEP_PYBATSIM"); p != "" {
-		return p
-	}
-	if venv, err := filepath.Abs("../.venv-batsim/bin/pybatsim"); err == nil {
-		if _, err := os.Stat(venv); err == nil {
-			return venv
-		}
-	}
-	t.Skip("pybatsim is not installed: run make pybatsim (or set SWEEP_PYBATSIM to its launcher) to compare the export with its allocations")
-	return ""
-}
-
 // pybatsimTrace is a hand-made log on 4 processors where pybatsim's
 // easyBackfill names other resources than best fit or lowest free would:
 // jobs 1-3 start at 0 on 0, 1 and 2-3; job 1 ends at 2, job 2 at 5, and
@@ -139,7 +124,7 @@ const pybatsimTrace = `; UnixStartTime: 0
 // 31 of them are COMPLETED_WALLTIME_REACHED, as Batsim marked them (the 31
 // whose log run time exceeds their request).
 func TestExportKeepsPybatsimAllocations(t *testing.T) {
-	pyb := pybatsimLauncher(t)
+	pyb := enginetest.Pybatsim(t)
 	dir := t.TempDir()
 	hand := filepath.Join(dir, "hand.swf")
 	if err := os.WriteFile(hand, []byte(pybatsimTrace), 0o644); err != nil {

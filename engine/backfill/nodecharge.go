@@ -3,6 +3,7 @@ package backfill
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,10 +33,8 @@ func (c Charge) String() string { return enumName(chargeNames, int(c)) }
 
 // ParseCharge reads cores, dominant or billing.
 func ParseCharge(name string) (Charge, error) {
-	for i, n := range chargeNames {
-		if n == name {
-			return Charge(i), nil
-		}
+	if i := slices.Index(chargeNames, name); i >= 0 {
+		return Charge(i), nil
 	}
 	return 0, fmt.Errorf("charge %q: want cores (the cores a job holds, the default), dominant (its dominant share of cores, memory and GPUs) or billing (weights per core, GiB and GPU, as Slurm's TRESBillingWeights)", name)
 }

@@ -51,10 +51,8 @@ func (n NodeSelection) String() string { return enumName(selectionNames, int(n))
 
 // ParseNodeSelection reads first-fit or best-fit.
 func ParseNodeSelection(name string) (NodeSelection, error) {
-	for i, n := range selectionNames {
-		if n == name {
-			return NodeSelection(i), nil
-		}
+	if i := slices.Index(selectionNames, name); i >= 0 {
+		return NodeSelection(i), nil
 	}
 	return 0, fmt.Errorf("node selection %q: want first-fit (the fitting nodes of lowest id, the default) or best-fit (the nodes a job leaves least free)", name)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/engine/verify"
-	genrigid "github.com/sweep-sched/sweep/gen/rigid"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -154,20 +153,7 @@ func BenchmarkNodesEASY(b *testing.B) {
 // and 4 GPUs), their requests drawn by genrigid.NodeRequests, under
 // fcfs with EASY (and conservative): the target is 20 ms for EASY.
 func BenchmarkNodes10k(b *testing.B) {
-	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 800, Cores: 32, MemoryMiB: 128 << 10},
-		{Name: "gpu", Nodes: 200, Cores: 32, MemoryMiB: 512 << 10, GPUs: 4}}}
-	w, _, err := genrigid.Lublin(genrigid.DefaultParams(), m.Cores(), 10_000, [2]uint64{34, 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := genrigid.Tsafrir(w.Jobs, genrigid.DefaultEstimateParams(), [2]uint64{34, 2}); err != nil {
-		b.Fatal(err)
-	}
-	w.Machine = m
-	if w.Requests, err = genrigid.NodeRequests(w.Jobs, m, genrigid.DefaultNodeParams(), [2]uint64{34, 3}); err != nil {
-		b.Fatal(err)
-	}
-	w.Procs = m.Cores()
+	w := lublinOnNodes(b, gpuMachine(), 10_000)
 	for _, alloc := range []backfill.Allocation{backfill.AllocEASY, backfill.AllocConservative} {
 		p := backfill.FCFSEasy()
 		p.Allocation = alloc

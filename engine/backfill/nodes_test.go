@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/verify"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -57,15 +58,17 @@ func simulateNodes(t *testing.T, w *rigid.Workload, p backfill.Policy) ([]int64,
 	if err := verify.Rigid(w, rigid.EstimateRequested, sched); err != nil {
 		t.Fatal(err)
 	}
-	var nodes [][]int32
-	for _, shares := range sched.Nodes {
-		var ids []int32
-		for _, sh := range shares {
-			ids = append(ids, sh.Node)
-		}
-		nodes = append(nodes, ids)
+	return sched.StartSeconds, enginetest.NodeIDs(sched), sched
+}
+
+// wantNodeSchedule fails t unless p schedules w (checked by
+// engine/verify) with these starts, each job on these nodes.
+func wantNodeSchedule(t *testing.T, w *rigid.Workload, p backfill.Policy, start []int64, nodes [][]int32) {
+	t.Helper()
+	gotStart, gotNodes, _ := simulateNodes(t, w, p)
+	if !slices.Equal(gotStart, start) || !slices.EqualFunc(gotNodes, nodes, slices.Equal) {
+		t.Errorf("starts %v on nodes %v, want %v on %v", gotStart, gotNodes, start, nodes)
 	}
-	return sched.StartSeconds, nodes, sched
 }
 
 func node(n int, cores int, memMiB int64, gpus int, part int) rigid.Request {
@@ -239,13 +242,7 @@ func TestEarlyEndMovesKeptReservation(t *testing.T) {
 		{1, 30, node(1, 1, 1024, 0, cpu)},  // X
 	})
 	w.Jobs[1].RequestedSeconds = 50
-	start, nodes, _ := simulateNodes(t, w, backfill.FCFSEasy())
-	if want := []int64{0, 0, 0, 30, 40}; !slices.Equal(start, want) {
-		t.Errorf("starts %v, want %v", start, want)
-	}
-	if want := [][]int32{{0}, {0}, {1}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
-		t.Errorf("nodes %v, want %v", nodes, want)
-	}
+	wantNodeSchedule(t, w, backfill.FCFSEasy(), []int64{0, 0, 0, 30, 40}, [][]int32{{0}, {0}, {1}, {0}, {0}})
 }
 
 // TestBackfillMovesKeptReservation is a hand-computed schedule where a
@@ -271,13 +268,7 @@ func TestBackfillMovesKeptReservation(t *testing.T) {
 		{1, 10, node(1, 1, 0, 0, cpu)},  // S
 		{2, 100, node(1, 1, 0, 0, cpu)}, // L
 	})
-	start, nodes, _ := simulateNodes(t, w, backfill.FCFSEasy())
-	if want := []int64{0, 0, 0, 50, 1, 11}; !slices.Equal(start, want) {
-		t.Errorf("starts %v, want %v", start, want)
-	}
-	if want := [][]int32{{0}, {1}, {2}, {1, 2}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
-		t.Errorf("nodes %v, want %v", nodes, want)
-	}
+	wantNodeSchedule(t, w, backfill.FCFSEasy(), []int64{0, 0, 0, 50, 1, 11}, [][]int32{{0}, {1}, {2}, {1, 2}, {0}, {0}})
 }
 
 // TestBestFitLongBackfillMovesKeptReservation is a hand-computed schedule
@@ -304,13 +295,7 @@ func TestBestFitLongBackfillMovesKeptReservation(t *testing.T) {
 	})
 	p := backfill.FCFSEasy()
 	p.Nodes = backfill.SelectBestFit
-	start, nodes, _ := simulateNodes(t, w, p)
-	if want := []int64{0, 0, 0, 50, 1, 50}; !slices.Equal(start, want) {
-		t.Errorf("starts %v, want %v", start, want)
-	}
-	if want := [][]int32{{0}, {1}, {1}, {0}, {0}, {1}}; !slices.EqualFunc(nodes, want, slices.Equal) {
-		t.Errorf("nodes %v, want %v", nodes, want)
-	}
+	wantNodeSchedule(t, w, p, []int64{0, 0, 0, 50, 1, 50}, [][]int32{{0}, {1}, {1}, {0}, {0}, {1}})
 }
 
 // TestCorrectionMovesKeptReservation is a hand-computed schedule where an
@@ -337,11 +322,5 @@ func TestCorrectionMovesKeptReservation(t *testing.T) {
 	w.Jobs[0].RunSeconds, w.Jobs[0].RequestedSeconds, w.Jobs[0].LoggedRunSeconds = 10, 10, 1000
 	p := backfill.FCFSEasy()
 	p.Kill = rigid.KillNever
-	start, nodes, _ := simulateNodes(t, w, p)
-	if want := []int64{0, 0, 500, 500, 11}; !slices.Equal(start, want) {
-		t.Errorf("starts %v, want %v", start, want)
-	}
-	if want := [][]int32{{0}, {1}, {1}, {0}, {0}}; !slices.EqualFunc(nodes, want, slices.Equal) {
-		t.Errorf("nodes %v, want %v", nodes, want)
-	}
+	wantNodeSchedule(t, w, p, []int64{0, 0, 500, 500, 11}, [][]int32{{0}, {1}, {1}, {0}, {0}})
 }

@@ -94,10 +94,7 @@ func (lastFit) Decide(st *backfill.State) ([]int, error) {
 // First-fit (TestNodeSchedulesByHand) put them on 0, 1, 0, 0.
 func TestDeciderNamesNodes(t *testing.T) {
 	w := nodeWorkload(cpuGPU(), fitJobs)
-	start, nodes, _ := simulateNodes(t, w, backfill.Policy{Decider: lastFit{}})
-	if want, wantNodes := []int64{0, 0, 1, 5}, [][]int32{{1}, {0}, {1}, {1}}; !slices.Equal(start, want) || !slices.EqualFunc(nodes, wantNodes, slices.Equal) {
-		t.Errorf("starts %v on nodes %v, want %v on %v", start, nodes, want, wantNodes)
-	}
+	wantNodeSchedule(t, w, backfill.Policy{Decider: lastFit{}}, []int64{0, 0, 1, 5}, [][]int32{{1}, {0}, {1}, {1}})
 }
 
 // A start on nodes that cannot hold it fails the run, naming the job, its

@@ -196,20 +196,18 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	if long && !firstFit {
 		return
 	}
-	for _, sh := range shares {
-		if !firstFit || r.Pooled() { // else no node refuses
-			switch {
-			case n.partOf[sh.Node] != k.part || !n.fell(r, sh), n.held[sh.Node] == n.headGen && !r.Pooled():
-			case r.Pooled():
-				return // the head's shares would change
-			default:
-				return // best-fit's order would change
+	if !firstFit || r.Pooled() {
+		// A node falling to the first rank changes a pooled head's
+		// shares, and best-fit's order unless it is the head's.
+		for _, sh := range shares {
+			if n.partOf[sh.Node] == k.part && n.fell(sh) && (r.Pooled() || n.held[sh.Node] != n.headGen) {
+				return
 			}
 		}
 	}
 	for _, sh := range shares {
 		n.startFuture(sh, long)
-		if i := sh.Node; n.partOf[i] == k.part && n.fell(r, sh) {
+		if i := sh.Node; n.partOf[i] == k.part && n.fell(sh) {
 			if n.held[i] == n.headGen {
 				n.toFirstRank(i)
 			} else {
@@ -220,9 +218,9 @@ func (n *nodes) keepThrough(shares []NodeShare, long bool) {
 	k.changes = n.changes
 }
 
-// fell reports whether the node of share sh, just taken, held request r
+// fell reports whether the node of share sh, just taken, held the head
 // now before and no longer does.
-func (n *nodes) fell(r *rigid.Request, sh NodeShare) bool {
+func (n *nodes) fell(sh NodeShare) bool {
 	i := sh.Node
 	return n.holdsNow(i, n.free[i].plus(shareAmounts(sh))) && !n.holdsNow(i, n.free[i])
 }
@@ -273,7 +271,7 @@ func (n *nodes) keepThroughEnd(j int) {
 		return
 	}
 	early := s.sched.StartSeconds[j]+s.est[j] > k.shadow
-	if r.Pooled() || early && n.sel != SelectFirstFit || !n.endKeeps(r, j, early) {
+	if r.Pooled() || early && n.sel != SelectFirstFit || !n.endKeeps(j, early) {
 		return
 	}
 	for _, sh := range shares {
@@ -305,7 +303,7 @@ func (n *nodes) keepThroughEnd(j int) {
 // endKeeps is keepThroughEnd's check: whether the completion of job j
 // (early: estimated to outlive the shadow) keeps the reservation.
 // It spends the slack; it changes nothing else.
-func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
+func (n *nodes) endKeeps(j int, early bool) bool {
 	s, k := n.s, &n.kept
 	shares := s.sched.Nodes[j]
 	last := n.lastHolding()
@@ -343,7 +341,7 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 			}
 			leaving = true
 		case after && head:
-			if n.sel != SelectFirstFit || !n.noneHoldingBetween(r, last, i) {
+			if n.sel != SelectFirstFit || !n.noneHoldingBetween(last, i) {
 				return false
 			}
 			last = max(last, i)
@@ -372,8 +370,8 @@ func (n *nodes) endKeeps(r *rigid.Request, j int, early bool) bool {
 }
 
 // noneHoldingBetween reports whether no node between last and i
-// (excluded), not the head's, holds request r now.
-func (n *nodes) noneHoldingBetween(r *rigid.Request, last, i int32) bool {
+// (excluded), not the head's, holds the head now.
+func (n *nodes) noneHoldingBetween(last, i int32) bool {
 	for x := nextIn(n.withCores, int(last)+1, int(i)); x < int(i); x = nextIn(n.withCores, x+1, int(i)) {
 		if n.held[x] != n.headGen && n.holdsNow(int32(x), n.free[x]) {
 			return false

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
@@ -72,10 +73,8 @@ func (h Head) String() string      { return enumName(headNames, int(h)) }
 
 // ParseHead reads a head rule by name: reevaluated or committed.
 func ParseHead(name string) (Head, error) {
-	for i, n := range headNames {
-		if n == name {
-			return Head(i), nil
-		}
+	if i := slices.Index(headNames, name); i >= 0 {
+		return Head(i), nil
 	}
 	return 0, fmt.Errorf("head %q: want reevaluated (the queue re-sorted at every decision point, the default) or committed (a blocked head stays the head until it starts, as RLScheduler)", name)
 }
@@ -89,20 +88,16 @@ func enumName(names []string, i int) string {
 
 // ParsePlacement reads a placement by name: processors or contiguous.
 func ParsePlacement(name string) (Placement, error) {
-	for i, n := range placementNames {
-		if n == name {
-			return Placement(i), nil
-		}
+	if i := slices.Index(placementNames, name); i >= 0 {
+		return Placement(i), nil
 	}
 	return 0, fmt.Errorf("placement %q: want processors (count free processors, the default) or contiguous (blocks of consecutive resource ids, as pybatsim's easyBackfill)", name)
 }
 
 // ParsePass reads a pass by name: per-instant or per-event.
 func ParsePass(name string) (Pass, error) {
-	for i, n := range passNames {
-		if n == name {
-			return Pass(i), nil
-		}
+	if i := slices.Index(passNames, name); i >= 0 {
+		return Pass(i), nil
 	}
 	return 0, fmt.Errorf("pass %q: want per-instant (one scheduling pass per instant, the default) or per-event (one after each completion and arrival, as pybatsim)", name)
 }

@@ -53,10 +53,8 @@ func (o Order) String() string { return enumName(orderNames, int(o)) }
 
 // ParseOrder reads an order by name.
 func ParseOrder(name string) (Order, error) {
-	for i, n := range orderNames {
-		if n == name {
-			return Order(i), nil
-		}
+	if i := slices.Index(orderNames, name); i >= 0 {
+		return Order(i), nil
 	}
 	return 0, fmt.Errorf("order %q: want one of %v", name, orderNames)
 }

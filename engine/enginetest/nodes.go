@@ -3,6 +3,7 @@ package enginetest
 import (
 	"math/rand/v2"
 
+	"github.com/sweep-sched/sweep/engine/backfill"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -42,4 +43,16 @@ func RandomNodeJobs(n int, seed uint64) *rigid.Workload {
 		w.Requests = append(w.Requests, r)
 	}
 	return w
+}
+
+// NodeIDs returns the ids of the nodes each job of s holds, in the order
+// the allocator gave them (nil for a job that never started).
+func NodeIDs(s *backfill.Schedule) [][]int32 {
+	out := make([][]int32, len(s.Nodes))
+	for j, shares := range s.Nodes {
+		for _, sh := range shares {
+			out[j] = append(out[j], sh.Node)
+		}
+	}
+	return out
 }

@@ -2,39 +2,14 @@ package rigid
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/model"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
-
-// pybatsimLauncher is $SWEEP_PYBATSIM, the repository's .venv-batsim or
-// pybatsim on the PATH; the test skips without one.
-func pybatsimLauncher(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("SWEEP_PYBATSIM"); p != "" {
-		return p
-	}
-	if venv, err := filepath.Abs("../../.venv-batsim/bin/pybatsim"); err == nil {
-		if _, err := os.Stat(venv); err == nil {
-			return venv
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			t.Fatal(err)
-		}
-	}
-	if p, err := exec.LookPath("pybatsim"); err == nil {
-		return p
-	}
-	t.Skip("pybatsim is not installed: run scripts/install-pybatsim (or set SWEEP_PYBATSIM)")
-	return ""
-}
 
 // pybatsim's easyBackfill on a machine of nodes, one Batsim resource per
 // node, by hand: 4 nodes of 4 cores and 8 GiB. J0 (2 nodes, 10 s) starts
@@ -44,7 +19,7 @@ func pybatsimLauncher(t *testing.T) string {
 // On two partitions the scheduler, which sees no partitions, puts a GPU
 // job on a CPU node and the cell fails saying so; a pooled job is refused.
 func TestBatsimOnNodes(t *testing.T) {
-	launcher := pybatsimLauncher(t)
+	launcher := enginetest.Pybatsim(t)
 	entry := model.PolicyEntry{Name: "pyb-easy", Argv: []string{launcher, "-v", "warning", "easyBackfill"}, Batsim: []string{launcher}}
 	m := &rigid.Machine{Partitions: []rigid.Partition{{Name: "cpu", Nodes: 4, Cores: 4, MemoryMiB: 8192}}}
 	w := &rigid.Workload{Name: "nodes", Procs: m.Cores(), Machine: m,
@@ -58,14 +33,7 @@ func TestBatsimOnNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nodes [][]int32
-	for _, shares := range sched.Nodes {
-		var ids []int32
-		for _, sh := range shares {
-			ids = append(ids, sh.Node)
-		}
-		nodes = append(nodes, ids)
-	}
+	nodes := enginetest.NodeIDs(sched)
 	if want, wantNodes := []int64{0, 10, 1}, [][]int32{{0, 1}, {0, 1, 2}, {2}}; !slices.Equal(sched.StartSeconds, want) || !slices.EqualFunc(nodes, wantNodes, slices.Equal) || procs != nil {
 		t.Errorf("starts %v on nodes %v (processors %v), want %v on %v", sched.StartSeconds, nodes, procs, want, wantNodes)
 	}

@@ -33,9 +33,16 @@ func nodeCells(t *testing.T, entry, plat, policy string) ([]*Outcome, error) {
 	if err := src.CheckPlatform("p", p); err != nil {
 		return nil, err
 	}
-	groups := src.Groups(model.Axes{Experiment: "x", Label: "w", Platforms: []string{"p"}, Instances: 1,
-		Policies: []string{policy}, Settings: s, Env: env})
-	prep, err := src.Prepare(context.Background(), groups[0][0], env)
+	return firstGroupCells(t, src, model.Axes{Experiment: "x", Label: "w", Platforms: []string{"p"}, Instances: 1,
+		Policies: []string{policy}, Settings: s, Env: env}), nil
+}
+
+// firstGroupCells simulates every cell of the first group of src's cells
+// on ax.
+func firstGroupCells(t *testing.T, src model.Source, ax model.Axes) []*Outcome {
+	t.Helper()
+	groups := src.Groups(ax)
+	prep, err := src.Prepare(context.Background(), groups[0][0], ax.Env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +54,7 @@ func nodeCells(t *testing.T, entry, plat, policy string) ([]*Outcome, error) {
 		}
 		out = append(out, o.(*Outcome))
 	}
-	return out, nil
+	return out
 }
 
 // The CSV job list of workload/jobcsv's testdata on issue 34's platform,

@@ -45,21 +45,8 @@ func traceCells(t *testing.T, entry string, loads []float64) []*Outcome {
 	if err := src.CheckPlatform(PlatformTrace, nil); err != nil {
 		t.Fatal(err)
 	}
-	groups := src.Groups(model.Axes{Experiment: "x", Label: "w", Platforms: []string{PlatformTrace}, Loads: loads,
+	return firstGroupCells(t, src, model.Axes{Experiment: "x", Label: "w", Platforms: []string{PlatformTrace}, Loads: loads,
 		Policies: []string{PolicyFCFSEasy}, Settings: s, Env: env})
-	prep, err := src.Prepare(context.Background(), groups[0][0], env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*Outcome
-	for _, c := range groups[0] {
-		o, err := prep.Simulate(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, o.(*Outcome))
-	}
-	return out
 }
 
 // The acceptance check of the load rule: every cell's achieved offered

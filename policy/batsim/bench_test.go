@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/workload/rigid"
 )
 
@@ -31,8 +32,12 @@ func BenchmarkDecisions(b *testing.B) {
 		opts func() Options
 	}{
 		{"go-fcfs", func() Options { return schedulerCommand(b, "fcfs") }},
-		{"pybatsim-schedFcfs", func() Options { return Options{Command: []string{pybatsim(b), "-v", "warning", "schedFcfs"}} }},
-		{"pybatsim-easyBackfill", func() Options { return Options{Command: []string{pybatsim(b), "-v", "warning", "easyBackfill"}} }},
+		{"pybatsim-schedFcfs", func() Options {
+			return Options{Command: []string{enginetest.Pybatsim(b), "-v", "warning", "schedFcfs"}}
+		}},
+		{"pybatsim-easyBackfill", func() Options {
+			return Options{Command: []string{enginetest.Pybatsim(b), "-v", "warning", "easyBackfill"}}
+		}},
 	}
 	for _, s := range schedulers {
 		b.Run(s.name, func(b *testing.B) {
@@ -69,7 +74,7 @@ func BenchmarkKTHMonth(b *testing.B) {
 		})
 	}
 	b.Run("pybatsim-easyBackfill", func(b *testing.B) {
-		opts := Options{Command: []string{pybatsim(b), "-v", "warning", "easyBackfill"}}
+		opts := Options{Command: []string{enginetest.Pybatsim(b), "-v", "warning", "easyBackfill"}}
 		for b.Loop() {
 			sched, err := Simulate(context.Background(), w, opts)
 			if err != nil {

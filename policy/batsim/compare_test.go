@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sweep-sched/sweep/engine/backfill"
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/placement"
 	"github.com/sweep-sched/sweep/model/rigid/rigidtrace"
 	"github.com/sweep-sched/sweep/workload/rigid"
@@ -48,7 +49,7 @@ func builtinStarts(t testing.TB, w *rigid.Workload) []int64 {
 
 func pybatsimSchedule(t testing.TB, w *rigid.Workload, scheduler string) *Schedule {
 	t.Helper()
-	sched, err := Simulate(context.Background(), w, Options{Command: []string{pybatsim(t), "-v", "warning", scheduler}})
+	sched, err := Simulate(context.Background(), w, Options{Command: []string{enginetest.Pybatsim(t), "-v", "warning", scheduler}})
 	if err != nil {
 		t.Fatal(err)
 	}

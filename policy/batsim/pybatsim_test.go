@@ -2,39 +2,12 @@ package batsim
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/sweep-sched/sweep/engine/enginetest"
 	"github.com/sweep-sched/sweep/engine/placement"
 )
-
-// pybatsim returns the pybatsim launcher: $SWEEP_PYBATSIM, the
-// repository's .venv-batsim (scripts/install-pybatsim), or pybatsim on
-// the PATH. It skips the test, saying why, when there is none.
-func pybatsim(t testing.TB) string {
-	t.Helper()
-	if p := os.Getenv("SWEEP_PYBATSIM"); p != "" {
-		return p
-	}
-	venv, err := filepath.Abs("../../.venv-batsim/bin/pybatsim")
-	if err == nil {
-		if _, err := os.Stat(venv); err == nil {
-			return venv
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			t.Fatal(err)
-		}
-	}
-	if p, err := exec.LookPath("pybatsim"); err == nil {
-		return p
-	}
-	t.Skip("pybatsim is not installed: run scripts/install-pybatsim (or set SWEEP_PYBATSIM to its launcher) to run this")
-	return ""
-}
 
 // pybatsim's own schedulers run unchanged. On the hand-made fixture
 // (fcfsFixture) strict FCFS starts the jobs at 0, 10, 10, 15; both EASY
@@ -59,7 +32,7 @@ func TestPybatsimSchedulers(t *testing.T) {
 			alloc string
 		}
 	}{{"schedFcfs", fcfs}, {"easyBackfill", easy}, {"schedEasySjfBackfill", easy}} {
-		sched, err := Simulate(context.Background(), fixtureWorkload(), Options{Command: []string{pybatsim(t), "-v", "warning", c.scheduler}})
+		sched, err := Simulate(context.Background(), fixtureWorkload(), Options{Command: []string{enginetest.Pybatsim(t), "-v", "warning", c.scheduler}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -95,14 +95,7 @@ func TestPythonNodesFCFS(t *testing.T) {
 		if err := verify.Rigid(w, rigid.EstimateExact, sched); err != nil {
 			t.Fatal(err)
 		}
-		var nodes [][]int32
-		for _, shares := range sched.Nodes {
-			var ids []int32
-			for _, sh := range shares {
-				ids = append(ids, sh.Node)
-			}
-			nodes = append(nodes, ids)
-		}
+		nodes := enginetest.NodeIDs(sched)
 		wantNodes := [][]int32{{2}, {2}, {0, 1}, {2}, {2}}
 		if !slices.Equal(sched.StartSeconds, c.start) || !slices.EqualFunc(nodes, wantNodes, slices.Equal) {
 			t.Errorf("%v: starts %v on %v, want %v on %v", c.params, sched.StartSeconds, nodes, c.start, wantNodes)
@@ -221,14 +214,7 @@ func TestPythonEASYOnNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range []*backfill.Schedule{got, want} {
-			var nodes [][]int32
-			for _, shares := range s.Nodes {
-				var ids []int32
-				for _, sh := range shares {
-					ids = append(ids, sh.Node)
-				}
-				nodes = append(nodes, ids)
-			}
+			nodes := enginetest.NodeIDs(s)
 			if !slices.Equal(s.StartSeconds, c.start) || !slices.EqualFunc(nodes, c.nodes, slices.Equal) {
 				t.Errorf("%s: starts %v on %v, want %v on %v", c.name, s.StartSeconds, nodes, c.start, c.nodes)
 			}

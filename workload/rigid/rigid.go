@@ -83,10 +83,8 @@ func (k Kill) String() string {
 
 // ParseKill reads a kill rule by name.
 func ParseKill(s string) (Kill, error) {
-	for i, n := range killNames {
-		if n == s {
-			return Kill(i), nil
-		}
+	if i := slices.Index(killNames, s); i >= 0 {
+		return Kill(i), nil
 	}
 	return 0, fmt.Errorf("kill %q: want request (a job is killed at its requested time, the default) or never (it runs the time its log recorded)", s)
 }
