@@ -13,7 +13,7 @@ import (
 
 // TestKeptReservationIsBuiltAnew is the kept reservation's oracle (EASY
 // on nodes keeps a blocked head's reservation through the completions and
-// backfilled starts that leave it as it was: nodes.go, keepThroughEnd and
+// backfilled starts that leave it as it was: nodeskept.go, keepThroughEnd and
 // keepThrough). Under backfill.CheckingKept every pass that reuses it also
 // builds it anew and panics unless the shadow, the head's nodes and
 // shares, what it leaves spare of them and the cores it locks agree. It

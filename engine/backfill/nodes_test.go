@@ -223,7 +223,7 @@ var (
 // TestEarlyEndMovesKeptReservation is a hand-computed schedule where a job
 // ending early moves a blocked head's reservation earlier, which EASY on
 // nodes must see though it keeps reservations from pass to pass
-// (nodes.go, keepThroughEnd). Two nodes of 2 cores and 2 GiB: A (1 core,
+// (nodeskept.go, keepThroughEnd). Two nodes of 2 cores and 2 GiB: A (1 core,
 // 1 GiB, to 30) and B (1 core, 1 GiB, estimated to 50, ends at 10) share
 // node 0, C (1 core, all 2 GiB, to 200) holds node 1. At 1 H (2 cores) is
 // promised node 0 at 50, when A and B are estimated to be gone; X (1 core,
@@ -248,7 +248,7 @@ func TestEarlyEndMovesKeptReservation(t *testing.T) {
 // TestBackfillMovesKeptReservation is a hand-computed schedule where a
 // backfilled start changes the nodes a blocked head is promised, which
 // EASY on nodes must see though it keeps reservations from pass to pass
-// (nodes.go, keepThrough). Three nodes of 2 cores: F holds node 0 until 1,
+// (nodeskept.go, keepThrough). Three nodes of 2 cores: F holds node 0 until 1,
 // P1 and P2 nodes 1 and 2 until 50. At 1 H (2 nodes of 2 cores) is
 // blocked and promised nodes 1 and 2 at 50 (first-fit takes first the
 // nodes that cannot hold it now, and node 0 can); S (1 core, ends at 11)
@@ -273,7 +273,7 @@ func TestBackfillMovesKeptReservation(t *testing.T) {
 
 // TestBestFitLongBackfillMovesKeptReservation is a hand-computed schedule
 // under best-fit where a backfilled job that outlives the shadow changes
-// the node a blocked head is promised (nodes.go, keepThrough keeps the
+// the node a blocked head is promised (nodeskept.go, keepThrough keeps the
 // reservation through such a start under first-fit only). Two nodes of 4
 // cores: J0 (2 cores) takes node 0 and J1 (3 cores) node 1 until 50, J2
 // (1 core, to 100) node 1's last core. At 1 H (3 cores) is promised node 1
@@ -301,7 +301,7 @@ func TestBestFitLongBackfillMovesKeptReservation(t *testing.T) {
 // TestCorrectionMovesKeptReservation is a hand-computed schedule where an
 // estimate's correction moves a blocked head's reservation, which EASY on
 // nodes must see though it keeps reservations from pass to pass
-// (nodes.go, reuse). Requested estimates, never killed; two nodes of 4
+// (nodeskept.go, reuse). Requested estimates, never killed; two nodes of 4
 // cores. A (2 cores, requests 10 s, its log says it ran 1,000) holds node 0, B (4 cores,
 // 500 s) node 1. At 1 H (4 cores) is promised node 0 at 10, A's estimated
 // end, and Y (2 cores, 1,000 s) may not take node 0's 2 free cores. At 11
